@@ -1,0 +1,52 @@
+// Package alertconfigs implements `omctl alertconfigs`: list, replace and
+// switch on or off the alert configurations of a project (endpoints 4 to 6).
+package alertconfigs
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// NewCmdAlertConfigs is the `alertconfigs` command group.
+func NewCmdAlertConfigs(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "alertconfigs <command>",
+		Short: "List, replace, enable and disable alert configurations of a project",
+	})
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdUpdate(f, nil),
+		NewCmdSetEnabled(f, true, nil), NewCmdSetEnabled(f, false, nil))
+	return cmd
+}
+
+func configsPath(projectID string) string {
+	return fmt.Sprintf("/groups/%s/alertConfigs", url.PathEscape(projectID))
+}
+
+func configPath(projectID, id string) string {
+	return configsPath(projectID) + "/" + url.PathEscape(id)
+}
+
+// Table is how alert configurations show as rows; global ones share it.
+var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "NOTIFICATIONS", "UPDATED"},
+	func(c api.AlertConfig) []string {
+		return []string{c.ID, c.EventTypeName, strconv.FormatBool(c.Enabled), NotificationKinds(c), c.Updated}
+	})
+
+// NotificationKinds lists the typeName of each notification target.
+func NotificationKinds(c api.AlertConfig) string {
+	kinds := make([]string, 0, len(c.Notifications))
+	for _, n := range c.Notifications {
+		if t, ok := n["typeName"].(string); ok {
+			kinds = append(kinds, t)
+		}
+	}
+	return strings.Join(kinds, ",")
+}

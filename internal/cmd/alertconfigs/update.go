@@ -1,0 +1,100 @@
+package alertconfigs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// UpdateOptions are the inputs of `alertconfigs update`.
+type UpdateOptions struct {
+	IO        *iostreams.IOStreams
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	ConfigID string
+	File     string
+}
+
+// NewCmdUpdate builds `alertconfigs update`.
+func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
+	opts := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "update ALERT_CONFIG_ID --file FILE|-",
+		Short: "Replace an alert configuration",
+		Long: `Replace an alert configuration with the JSON of FILE, or of standard input
+with --file - (PUT /groups/{project_id}/alertConfigs/{alert_config_id}).
+
+This is a full replacement: fields left out are dropped, and a configuration
+sent without "enabled" becomes DISABLED. eventTypeName and notifications are
+required.`,
+		Example: `  omctl alertconfigs list -o json --jq '.results[0]' > cfg.json
+  omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file cfg.json
+  jq '.enabled = true' cfg.json | omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file -`,
+		Args: cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ConfigID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return updateRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON file of the new configuration, - for standard input")
+	_ = cmd.MarkFlagRequired("file")
+	return cmd
+}
+
+func updateRun(ctx context.Context, opts *UpdateOptions) error {
+	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
+		return err
+	}
+	raw, err := cmdutil.ReadJSONInput(opts.IO, opts.File)
+	if err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return cmdutil.FlagErrorf("%s: an alert configuration must be a JSON object: %v", opts.File, err)
+	}
+	var cfg api.AlertConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return cmdutil.FlagErrorf("%s: %v", opts.File, err)
+	}
+	if cfg.EventTypeName == "" {
+		return cmdutil.FlagErrorf("%s: eventTypeName is required", opts.File)
+	}
+	if _, ok := fields["notifications"]; !ok {
+		return cmdutil.FlagErrorf("%s: notifications is required (an array of notification targets)", opts.File)
+	}
+	if _, ok := fields["enabled"]; !ok {
+		fmt.Fprintln(opts.IO.ErrOut, `Warning: the configuration has no "enabled" field; the server will store it DISABLED.`)
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPut, configPath(projectID, opts.ConfigID), json.RawMessage(raw))
+	if err != nil {
+		return err
+	}
+	return printer.Resource(res, Table)
+}

@@ -1,0 +1,62 @@
+package alerts
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// DescribeOptions are the inputs of `alerts describe`.
+type DescribeOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	AlertID string
+}
+
+// NewCmdDescribe builds `alerts describe`.
+func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	return &cobra.Command{
+		Use:     "describe ALERT_ID",
+		Short:   "Show one alert",
+		Long:    "Show one alert of a project (GET /groups/{project_id}/alerts/{alert_id}). Its fields depend on its event type.",
+		Example: "  omctl alerts describe 5f1a0c2e8f9d4b0012345678 -o json",
+		Args:    cmdutil.ExactArgs(1, "ALERT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.AlertID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return describeRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func describeRun(ctx context.Context, opts *DescribeOptions) error {
+	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	body, err := c.Get(ctx, alertPath(projectID, opts.AlertID), nil)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(body, Table)
+}

@@ -1,0 +1,75 @@
+package alerts
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// ListOptions are the inputs of `alerts list`.
+type ListOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	Status string
+	List   *cmdutil.ListFlags
+}
+
+// NewCmdList builds `alerts list`; runF replaces listRun in tests.
+func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the alerts of a project",
+		Long:  "List the alerts of a project (GET /groups/{project_id}/alerts), newest pages on request.",
+		Example: `  omctl alerts list --status OPEN
+  omctl alerts list --all -o jsonl
+  omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return listRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	opts.List = cmdutil.AddListFlags(cmd, true)
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	q := url.Values{}
+	if opts.Status != "" {
+		if !api.OneOf(opts.Status, api.AlertStatusFilters) {
+			return cmdutil.FlagErrorf("invalid --status %q: valid values are %s", opts.Status, strings.Join(api.AlertStatusFilters, ", "))
+		}
+		q.Set("status", opts.Status)
+	}
+	lo, err := opts.List.ListOptions()
+	if err != nil {
+		return err
+	}
+	lo.Query = q
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	return printer.List(c.Pages(ctx, alertsPath(projectID), lo), lo.All, Table)
+}

@@ -1,0 +1,73 @@
+package backupconfigs
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// DescribeOptions are the inputs of `backupconfigs describe`.
+type DescribeOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	ClusterID string
+	Members   bool
+}
+
+// NewCmdDescribe builds `backupconfigs describe`.
+func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "describe CLUSTER_ID [--members]",
+		Short: "Show the backup configuration of a cluster",
+		Long: `Show the backup configuration of a cluster
+(GET /groups/{project_id}/backupConfigs/{cluster_id}). With --members, also the
+members available for backup and the preferred member
+(GET .../backupConfigs/{cluster_id}/availableMembers).`,
+		Example: `  omctl backupconfigs describe 5e2b0c2e8f9d4b0012345678
+  omctl backupconfigs describe 5e2b0c2e8f9d4b0012345678 --members -o json`,
+		Args: cmdutil.ExactArgs(1, "CLUSTER_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ClusterID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return describeRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Members, "members", false, "include the members available for backup")
+	return cmd
+}
+
+func describeRun(ctx context.Context, opts *DescribeOptions) error {
+	if err := cmdutil.CheckID("cluster", opts.ClusterID); err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	path := configPath(projectID, opts.ClusterID)
+	if opts.Members {
+		path += "/availableMembers"
+	}
+	body, err := c.Get(ctx, path, nil)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(body, Table)
+}

@@ -1,0 +1,40 @@
+// Package config implements `omctl config`: write and read the profiles of
+// the config file.
+package config
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+)
+
+// NewCmdConfig is the `config` command group.
+func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "config <command>",
+		Short: "Manage configuration profiles",
+		Long: `Profiles live in $OMCTL_CONFIG_DIR/config.toml, else
+$XDG_CONFIG_HOME/omctl/config.toml, else ~/.config/omctl/config.toml, with
+mode 0600 since they hold private keys. Keys: base_url, public_key,
+private_key, project_id, org_id, output, ca_cert, insecure.
+
+Commands act on the profile named by -P/--profile, else OMCTL_PROFILE, else
+the active profile ('config use'), else "default".`,
+	})
+	cmd.AddCommand(NewCmdInit(f, nil), NewCmdSet(f, nil), NewCmdGet(f, nil), NewCmdList(f, nil), NewCmdUse(f, nil))
+	return cmd
+}
+
+// targetProfile is the profile a config command acts on.
+func targetProfile(flag string, file *cfg.File) string {
+	if flag != "" {
+		return flag
+	}
+	if env := os.Getenv(cfg.ProfileEnv); env != "" {
+		return env
+	}
+	return file.Active()
+}

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// GetOptions are the inputs of `config get`.
+type GetOptions struct {
+	IO         *iostreams.IOStreams
+	ConfigPath func() (string, error)
+
+	Profile string
+	Key     string
+	Reveal  bool
+}
+
+// NewCmdGet builds `config get`.
+func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	cmd := &cobra.Command{
+		Use:   "get KEY",
+		Short: "Print a key of a profile",
+		Long:  "Print the value a profile stores for KEY. The private key prints redacted unless --reveal is given.",
+		Example: `  omctl config get base_url
+  omctl config get -P staging project_id`,
+		Args: cmdutil.ExactArgs(1, "KEY"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Profile, opts.Key = f.Flags.Profile, args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return getRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Reveal, "reveal", false, "print a secret in full")
+	return cmd
+}
+
+func getRun(opts *GetOptions) error {
+	if err := cfg.ValidateKey(opts.Key); err != nil {
+		return &cmdutil.FlagError{Err: err}
+	}
+	path, err := opts.ConfigPath()
+	if err != nil {
+		return err
+	}
+	file, err := cfg.Load(path)
+	if err != nil {
+		return err
+	}
+	name := targetProfile(opts.Profile, file)
+	prof, ok := file.Profiles[name]
+	if !ok {
+		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
+	}
+	v := prof.Get(opts.Key)
+	if v == "" {
+		return fmt.Errorf("%s is not set in profile %q", opts.Key, name)
+	}
+	if cfg.IsSecret(opts.Key) && !opts.Reveal {
+		v = cfg.Redact(v)
+	}
+	fmt.Fprintln(opts.IO.Out, v)
+	return nil
+}

@@ -1,0 +1,111 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/charmbracelet/huh"
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// Answers are what `config init` asks for.
+type Answers struct {
+	BaseURL, PublicKey, PrivateKey, ProjectID string
+}
+
+// InitOptions are the inputs of `config init`.
+type InitOptions struct {
+	IO         *iostreams.IOStreams
+	ConfigPath func() (string, error)
+	// Ask fills the answers; the default asks at the terminal with huh.
+	Ask func(*InitOptions, *Answers) error
+
+	Profile string
+}
+
+// NewCmdInit builds `config init`.
+func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cobra.Command {
+	opts := &InitOptions{IO: f.IOStreams, ConfigPath: cfg.Path, Ask: askAtTerminal}
+	return &cobra.Command{
+		Use:   "init",
+		Short: "Create a profile by answering questions",
+		Long: `Create or update a profile interactively: base URL, API key pair (the
+private key is masked as you type) and default project. It needs a terminal;
+in scripts use 'omctl config set KEY VALUE' or the OMCTL_* environment
+variables (see 'omctl help environment').`,
+		Example: "  omctl config init\n  omctl config init -P staging",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Profile = f.Flags.Profile
+			if runF != nil {
+				return runF(opts)
+			}
+			return initRun(opts)
+		},
+	}
+}
+
+func initRun(opts *InitOptions) error {
+	path, err := opts.ConfigPath()
+	if err != nil {
+		return err
+	}
+	file, err := cfg.Load(path)
+	if err != nil {
+		return err
+	}
+	name := targetProfile(opts.Profile, file)
+	prof := file.Profiles[name]
+	ans := &Answers{BaseURL: prof.BaseURL, PublicKey: prof.PublicKey, PrivateKey: prof.PrivateKey, ProjectID: prof.ProjectID}
+	if err := opts.Ask(opts, ans); err != nil {
+		return err
+	}
+	for _, kv := range [][2]string{{"base_url", ans.BaseURL}, {"public_key", ans.PublicKey}, {"private_key", ans.PrivateKey}, {"project_id", ans.ProjectID}} {
+		if kv[1] == "" && kv[0] == "project_id" {
+			continue
+		}
+		if err := prof.Set(kv[0], kv[1]); err != nil {
+			return &cmdutil.FlagError{Err: err}
+		}
+	}
+	file.Profiles[name] = prof
+	if len(file.Profiles) == 1 {
+		file.ActiveProfile = name
+	}
+	if err := file.Save(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "Saved profile %q to %s\n", name, path)
+	return nil
+}
+
+func askAtTerminal(opts *InitOptions, ans *Answers) error {
+	if !opts.IO.IsStdinTTY() || !opts.IO.IsStderrTTY() {
+		return cmdutil.FlagErrorf("config init needs a terminal to ask questions; in scripts use 'omctl config set KEY VALUE' (keys: base_url, public_key, private_key, project_id, ...) or the environment variables OMCTL_BASE_URL, OMCTL_PUBLIC_KEY, OMCTL_PRIVATE_KEY, OMCTL_PROJECT_ID")
+	}
+	check := func(key string, optional bool) func(string) error {
+		return func(v string) error {
+			if v == "" && optional {
+				return nil
+			}
+			return cfg.ValidateValue(key, v)
+		}
+	}
+	form := huh.NewForm(huh.NewGroup(
+		huh.NewInput().Title("Base URL").Description("https://host:port of the server").Value(&ans.BaseURL).Validate(check("base_url", false)),
+		huh.NewInput().Title("Public key").Description("or a user name").Value(&ans.PublicKey).Validate(check("public_key", false)),
+		huh.NewInput().Title("Private key").Description("or that user's API key").EchoMode(huh.EchoModePassword).Value(&ans.PrivateKey).Validate(check("private_key", false)),
+		huh.NewInput().Title("Default project ID").Description("24 hex digits, optional").Value(&ans.ProjectID).Validate(check("project_id", true)),
+	)).WithInput(opts.IO.In).WithOutput(opts.IO.ErrOut)
+	if err := form.Run(); err != nil {
+		if errors.Is(err, huh.ErrUserAborted) {
+			return cmdutil.SilentError
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// ListOptions are the inputs of `config list`.
+type ListOptions struct {
+	IO         *iostreams.IOStreams
+	ConfigPath func() (string, error)
+
+	Profile string
+}
+
+// NewCmdList builds `config list`.
+func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
+	opts := &ListOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	return &cobra.Command{
+		Use:     "list",
+		Short:   "List the profiles and the keys of one",
+		Long:    "List the profiles (the active one marked *) and the keys of the chosen profile, with secrets redacted.",
+		Example: "  omctl config list\n  omctl config list -P staging",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Profile = f.Flags.Profile
+			if runF != nil {
+				return runF(opts)
+			}
+			return listRun(opts)
+		},
+	}
+}
+
+func listRun(opts *ListOptions) error {
+	path, err := opts.ConfigPath()
+	if err != nil {
+		return err
+	}
+	file, err := cfg.Load(path)
+	if err != nil {
+		return err
+	}
+	out := opts.IO.Out
+	fmt.Fprintf(out, "# %s\n", path)
+	for _, name := range file.ProfileNames() {
+		mark := " "
+		if name == file.Active() {
+			mark = "*"
+		}
+		fmt.Fprintf(out, "%s %s\n", mark, name)
+	}
+	name := targetProfile(opts.Profile, file)
+	prof, ok := file.Profiles[name]
+	if !ok {
+		if opts.Profile != "" {
+			return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "No profile %q yet: create one with 'omctl config init' or 'omctl config set KEY VALUE'.\n", name)
+		return nil
+	}
+	fmt.Fprintf(out, "\n[%s]\n", name)
+	for _, k := range cfg.Keys {
+		v := prof.Get(k)
+		if v == "" {
+			continue
+		}
+		if cfg.IsSecret(k) {
+			v = cfg.Redact(v)
+		}
+		fmt.Fprintf(out, "%s = %s\n", k, v)
+	}
+	return nil
+}

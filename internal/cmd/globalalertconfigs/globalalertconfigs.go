@@ -1,0 +1,133 @@
+// Package globalalertconfigs implements `omctl globalalertconfigs`: list,
+// enable and disable global alert configurations (endpoints 8 and 9).
+package globalalertconfigs
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/alertconfigs"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// NewCmdGlobalAlertConfigs is the `globalalertconfigs` command group.
+func NewCmdGlobalAlertConfigs(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "globalalertconfigs <command>",
+		Short: "List, enable and disable global alert configurations",
+	})
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdSetEnabled(f, true, nil), NewCmdSetEnabled(f, false, nil))
+	return cmd
+}
+
+// Table shows global alert configurations.
+var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "ALL PROJECTS", "NOTIFICATIONS", "UPDATED"},
+	func(c api.AlertConfig) []string {
+		all := ""
+		if c.ForAllGroups != nil {
+			all = strconv.FormatBool(*c.ForAllGroups)
+		}
+		return []string{c.ID, c.EventTypeName, strconv.FormatBool(c.Enabled), all, alertconfigs.NotificationKinds(c), c.Updated}
+	})
+
+// ListOptions are the inputs of `globalalertconfigs list`.
+type ListOptions struct {
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	List *cmdutil.ListFlags
+}
+
+// NewCmdList builds `globalalertconfigs list`.
+func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "List global alert configurations",
+		Long:    "List global alert configurations (GET /globalAlertConfigs).",
+		Example: "  omctl globalalertconfigs list --all -o jsonl",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return listRun(cmd.Context(), opts)
+		},
+	}
+	opts.List = cmdutil.AddListFlags(cmd, true)
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	lo, err := opts.List.ListOptions()
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	return printer.List(c.Pages(ctx, "/globalAlertConfigs", lo), lo.All, Table)
+}
+
+// SetEnabledOptions are the inputs of `globalalertconfigs enable|disable`.
+type SetEnabledOptions struct {
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	ConfigID string
+	Enabled  bool
+}
+
+// NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
+func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
+	opts := &SetEnabledOptions{Client: f.Client, Printer: f.Printer, Enabled: enabled}
+	verb := "disable"
+	if enabled {
+		verb = "enable"
+	}
+	return &cobra.Command{
+		Use:     verb + " GLOBAL_ALERT_CONFIG_ID",
+		Short:   cmdutil.Title(verb) + " a global alert configuration",
+		Long:    cmdutil.Title(verb) + " a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).",
+		Example: "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
+		Args:    cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ConfigID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return setEnabledRun(cmd.Context(), opts)
+		},
+	}
+}
+
+func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
+	if err := cmdutil.CheckID("global alert config", opts.ConfigID); err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPut, "/globalAlertConfigs/"+url.PathEscape(opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
+	if err != nil {
+		return err
+	}
+	return printer.Resource(res, Table)
+}

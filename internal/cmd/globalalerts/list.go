@@ -1,0 +1,107 @@
+// Package globalalerts implements `omctl globalalerts list` (endpoint 7).
+package globalalerts
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/alerts"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// NewCmdGlobalAlerts is the `globalalerts` command group.
+func NewCmdGlobalAlerts(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "globalalerts <command>",
+		Short: "List global alerts, raised by global alert configurations",
+	})
+	cmd.AddCommand(NewCmdList(f, nil))
+	return cmd
+}
+
+// ListOptions are the inputs of `globalalerts list`.
+type ListOptions struct {
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+	Now     func() time.Time
+
+	Status string
+	Since  string
+	Until  string
+	List   *cmdutil.ListFlags
+}
+
+// NewCmdList builds `globalalerts list`.
+func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Client: f.Client, Printer: f.Printer, Now: f.Now}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List global alerts",
+		Long: `List global alerts (GET /globalAlerts), optionally only those in a status or
+created within a time range. --since and --until take RFC 3339, a date, or a
+duration back from now (7d, 12h).`,
+		Example: `  omctl globalalerts list --status OPEN --since 7d
+  omctl globalalerts list --since 2026-11-01 --until 2026-11-15 -o jsonl`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return listRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	cmd.Flags().StringVar(&opts.Since, "since", "", "only alerts created on or after this time")
+	cmd.Flags().StringVar(&opts.Until, "until", "", "only alerts created on or before this time")
+	opts.List = cmdutil.AddListFlags(cmd, true)
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	q := url.Values{}
+	if opts.Status != "" {
+		if !api.OneOf(opts.Status, api.AlertStatusFilters) {
+			return cmdutil.FlagErrorf("invalid --status %q: valid values are %s", opts.Status, strings.Join(api.AlertStatusFilters, ", "))
+		}
+		q.Set("status", opts.Status)
+	}
+	var since, until time.Time
+	for _, b := range []struct {
+		flag, value, param string
+		dst                *time.Time
+	}{{"--since", opts.Since, "createdOnOrAfter", &since}, {"--until", opts.Until, "createdOnOrBefore", &until}} {
+		if b.value == "" {
+			continue
+		}
+		t, err := cmdutil.ParsePastTime(b.value, opts.Now())
+		if err != nil {
+			return cmdutil.FlagErrorf("invalid %s: %v", b.flag, err)
+		}
+		*b.dst = t
+		q.Set(b.param, cmdutil.FormatTime(t))
+	}
+	if !since.IsZero() && !until.IsZero() && until.Before(since) {
+		return cmdutil.FlagErrorf("--until %s is before --since %s", opts.Until, opts.Since)
+	}
+	lo, err := opts.List.ListOptions()
+	if err != nil {
+		return err
+	}
+	lo.Query = q
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	return printer.List(c.Pages(ctx, "/globalAlerts", lo), lo.All, alerts.Table)
+}

@@ -1,0 +1,71 @@
+package oplogstores
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/s3store"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// CreateOptions are the inputs of `oplogstores create`.
+type CreateOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	Store s3store.Flags
+}
+
+// NewCmdCreate builds `oplogstores create`.
+func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "create (--file FILE | flags)",
+		Short: "Create an S3-compatible oplog store",
+		Long: `Create an S3-compatible oplog store (POST /admin/backup/oplog/s3Configs) from
+a JSON file, from flags, or from a file with flags overriding its fields.
+
+Required: --id, --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --max-connections (positive), --sse, --uri. The terms of
+service must be accepted (--accepted-tos) or the store cannot be created.`,
+		Example: `  omctl oplogstores create --id oplog-east-1 --accepted-tos --path-style-access=false \
+    --bucket-endpoint https://s3.us-east-1.example.com --bucket-name oplogs \
+    --max-connections 50 --sse --uri mongodb://meta.example.com:27017 --auth-method IAM_ROLE
+  omctl oplogstores create --file store.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return createRun(cmd.Context(), opts)
+		},
+	}
+	s3store.AddFlags(cmd, s3store.Oplog, &opts.Store)
+	return cmd
+}
+
+func createRun(ctx context.Context, opts *CreateOptions) error {
+	body, err := opts.Store.Body(opts.IO, s3store.Oplog)
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPost, basePath, body)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(res, s3store.Table)
+}

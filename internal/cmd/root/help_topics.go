@@ -1,0 +1,80 @@
+package root
+
+import (
+	"github.com/spf13/cobra"
+)
+
+var topics = []struct{ name, short, long string }{
+	{"exit-codes", "Exit codes of omctl", `omctl exits with:
+
+  0  success
+  1  an error (a server error, a network failure, a 4xx not listed below)
+  2  a usage error: an unknown command or flag, a missing or malformed
+     argument (ids must be 24 hex digits), a bad --jq expression, a value
+     outside what the API allows (checked before anything is sent)
+  3  not found: the server answered 404 (unknown alert, project, store...)
+  4  authentication or authorization failed: the server answered 401 or 403
+     (wrong key, missing role, address not on the key's access list)
+
+Errors are printed on stderr as
+  Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....
+`},
+	{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
+profile of the config file, in that order of precedence. CI jobs can run on
+environment variables alone, with no config file.
+
+  OMCTL_BASE_URL     API base URL (https://host:port or a full base path)
+  OMCTL_PUBLIC_KEY   public key of an API key, or a user name
+  OMCTL_PRIVATE_KEY  private key of that API key, or the user's API key
+  OMCTL_PROJECT_ID   default project (--project)
+  OMCTL_ORG_ID       default organization (--org)
+  OMCTL_OUTPUT       default output format: table, json or jsonl (-o)
+  OMCTL_CA_CERT      PEM file of a CA to trust (--ca-cert)
+  OMCTL_INSECURE     true to skip TLS verification (--insecure)
+  OMCTL_PROFILE      profile to use (-P/--profile)
+  OMCTL_CONFIG_DIR   directory of config.toml (default
+                     $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
+  NO_COLOR           set to disable colour
+`},
+	{"formatting", "Output formats, --jq and pipelines", `-o table (default)
+  On a terminal: an aligned table with headers. Piped: tab-separated rows
+  without a header, one resource per line, for cut and awk:
+    omctl alerts list --status OPEN | cut -f1
+
+-o json
+  The server's JSON as received (indented on a terminal, compact when piped).
+  A list prints the list body; with --all one merged
+  {"results": [...], "totalCount": N}.
+
+-o jsonl
+  One item per line, streamed as pages arrive; the natural format with --all:
+    omctl alerts list --all -o jsonl | wc -l
+
+--jq EXPR
+  A jq expression (gojq) applied to what -o json would print, once over the
+  merged result with --all; with -o jsonl it applies to each item. String
+  results print raw, like jq -r. A bad expression fails before any request.
+    omctl alerts list --all --jq '.results[] | select(.status=="OPEN") | .id'
+    omctl alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c
+`},
+}
+
+func helpTopics() []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, t := range topics {
+		long := t.long
+		c := &cobra.Command{
+			Use:     t.name,
+			Short:   t.short,
+			Long:    long,
+			GroupID: "help",
+			Args:    cobra.NoArgs,
+			Run: func(c *cobra.Command, _ []string) {
+				c.Print(long)
+			},
+		}
+		c.SetHelpFunc(func(c *cobra.Command, _ []string) { c.Print(long) })
+		cmds = append(cmds, c)
+	}
+	return cmds
+}

@@ -1,0 +1,141 @@
+// Package root assembles the omctl command tree and runs it.
+package root
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/build"
+	"github.com/omctl/omctl/internal/cmd/alertconfigs"
+	"github.com/omctl/omctl/internal/cmd/alerts"
+	apicmd "github.com/omctl/omctl/internal/cmd/api"
+	"github.com/omctl/omctl/internal/cmd/apikeys"
+	"github.com/omctl/omctl/internal/cmd/backupconfigs"
+	"github.com/omctl/omctl/internal/cmd/backupjobs"
+	configcmd "github.com/omctl/omctl/internal/cmd/config"
+	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
+	"github.com/omctl/omctl/internal/cmd/globalalerts"
+	"github.com/omctl/omctl/internal/cmd/oplogstores"
+	"github.com/omctl/omctl/internal/cmd/snapshots"
+	"github.com/omctl/omctl/internal/cmd/snapshotstores"
+	versioncmd "github.com/omctl/omctl/internal/cmd/version"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// NewCmdRoot builds the whole command tree over f.
+func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "omctl <command> <subcommand> [flags]",
+		Short: "Administer alerts, backups and API keys of database deployments",
+		Long: `omctl speaks the Monitoring and Backup Administration Public API v1.0:
+alerts and alert configurations, global alerts, backup configurations and
+snapshots, backup storage administration and organization API keys.
+
+Settings come from flags, then OMCTL_* environment variables, then the
+profile in the config file (see 'omctl help environment' and 'omctl config').`,
+		Example: `  omctl alerts list --status OPEN
+  omctl alerts ack 5f1a... --until 4h --comment "looking into it"
+  omctl alerts list --all -o jsonl --jq 'select(.eventTypeName=="HOST_DOWN") | .id'`,
+		Version:       build.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &cmdutil.FlagError{Err: err}
+	})
+
+	pf := cmd.PersistentFlags()
+	g := &f.Flags
+	pf.StringVarP(&g.Profile, "profile", "P", "", "config profile to use (env OMCTL_PROFILE)")
+	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path (env OMCTL_BASE_URL)")
+	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits (env OMCTL_PROJECT_ID)")
+	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits (env OMCTL_ORG_ID)")
+	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json or jsonl (env OMCTL_OUTPUT)")
+	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
+	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
+	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")
+	pf.BoolVar(&g.Insecure, "insecure", false, "skip TLS certificate verification (unsafe)")
+	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request")
+	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
+	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
+	f.FlagSet = pf
+
+	cmd.AddGroup(&cobra.Group{ID: "monitoring", Title: "Monitoring commands:"},
+		&cobra.Group{ID: "backup", Title: "Backup commands:"},
+		&cobra.Group{ID: "admin", Title: "Administration commands:"},
+		&cobra.Group{ID: "other", Title: "Other commands:"},
+		&cobra.Group{ID: "help", Title: "Help topics (omctl help TOPIC):"})
+	add := func(group string, cmds ...*cobra.Command) {
+		for _, c := range cmds {
+			c.GroupID = group
+			cmd.AddCommand(c)
+		}
+	}
+	add("monitoring", alerts.NewCmdAlerts(f), alertconfigs.NewCmdAlertConfigs(f),
+		globalalerts.NewCmdGlobalAlerts(f), globalalertconfigs.NewCmdGlobalAlertConfigs(f))
+	add("backup", backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
+	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
+		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
+	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), versioncmd.NewCmdVersion(f))
+	cmd.SetHelpCommandGroupID("other")
+	cmd.SetCompletionCommandGroupID("other")
+	for _, t := range helpTopics() {
+		cmd.AddCommand(t)
+	}
+	return cmd
+}
+
+// Main runs omctl with the process's arguments and streams and returns
+// the exit code.
+func Main() int {
+	return Run(os.Args[1:], iostreams.System())
+}
+
+// Run runs omctl with args over ios and returns the exit code.
+func Run(args []string, ios *iostreams.IOStreams) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := cmdutil.New(ios)
+	cmd := NewCmdRoot(f)
+	cmd.SetArgs(args)
+	cmd.SetIn(ios.In)
+	cmd.SetOut(ios.Out)
+	cmd.SetErr(ios.ErrOut)
+	executed, err := cmd.ExecuteContextC(ctx)
+	if err == nil {
+		return cmdutil.ExitOK
+	}
+	if errors.Is(err, cmdutil.SilentError) {
+		return cmdutil.ExitError
+	}
+	// cobra reports unknown commands and bad arguments as plain errors.
+	if isCobraUsageError(err) {
+		err = &cmdutil.FlagError{Err: err}
+	}
+	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
+	code := cmdutil.ExitCode(err)
+	if code == cmdutil.ExitUsage && executed != nil {
+		fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", executed.CommandPath())
+	}
+	return code
+}
+
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag", "if any flags in the group", "none of the others can be"} {
+		if strings.HasPrefix(msg, prefix) || strings.Contains(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+// Package s3store holds what the oplog store and snapshot store commands
+// share: a flag for every field of an S3-compatible store (spec 2.9), the
+// merge of a --file with those flags, and the checks the spec states.
+package s3store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Flags are the store fields given on the command line.
+type Flags struct {
+	Store     api.S3Store
+	CertFiles []string
+	File      string
+}
+
+// Kind says which store a command writes.
+type Kind int
+
+const (
+	Oplog Kind = iota
+	Snapshot
+)
+
+// AddFlags registers a flag for every field of 2.9 that kind accepts.
+func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
+	fs := cmd.Flags()
+	s := &f.Store
+	fs.StringVarP(&f.File, "file", "f", "", "JSON file of the store (- for standard input); flags override its fields")
+	if kind == Oplog {
+		fs.StringVar(&s.ID, "id", "", "unique name of the store (required)")
+	}
+	cmdutil.OptionalBoolVar(fs, &s.AcceptedTos, "accepted-tos", "accept the terms of service (required, must be true)")
+	cmdutil.OptionalBoolVar(fs, &s.AssignmentEnabled, "assignment-enabled", "whether backup jobs can be assigned to the store")
+	fs.StringVar(&s.CloudAccessKey, "access-key", "", "access key ID of the bucket (not with --auth-method IAM_ROLE)")
+	fs.StringVar(&s.CloudSecretKey, "secret-key", "", "secret key of the bucket; prefer --file, which keeps it out of shell history")
+	fs.StringVar(&s.S3AuthMethod, "auth-method", "", "KEYS or IAM_ROLE")
+	fs.StringArrayVar(&f.CertFiles, "custom-cert", nil, "PEM file of a CA chain the store trusts (repeatable)")
+	cmdutil.OptionalBoolVar(fs, &s.DisableProxyS3, "disable-proxy-s3", "bypass the configured HTTP proxy")
+	cmdutil.OptionalBoolVar(fs, &s.EncryptedCredentials, "encrypted-credentials", "the credentials were encrypted with the credentials tool")
+	fs.StringArrayVar(&s.Labels, "label", nil, "label controlling which backup jobs may use the store (repeatable)")
+	if kind == Snapshot {
+		cmdutil.OptionalInt64Var(fs, &s.LoadFactor, "load-factor", "relative share of backup work, a positive integer")
+	}
+	cmdutil.OptionalBoolVar(fs, &s.PathStyleAccessEnabled, "path-style-access", "path-style endpoint (true) or virtual-host-style (false) (required)")
+	fs.StringVar(&s.S3BucketEndpoint, "bucket-endpoint", "", "URL of the bucket endpoint (required)")
+	fs.StringVar(&s.S3BucketName, "bucket-name", "", "bucket name (required)")
+	cmdutil.OptionalInt64Var(fs, &s.S3MaxConnections, "max-connections", "maximum connections to the bucket, a positive integer (required)")
+	fs.StringVar(&s.S3RegionOverride, "region-override", "", "region, for endpoints that do not scope by region")
+	cmdutil.OptionalBoolVar(fs, &s.SSEEnabled, "sse", "server-side encryption (required)")
+	cmdutil.OptionalBoolVar(fs, &s.SSL, "ssl", "the store accepts only TLS connections")
+	fs.StringVar(&s.URI, "uri", "", "connection string of the metadata database (required)")
+	fs.StringVar(&s.WriteConcern, "write-concern", "", "ACKNOWLEDGED, W2, JOURNALED or MAJORITY")
+}
+
+// Body merges the --file document with the flags (flags win) and checks
+// the result. Fields of the file that omctl does not know are kept.
+func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error) {
+	body := map[string]any{}
+	if f.File != "" {
+		raw, err := cmdutil.ReadJSONInput(ios, f.File)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(raw, &body); err != nil {
+			return nil, cmdutil.FlagErrorf("--file: a store must be a JSON object: %v", err)
+		}
+	}
+	s := f.Store
+	for _, path := range f.CertFiles {
+		pem, err := os.ReadFile(path)
+		if err != nil {
+			return nil, cmdutil.FlagErrorf("reading --custom-cert: %v", err)
+		}
+		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(pem)})
+	}
+	fromFlags, _ := json.Marshal(s)
+	var overlay map[string]any
+	_ = json.Unmarshal(fromFlags, &overlay)
+	for k, v := range overlay {
+		body[k] = v
+	}
+	return body, Validate(body, kind)
+}
+
+// Validate checks what the spec states of a store request: required fields,
+// acceptedTos true, positive s3MaxConnections and loadFactor, known enums.
+func Validate(body map[string]any, kind Kind) error {
+	required := []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}
+	if kind == Oplog {
+		required = append([]string{"id"}, required...)
+	}
+	var missing []string
+	for _, k := range required {
+		if v, ok := body[k]; !ok || v == nil || v == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return cmdutil.FlagErrorf("missing required store field(s): %s (flags: %s)", strings.Join(missing, ", "), flagNames(missing))
+	}
+	raw, _ := json.Marshal(body)
+	var s api.S3Store
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return cmdutil.FlagErrorf("invalid store: %v", err)
+	}
+	if s.AcceptedTos == nil || !*s.AcceptedTos {
+		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
+	}
+	if s.S3MaxConnections == nil || *s.S3MaxConnections <= 0 {
+		return cmdutil.FlagErrorf("s3MaxConnections must be a positive integer (--max-connections)")
+	}
+	if s.LoadFactor != nil && *s.LoadFactor <= 0 {
+		return cmdutil.FlagErrorf("loadFactor must be a positive integer (--load-factor)")
+	}
+	if kind == Oplog && s.LoadFactor != nil {
+		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
+	}
+	if s.S3AuthMethod != "" && !api.OneOf(s.S3AuthMethod, api.S3AuthMethods) {
+		return cmdutil.FlagErrorf("invalid s3AuthMethod %q: valid values are %s", s.S3AuthMethod, strings.Join(api.S3AuthMethods, ", "))
+	}
+	if s.WriteConcern != "" && !api.OneOf(s.WriteConcern, api.WriteConcerns) {
+		return cmdutil.FlagErrorf("invalid writeConcern %q: valid values are %s", s.WriteConcern, strings.Join(api.WriteConcerns, ", "))
+	}
+	return nil
+}
+
+var fieldFlags = map[string]string{"id": "--id", "acceptedTos": "--accepted-tos", "pathStyleAccessEnabled": "--path-style-access",
+	"s3BucketEndpoint": "--bucket-endpoint", "s3BucketName": "--bucket-name", "s3MaxConnections": "--max-connections",
+	"sseEnabled": "--sse", "uri": "--uri"}
+
+func flagNames(fields []string) string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = fieldFlags[f]
+	}
+	return strings.Join(names, ", ")
+}
+
+// Table shows stores.
+var Table = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", "MAX CONNECTIONS", "ASSIGNMENT", "LABELS"},
+	func(s api.S3Store) []string {
+		auth := s.S3AuthMethod
+		if auth == "" {
+			auth = "KEYS"
+		}
+		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, auth, optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ",")}
+	})
+
+func optInt(v *int64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v, 10)
+}
+
+func optBool(v *bool) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(*v)
+}

@@ -1,0 +1,70 @@
+package snapshots
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// DescribeOptions are the inputs of `snapshots describe`.
+type DescribeOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	SnapshotID string
+	Source     source
+}
+
+// NewCmdDescribe builds `snapshots describe`.
+func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:     "describe SNAPSHOT_ID (--cluster CLUSTER_ID | --host HOST_ID)",
+		Short:   "Show one snapshot",
+		Long:    "Show one snapshot of a cluster or, deprecated, of a legacy config server.",
+		Example: "  omctl snapshots describe 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 -o json",
+		Args:    cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.SnapshotID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return describeRun(cmd.Context(), opts)
+		},
+	}
+	addSourceFlags(cmd, &opts.Source)
+	return cmd
+}
+
+func describeRun(ctx context.Context, opts *DescribeOptions) error {
+	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	path, err := opts.Source.path(projectID)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	body, err := c.Get(ctx, path+"/"+url.PathEscape(opts.SnapshotID), nil)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(body, Table)
+}

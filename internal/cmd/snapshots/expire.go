@@ -1,0 +1,109 @@
+package snapshots
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// ExpireOptions are the inputs of `snapshots expire`.
+type ExpireOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+	Now       func() time.Time
+
+	SnapshotID  string
+	ClusterID   string
+	Expires     string
+	DoNotDelete bool
+}
+
+// NewCmdExpire builds `snapshots expire`.
+func NewCmdExpire(f *cmdutil.Factory, runF func(context.Context, *ExpireOptions) error) *cobra.Command {
+	opts := &ExpireOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now}
+	cmd := &cobra.Command{
+		Use:   "expire SNAPSHOT_ID --cluster CLUSTER_ID (--expires TIME | --do-not-delete)",
+		Short: "Change when a snapshot expires, or keep it for good",
+		Long: `Change when a cluster snapshot may be deleted, or mark it do-not-delete, which
+removes its expiry (PATCH /groups/{project_id}/clusters/{cluster_id}/snapshots/{snapshot_id}).
+The server refuses to change the expiry of a snapshot that has already expired.
+TIME is RFC 3339, a date, or a duration from now (30d).`,
+		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
+  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
+		Args: cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.SnapshotID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return expireRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.ClusterID, "cluster", "", "cluster ID (24 hex digits)")
+	cmd.Flags().StringVar(&opts.Expires, "expires", "", "new expiry (RFC 3339, date or duration from now)")
+	cmd.Flags().BoolVar(&opts.DoNotDelete, "do-not-delete", false, "keep the snapshot until this is undone; removes its expiry")
+	_ = cmd.MarkFlagRequired("cluster")
+	cmd.MarkFlagsMutuallyExclusive("expires", "do-not-delete")
+	cmd.MarkFlagsOneRequired("expires", "do-not-delete")
+	return cmd
+}
+
+func expireRun(ctx context.Context, opts *ExpireOptions) error {
+	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
+		return err
+	}
+	if opts.ClusterID == "" {
+		return cmdutil.FlagErrorf("--cluster CLUSTER_ID is required")
+	}
+	if err := cmdutil.CheckID("cluster", opts.ClusterID); err != nil {
+		return err
+	}
+	var body api.SnapshotExpiryRequest
+	switch {
+	case opts.DoNotDelete && opts.Expires != "":
+		return cmdutil.FlagErrorf("--expires and --do-not-delete cannot be used together: do-not-delete removes the expiry")
+	case opts.DoNotDelete:
+		t := true
+		body.DoNotDelete = &t
+	case opts.Expires != "":
+		t, err := cmdutil.ParseTime(opts.Expires, opts.Now())
+		if err != nil {
+			return cmdutil.FlagErrorf("invalid --expires: %v", err)
+		}
+		s := cmdutil.FormatTime(t)
+		f := false
+		body.Expires, body.DoNotDelete = &s, &f
+	default:
+		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	path, err := source{ClusterID: opts.ClusterID}.path(projectID)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPatch, path+"/"+url.PathEscape(opts.SnapshotID), body)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(res, Table)
+}

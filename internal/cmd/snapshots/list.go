@@ -1,0 +1,68 @@
+package snapshots
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// ListOptions are the inputs of `snapshots list`.
+type ListOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	Source source
+	List   *cmdutil.ListFlags
+}
+
+// NewCmdList builds `snapshots list`.
+func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "list (--cluster CLUSTER_ID | --host HOST_ID)",
+		Short: "List the snapshots of a cluster or legacy config server",
+		Long: `List the snapshots of a cluster (GET /groups/{project_id}/clusters/{cluster_id}/snapshots)
+or, deprecated, of a legacy config server (GET /groups/{project_id}/hosts/{host_id}/snapshots).`,
+		Example: `  omctl snapshots list --cluster 5e2b0c2e8f9d4b0012345678
+  omctl snapshots list --cluster 5e2b0c2e8f9d4b0012345678 --all --jq '.results[] | select(.complete) | .id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return listRun(cmd.Context(), opts)
+		},
+	}
+	addSourceFlags(cmd, &opts.Source)
+	opts.List = cmdutil.AddListFlags(cmd, true)
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	lo, err := opts.List.ListOptions()
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	path, err := opts.Source.path(projectID)
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	return printer.List(c.Pages(ctx, path, lo), lo.All, Table)
+}

@@ -1,0 +1,76 @@
+// Package snapshots implements `omctl snapshots`: list, read and change the
+// expiry of cluster snapshots, and read legacy config-server snapshots
+// (endpoints 12 to 16).
+package snapshots
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// NewCmdSnapshots is the `snapshots` command group.
+func NewCmdSnapshots(f *cmdutil.Factory) *cobra.Command {
+	cmd := cmdutil.Group(&cobra.Command{
+		Use:   "snapshots <command>",
+		Short: "List and read snapshots, and change when they expire",
+	})
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdDescribe(f, nil), NewCmdExpire(f, nil))
+	return cmd
+}
+
+// source says whose snapshots: a cluster's or a legacy config server's.
+type source struct {
+	ClusterID string
+	HostID    string
+}
+
+const hostDeprecation = "legacy config servers are gone from database 3.4 on; use --cluster"
+
+func addSourceFlags(cmd *cobra.Command, s *source) {
+	cmd.Flags().StringVar(&s.ClusterID, "cluster", "", "cluster ID (24 hex digits)")
+	cmd.Flags().StringVar(&s.HostID, "host", "", "legacy config server host ID")
+	_ = cmd.Flags().MarkDeprecated("host", hostDeprecation)
+	// A deprecated flag is hidden from help; keep it visible, marked as such.
+	cmd.Flags().Lookup("host").Hidden = false
+	cmd.MarkFlagsMutuallyExclusive("cluster", "host")
+	cmd.MarkFlagsOneRequired("cluster", "host")
+}
+
+func (s source) path(projectID string) (string, error) {
+	switch {
+	case s.ClusterID != "" && s.HostID != "":
+		return "", cmdutil.FlagErrorf("--cluster and --host cannot be used together")
+	case s.ClusterID != "":
+		if err := cmdutil.CheckID("cluster", s.ClusterID); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("/groups/%s/clusters/%s/snapshots", url.PathEscape(projectID), url.PathEscape(s.ClusterID)), nil
+	case s.HostID != "":
+		return fmt.Sprintf("/groups/%s/hosts/%s/snapshots", url.PathEscape(projectID), url.PathEscape(s.HostID)), nil
+	}
+	return "", cmdutil.FlagErrorf("say whose snapshots: --cluster CLUSTER_ID, or --host HOST_ID for a legacy config server")
+}
+
+// Table shows snapshots.
+var Table = output.Columns([]string{"ID", "COMPLETE", "CREATED", "EXPIRES", "DO NOT DELETE", "SOURCE"},
+	func(s api.Snapshot) []string {
+		created := ""
+		if s.Created != nil {
+			created = s.Created.Date
+		}
+		src := s.ClusterName
+		if src == "" && len(s.Parts) > 0 {
+			src = s.Parts[0].HostID
+			if src == "" {
+				src = s.Parts[0].ReplicaSetName
+			}
+		}
+		return []string{s.ID, strconv.FormatBool(s.Complete), created, s.Expires, strconv.FormatBool(s.DoNotDelete), src}
+	})

@@ -1,0 +1,80 @@
+package snapshotstores
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/s3store"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// UpdateOptions are the inputs of `snapshotstores update`.
+type UpdateOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	StoreID string
+	Store   s3store.Flags
+}
+
+// NewCmdUpdate builds `snapshotstores update`.
+func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
+	opts := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "update STORE_ID (--file FILE | flags)",
+		Short: "Update an S3-compatible snapshot store",
+		Long: `Replace the settings of an S3-compatible snapshot store
+(PUT /admin/backup/snapshot/s3Configs/{id}) from a JSON file, from flags, or
+from a file with flags overriding its fields.
+
+Required: --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --max-connections (positive), --sse, --uri. --load-factor, when
+given, must be positive. With --auth-method IAM_ROLE the key fields are
+ignored and not returned.`,
+		Example: `  omctl snapshotstores update blockstore-1 --file blockstore.json
+  omctl snapshotstores update blockstore-1 --file blockstore.json --load-factor 2`,
+		Args: cmdutil.ExactArgs(1, "STORE_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.StoreID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return updateRun(cmd.Context(), opts)
+		},
+	}
+	s3store.AddFlags(cmd, s3store.Snapshot, &opts.Store)
+	return cmd
+}
+
+func updateRun(ctx context.Context, opts *UpdateOptions) error {
+	if opts.StoreID == "" {
+		return cmdutil.FlagErrorf("STORE_ID must not be empty")
+	}
+	body, err := opts.Store.Body(opts.IO, s3store.Snapshot)
+	if err != nil {
+		return err
+	}
+	if id, ok := body["id"].(string); ok && id != opts.StoreID {
+		return cmdutil.FlagErrorf("the file's id %q differs from STORE_ID %q", id, opts.StoreID)
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPut, basePath+"/"+url.PathEscape(opts.StoreID), body)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(res, s3store.Table)
+}

@@ -1,0 +1,62 @@
+// Package cmdutil holds what every command shares: the factory that builds
+// clients and printers from settings, exit codes, and flag helpers.
+package cmdutil
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Exit codes, documented in README and `omctl help exit-codes`.
+const (
+	ExitOK       = 0
+	ExitError    = 1
+	ExitUsage    = 2
+	ExitNotFound = 3
+	ExitAuth     = 4
+)
+
+// FlagError is a usage mistake: a bad flag, argument or local value.
+type FlagError struct{ Err error }
+
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// FlagErrorf builds a FlagError.
+func FlagErrorf(format string, a ...any) error {
+	return &FlagError{Err: fmt.Errorf(format, a...)}
+}
+
+// SilentError ends a run with exit code 1 and no further message, for
+// commands that already told the user what happened.
+var SilentError = errors.New("SilentError")
+
+// ExitCode maps an error to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var flagErr *FlagError
+	var outErr *output.UsageError
+	if errors.As(err, &flagErr) || errors.As(err, &outErr) {
+		return ExitUsage
+	}
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.StatusCode {
+		case http.StatusNotFound:
+			return ExitNotFound
+		case http.StatusUnauthorized, http.StatusForbidden:
+			return ExitAuth
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ExitError
+	}
+	return ExitError
+}

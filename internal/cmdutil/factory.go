@@ -1,0 +1,172 @@
+package cmdutil
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// GlobalFlags are the values of the root command's persistent flags.
+type GlobalFlags struct {
+	Profile  string
+	BaseURL  string
+	Project  string
+	Org      string
+	Output   string
+	JQ       string
+	Debug    bool
+	CACert   string
+	Insecure bool
+	Timeout  time.Duration
+	Envelope bool
+	Pretty   bool
+}
+
+// Factory builds, lazily and once, what commands need.
+type Factory struct {
+	IOStreams *iostreams.IOStreams
+	Flags     GlobalFlags
+	// FlagSet is the root's persistent flag set, to know which flags were set.
+	FlagSet *pflag.FlagSet
+	Now     func() time.Time
+
+	settings *config.Settings
+	client   *client.Client
+}
+
+// New returns a Factory over ios.
+func New(ios *iostreams.IOStreams) *Factory {
+	return &Factory{IOStreams: ios, Now: time.Now}
+}
+
+// ConfigFile loads the config file and returns it with its path.
+func (f *Factory) ConfigFile() (*config.File, string, error) {
+	path, err := config.Path()
+	if err != nil {
+		return nil, "", err
+	}
+	file, err := config.Load(path)
+	return file, path, err
+}
+
+// Settings resolves flags, environment and profile.
+func (f *Factory) Settings() (*config.Settings, error) {
+	if f.settings != nil {
+		return f.settings, nil
+	}
+	file, _, err := f.ConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	s, err := config.Resolve(file, f.Flags.Profile, f.FlagSet)
+	if err != nil {
+		return nil, &FlagError{err}
+	}
+	f.settings = s
+	return s, nil
+}
+
+// Client builds the one API client of this run.
+func (f *Factory) Client() (*client.Client, error) {
+	if f.client != nil {
+		return f.client, nil
+	}
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	if s.PublicKey == "" || s.PrivateKey == "" {
+		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY, or public_key and private_key in profile %q (omctl config init)", s.Profile)}
+	}
+	if s.Insecure {
+		fmt.Fprintln(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (--insecure); the connection can be intercepted.")
+	}
+	var debug io.Writer
+	if f.Flags.Debug {
+		debug = f.IOStreams.ErrOut
+	}
+	c, err := client.New(client.Options{
+		BaseURL:    s.BaseURL,
+		PublicKey:  s.PublicKey,
+		PrivateKey: s.PrivateKey,
+		CACertFile: s.CACert,
+		Insecure:   s.Insecure,
+		Timeout:    f.Flags.Timeout,
+		Debug:      debug,
+		Envelope:   f.Flags.Envelope,
+		Pretty:     f.Flags.Pretty,
+	})
+	if err != nil {
+		return nil, &FlagError{err}
+	}
+	f.client = c
+	return c, nil
+}
+
+// Printer builds the printer of -o, --jq, --pretty and --envelope.
+func (f *Factory) Printer() (*output.Printer, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	return output.New(f.IOStreams, output.Options{
+		Format:   s.Output,
+		JQ:       f.Flags.JQ,
+		Pretty:   f.Flags.Pretty,
+		Envelope: f.Flags.Envelope,
+	})
+}
+
+// ProjectID is --project, else the profile's project_id, checked for form.
+func (f *Factory) ProjectID() (string, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return "", err
+	}
+	if s.ProjectID == "" {
+		return "", FlagErrorf("no project: set --project, OMCTL_PROJECT_ID or project_id in profile %q", s.Profile)
+	}
+	return s.ProjectID, CheckID("project", s.ProjectID)
+}
+
+// OrgID is --org, else the profile's org_id, checked for form.
+func (f *Factory) OrgID() (string, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return "", err
+	}
+	if s.OrgID == "" {
+		return "", FlagErrorf("no organization: set --org, OMCTL_ORG_ID or org_id in profile %q", s.Profile)
+	}
+	return s.OrgID, CheckID("organization", s.OrgID)
+}
+
+// CheckID fails with a usage error unless id is 24 hexadecimal digits.
+func CheckID(what, id string) error {
+	if !api.IsObjectID(id) {
+		return FlagErrorf("invalid %s ID %q: want 24 hexadecimal digits", what, id)
+	}
+	return nil
+}
+
+// JSONPrinter is Printer with JSON in place of a table, for commands whose
+// answers have no table shape (`omctl api`).
+func (f *Factory) JSONPrinter() (*output.Printer, error) {
+	s, err := f.Settings()
+	if err != nil {
+		return nil, err
+	}
+	format := s.Output
+	if format == output.FormatTable {
+		format = output.FormatJSON
+	}
+	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})
+}

@@ -1,0 +1,241 @@
+// Package config reads and writes omctl's profiles file and resolves the
+// settings of one invocation from flags, environment and profile.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// DefaultProfile is used when nothing names a profile.
+const DefaultProfile = "default"
+
+// Keys of a profile, in the order `config list` shows them.
+var Keys = []string{"base_url", "public_key", "private_key", "project_id", "org_id", "output", "ca_cert", "insecure"}
+
+// SecretKeys are never printed whole.
+var SecretKeys = []string{"private_key"}
+
+// OutputFormats are the values of `output` and -o.
+var OutputFormats = []string{"table", "json", "jsonl"}
+
+// Profile is one named set of settings.
+type Profile struct {
+	BaseURL    string `toml:"base_url,omitempty"`
+	PublicKey  string `toml:"public_key,omitempty"`
+	PrivateKey string `toml:"private_key,omitempty"`
+	ProjectID  string `toml:"project_id,omitempty"`
+	OrgID      string `toml:"org_id,omitempty"`
+	Output     string `toml:"output,omitempty"`
+	CACert     string `toml:"ca_cert,omitempty"`
+	Insecure   bool   `toml:"insecure,omitempty"`
+}
+
+// File is the whole config file.
+type File struct {
+	ActiveProfile string             `toml:"active_profile,omitempty"`
+	Profiles      map[string]Profile `toml:"profiles,omitempty"`
+}
+
+// Path is where the config file lives: $OMCTL_CONFIG_DIR/config.toml, else
+// $XDG_CONFIG_HOME/omctl/config.toml, else ~/.config/omctl/config.toml.
+func Path() (string, error) {
+	if dir := os.Getenv("OMCTL_CONFIG_DIR"); dir != "" {
+		return filepath.Join(dir, "config.toml"), nil
+	}
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" {
+		return filepath.Join(dir, "omctl", "config.toml"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the config directory: %w (set OMCTL_CONFIG_DIR)", err)
+	}
+	return filepath.Join(home, ".config", "omctl", "config.toml"), nil
+}
+
+// Load reads the file at path; a missing file is an empty configuration.
+func Load(path string) (*File, error) {
+	f := &File{Profiles: map[string]Profile{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	dec := toml.NewDecoder(bytesReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(f); err != nil {
+		var strict *toml.StrictMissingError
+		if errors.As(err, &strict) {
+			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %v", path, strict.String(), Keys)
+		}
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if f.Profiles == nil {
+		f.Profiles = map[string]Profile{}
+	}
+	return f, nil
+}
+
+// Save writes the file with mode 0600, since it may hold a private key,
+// replacing it atomically so a crash never leaves half a file.
+func (f *File) Save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("creating config directory: %w", err)
+	}
+	data, err := toml.Marshal(f)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return fmt.Errorf("writing config: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing config: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ProfileNames lists the profiles, sorted.
+func (f *File) ProfileNames() []string {
+	names := make([]string, 0, len(f.Profiles))
+	for n := range f.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Active is the profile a run uses when -P and OMCTL_PROFILE are not set.
+func (f *File) Active() string {
+	if f.ActiveProfile != "" {
+		return f.ActiveProfile
+	}
+	return DefaultProfile
+}
+
+// ValidateKey checks a key name.
+func ValidateKey(key string) error {
+	if !slices.Contains(Keys, key) {
+		return fmt.Errorf("unknown config key %q: valid keys are %v", key, Keys)
+	}
+	return nil
+}
+
+// ValidateValue checks a value for key, naming what is allowed.
+func ValidateValue(key, value string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	switch key {
+	case "base_url":
+		u, err := url.Parse(value)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
+		}
+	case "project_id", "org_id":
+		if !api.IsObjectID(value) {
+			return fmt.Errorf("invalid %s %q: want 24 hexadecimal digits", key, value)
+		}
+	case "output":
+		if !slices.Contains(OutputFormats, value) {
+			return fmt.Errorf("invalid output %q: valid formats are %v", value, OutputFormats)
+		}
+	case "insecure":
+		if _, err := strconv.ParseBool(value); err != nil {
+			return fmt.Errorf("invalid insecure %q: want true or false", value)
+		}
+	case "public_key", "private_key", "ca_cert":
+		if value == "" {
+			return fmt.Errorf("%s must not be empty", key)
+		}
+	}
+	return nil
+}
+
+// Get returns the value of key as text.
+func (p Profile) Get(key string) string {
+	switch key {
+	case "base_url":
+		return p.BaseURL
+	case "public_key":
+		return p.PublicKey
+	case "private_key":
+		return p.PrivateKey
+	case "project_id":
+		return p.ProjectID
+	case "org_id":
+		return p.OrgID
+	case "output":
+		return p.Output
+	case "ca_cert":
+		return p.CACert
+	case "insecure":
+		if p.Insecure {
+			return "true"
+		}
+		return ""
+	}
+	return ""
+}
+
+// Set validates value and stores it under key.
+func (p *Profile) Set(key, value string) error {
+	if err := ValidateValue(key, value); err != nil {
+		return err
+	}
+	switch key {
+	case "base_url":
+		p.BaseURL = value
+	case "public_key":
+		p.PublicKey = value
+	case "private_key":
+		p.PrivateKey = value
+	case "project_id":
+		p.ProjectID = value
+	case "org_id":
+		p.OrgID = value
+	case "output":
+		p.Output = value
+	case "ca_cert":
+		p.CACert = value
+	case "insecure":
+		p.Insecure, _ = strconv.ParseBool(value)
+	}
+	return nil
+}
+
+// Redact shows a secret's last four characters only.
+func Redact(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	if len(secret) <= 8 {
+		return "********"
+	}
+	return "********" + secret[len(secret)-4:]
+}
+
+// IsSecret reports whether key holds a secret.
+func IsSecret(key string) bool { return slices.Contains(SecretKeys, key) }

@@ -1,0 +1,53 @@
+// Package iostreams bundles the standard streams with what commands need
+// to know about them: whether each is a terminal and how wide it is.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams is what a command reads from and writes to.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	stdinTTY, stdoutTTY, stderrTTY bool
+	termWidth                      int
+}
+
+// System returns the process's own streams.
+func System() *IOStreams {
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, termWidth: 80}
+	s.stdinTTY = term.IsTerminal(int(os.Stdin.Fd()))
+	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
+	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
+	if s.stdoutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			s.termWidth = w
+		}
+	}
+	return s
+}
+
+// Test returns streams backed by buffers, none of them a terminal.
+func Test() (s *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut, termWidth: 80}, in, out, errOut
+}
+
+func (s *IOStreams) IsStdinTTY() bool  { return s.stdinTTY }
+func (s *IOStreams) IsStdoutTTY() bool { return s.stdoutTTY }
+func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
+
+// SetStdinTTY, SetStdoutTTY and SetStderrTTY let tests act as a terminal.
+func (s *IOStreams) SetStdinTTY(v bool)  { s.stdinTTY = v }
+func (s *IOStreams) SetStdoutTTY(v bool) { s.stdoutTTY = v }
+func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
+
+// TerminalWidth is the width of stdout, 80 when it is not a terminal.
+func (s *IOStreams) TerminalWidth() int { return s.termWidth }

@@ -1,0 +1,222 @@
+// Package output prints API answers as tables, JSON or JSON lines, and
+// filters them with jq expressions.
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// Formats that -o accepts.
+const (
+	FormatTable = "table"
+	FormatJSON  = "json"
+	FormatJSONL = "jsonl"
+)
+
+// Formats lists the -o values.
+var Formats = []string{FormatTable, FormatJSON, FormatJSONL}
+
+// Options choose how a Printer prints.
+type Options struct {
+	Format string
+	JQ     string
+	// Pretty keeps the server's indentation even when stdout is not a terminal.
+	Pretty bool
+	// Envelope says responses are wrapped (envelope=true) and must be
+	// unwrapped for tables and JSON lines.
+	Envelope bool
+}
+
+// Printer writes results to the data stream of an IOStreams.
+type Printer struct {
+	io   *iostreams.IOStreams
+	opts Options
+	jq   *jqFilter
+}
+
+// UsageError is a mistake in how output was asked for (a bad -o or --jq).
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// New checks the options, compiling --jq so a bad expression fails before
+// any request is sent.
+func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
+	if opts.Format == "" {
+		opts.Format = FormatTable
+	}
+	if !slices.Contains(Formats, opts.Format) {
+		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %v", opts.Format, Formats)}
+	}
+	p := &Printer{io: ios, opts: opts}
+	if opts.JQ != "" {
+		if opts.Format == FormatTable {
+			// --jq works on JSON; asking for it means JSON is wanted.
+			p.opts.Format = FormatJSON
+		}
+		f, err := compileJQ(opts.JQ)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		p.jq = f
+	}
+	return p, nil
+}
+
+// Format is the effective output format.
+func (p *Printer) Format() string { return p.opts.Format }
+
+// IsTable reports whether a table will be printed (no JSON asked for).
+func (p *Printer) IsTable() bool { return p.opts.Format == FormatTable }
+
+// Resource prints one resource from the body the server sent.
+func (p *Printer) Resource(body []byte, def TableDef) error {
+	switch p.opts.Format {
+	case FormatJSON:
+		return p.printJSON(body)
+	case FormatJSONL:
+		return p.printJSONLine(p.content(body))
+	default:
+		t := newTable(def)
+		if err := t.add(p.content(body)); err != nil {
+			return err
+		}
+		return t.render(p.io)
+	}
+}
+
+// List prints the pages of a list. With several pages (all), JSON output is
+// one merged `{"results": [...], "totalCount": N}`; JSON lines and plain
+// table rows stream as pages arrive.
+func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def TableDef) error {
+	switch p.opts.Format {
+	case FormatJSON:
+		if !all {
+			for page, err := range pages {
+				if err != nil {
+					return err
+				}
+				return p.printJSON(page.Body)
+			}
+			return nil
+		}
+		merged, err := mergePages(pages)
+		if err != nil {
+			return err
+		}
+		return p.printJSON(merged)
+	case FormatJSONL:
+		for page, err := range pages {
+			if err != nil {
+				return err
+			}
+			for _, item := range page.Results {
+				if err := p.printJSONLine(item); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	default:
+		t := newTable(def)
+		for page, err := range pages {
+			if err != nil {
+				// Rows already fetched are still worth showing.
+				_ = t.render(p.io)
+				return err
+			}
+			for _, item := range page.Results {
+				if err := t.add(item); err != nil {
+					return err
+				}
+			}
+			if !p.io.IsStdoutTTY() {
+				if err := t.render(p.io); err != nil {
+					return err
+				}
+			}
+		}
+		return t.render(p.io)
+	}
+}
+
+func (p *Printer) content(body []byte) []byte {
+	if p.opts.Envelope {
+		return client.UnwrapEnvelope(body)
+	}
+	return body
+}
+
+// printJSON prints a body as received: indented on a terminal or when
+// --pretty asked for it, compact otherwise; through jq when --jq is set.
+func (p *Printer) printJSON(body []byte) error {
+	if p.jq != nil {
+		return p.jq.run(p.io.Out, body, p.io.IsStdoutTTY())
+	}
+	var buf bytes.Buffer
+	var err error
+	if p.io.IsStdoutTTY() || p.opts.Pretty {
+		err = json.Indent(&buf, body, "", "  ")
+	} else {
+		err = json.Compact(&buf, body)
+	}
+	if err != nil {
+		return fmt.Errorf("the server sent invalid JSON: %w", err)
+	}
+	buf.WriteByte('\n')
+	_, err = p.io.Out.Write(buf.Bytes())
+	return err
+}
+
+func (p *Printer) printJSONLine(item []byte) error {
+	if p.jq != nil {
+		return p.jq.run(p.io.Out, item, false)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, item); err != nil {
+		return fmt.Errorf("the server sent invalid JSON: %w", err)
+	}
+	buf.WriteByte('\n')
+	_, err := p.io.Out.Write(buf.Bytes())
+	return err
+}
+
+// mergePages joins the items of every page into one list body, keeping
+// each item's JSON exactly as the server sent it.
+func mergePages(pages iter.Seq2[*client.Page, error]) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"results":[`)
+	n, total := 0, 0
+	for page, err := range pages {
+		if err != nil {
+			return nil, err
+		}
+		total = page.TotalCount
+		for _, item := range page.Results {
+			if n > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(item)
+			n++
+		}
+	}
+	fmt.Fprintf(&buf, `],"totalCount":%d}`, max(total, n))
+	return buf.Bytes(), nil
+}
+
+// Println writes a line of data to stdout.
+func (p *Printer) Println(a ...any) {
+	fmt.Fprintln(p.io.Out, a...)
+}
+
+// Writer is the data stream.
+func (p *Printer) Writer() io.Writer { return p.io.Out }
