@@ -97,7 +97,8 @@ func New(opts Options) (*Client, error) {
 	}
 	rt = &userAgentTransport{next: rt}
 	if opts.PublicKey != "" || opts.PrivateKey != "" {
-		rt = &digest.Transport{Username: opts.PublicKey, Password: opts.PrivateKey, Transport: rt}
+		rt = &restore401Body{next: &digest.Transport{Username: opts.PublicKey, Password: opts.PrivateKey,
+			Transport: &keep401Body{next: rt}}}
 	}
 	return &Client{
 		base:     u,

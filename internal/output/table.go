@@ -93,7 +93,8 @@ func (t *table) render(ios *iostreams.IOStreams) error {
 }
 
 // fitWidth shortens the widest column, repeatedly, until the table fits
-// width: identifiers in narrow columns stay whole so they can be copied.
+// width. The first column, the resource's ID, is never cut: users copy it
+// into the next command.
 func fitWidth(headers []string, rows [][]string, width int) {
 	const pad, minCol = 2, 12
 	widths := make([]int, len(headers))
@@ -115,9 +116,12 @@ func fitWidth(headers []string, rows [][]string, width int) {
 		return s
 	}
 	for total() > width {
-		widest := 0
-		for i, w := range widths {
-			if w > widths[widest] {
+		if len(widths) < 2 {
+			break
+		}
+		widest := 1
+		for i := 2; i < len(widths); i++ {
+			if widths[i] > widths[widest] {
 				widest = i
 			}
 		}

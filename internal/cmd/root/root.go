@@ -132,7 +132,7 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 
 func isCobraUsageError(err error) bool {
 	msg := err.Error()
-	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag", "if any flags in the group", "none of the others can be"} {
+	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag", "if any flags in the group", "at least one of the flags in the group", "none of the others can be"} {
 		if strings.HasPrefix(msg, prefix) || strings.Contains(msg, prefix) {
 			return true
 		}

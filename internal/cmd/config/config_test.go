@@ -1,0 +1,120 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+func tempPath(t *testing.T) func() (string, error) {
+	path := filepath.Join(t.TempDir(), "omctl", "config.toml")
+	t.Setenv(cfg.ProfileEnv, "")
+	return func() (string, error) { return path, nil }
+}
+
+func TestSetWritesMode0600AndListRedacts(t *testing.T) {
+	path := tempPath(t)
+	ios, _, out, _ := iostreams.Test()
+	for _, kv := range [][2]string{{"base_url", "https://om.example.com:8443"}, {"private_key", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234"}, {"project_id", "5e2b0c2e8f9d4b0012345678"}} {
+		if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := path()
+	st, err := os.Stat(p)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode = %v, err = %v", st.Mode(), err)
+	}
+	if err := listRun(&ListOptions{IO: ios, ConfigPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "aaaaaaaa") || !strings.Contains(out.String(), "private_key = ********1234") || !strings.Contains(out.String(), "* default") {
+		t.Errorf("list = %q", out.String())
+	}
+}
+
+func TestSetRejectsBadValues(t *testing.T) {
+	path := tempPath(t)
+	ios, _, _, _ := iostreams.Test()
+	for _, kv := range [][3]string{
+		{"project_id", "abc", "24 hexadecimal digits"},
+		{"base_url", "om.example.com", "http(s)://"},
+		{"output", "yaml", "table json jsonl"},
+		{"colour", "red", "valid keys are"},
+	} {
+		err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]})
+		if err == nil || !strings.Contains(err.Error(), kv[2]) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%s=%s: err = %v", kv[0], kv[1], err)
+		}
+	}
+	if p, _ := path(); fileExists(p) {
+		t.Error("a refused value still wrote the file")
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func TestGetUseAndProfiles(t *testing.T) {
+	path := tempPath(t)
+	ios, _, out, _ := iostreams.Test()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(setRun(&SetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key", Value: "secret-value-9876"}))
+	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key"}))
+	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key", Reveal: true}))
+	if out.String() != "********9876\nsecret-value-9876\n" {
+		t.Errorf("get = %q", out.String())
+	}
+	if err := useRun(&UseOptions{IO: ios, ConfigPath: path, Profile: "prod"}); err == nil || !strings.Contains(err.Error(), `"prod" not found`) {
+		t.Errorf("use of a missing profile: %v", err)
+	}
+	must(useRun(&UseOptions{IO: ios, ConfigPath: path, Profile: "staging"}))
+	out.Reset()
+	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Key: "private_key", Reveal: true}))
+	if out.String() != "secret-value-9876\n" {
+		t.Errorf("active profile not used: %q", out.String())
+	}
+}
+
+func TestInitRefusesWithoutTerminal(t *testing.T) {
+	path := tempPath(t)
+	ios, _, _, _ := iostreams.Test()
+	err := initRun(&InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal})
+	if err == nil || !strings.Contains(err.Error(), "config set") || !strings.Contains(err.Error(), "OMCTL_PUBLIC_KEY") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestInitSavesValidatedAnswers(t *testing.T) {
+	path := tempPath(t)
+	ios, _, _, _ := iostreams.Test()
+	answer := func(a Answers) func(*InitOptions, *Answers) error {
+		return func(_ *InitOptions, ans *Answers) error { *ans = a; return nil }
+	}
+	bad := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}
+	if err := initRun(&InitOptions{IO: ios, ConfigPath: path, Ask: answer(bad)}); err == nil {
+		t.Fatal("bad project id accepted")
+	}
+	good := bad
+	good.ProjectID = ""
+	if err := initRun(&InitOptions{IO: ios, ConfigPath: path, Ask: answer(good)}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := path()
+	file, err := cfg.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := file.Profiles["default"]; got.BaseURL != "https://om:8443" || got.PrivateKey != "priv" || file.ActiveProfile != "default" {
+		t.Errorf("saved %+v", file)
+	}
+}

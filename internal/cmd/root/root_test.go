@@ -1,0 +1,116 @@
+package root
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/build"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
+)
+
+const project = "5e2b0c2e8f9d4b0012345678"
+
+func run(t *testing.T, baseURL string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
+	t.Setenv("OMCTL_BASE_URL", baseURL)
+	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
+	t.Setenv("OMCTL_PRIVATE_KEY", "priv")
+	t.Setenv("OMCTL_PROJECT_ID", project)
+	t.Setenv("OMCTL_PROFILE", "")
+	t.Setenv("OMCTL_OUTPUT", "")
+	ios, _, out, errOut := iostreams.Test()
+	code = Run(args, ios)
+	return code, out.String(), errOut.String()
+}
+
+func TestExitCodes(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts/5f1a0c2e8f9d4b0012345678", 404,
+		`{"detail":"No alert with ID 5f1a0c2e8f9d4b0012345678 exists in group 5e2b0c2e8f9d4b0012345678.","error":404,"errorCode":"ALERT_NOT_FOUND","reason":"Not Found"}`)
+	srv.Reply("GET", "/globalAlerts", 401, `{"error":401,"reason":"Unauthorized","detail":"You are not authorized for this resource."}`)
+	srv.Reply("GET", "/globalAlertConfigs", 403, `{"error":403,"errorCode":"IP_ADDRESS_NOT_ON_ACCESS_LIST","reason":"Forbidden","detail":"IP address 10.1.1.1 is not allowed to access this resource."}`)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 500, `{"error":500,"reason":"Internal Server Error","detail":"boom"}`)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[],"totalCount":0}`)
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		errSubstr string
+	}{
+		{[]string{"alerts", "list"}, cmdutil.ExitOK, ""},
+		{[]string{"alerts", "describe", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitNotFound, "Error: 404 ALERT_NOT_FOUND: No alert with ID 5f1a0c2e8f9d4b0012345678 exists in group 5e2b0c2e8f9d4b0012345678.\n"},
+		{[]string{"globalalerts", "list"}, cmdutil.ExitAuth, "401 UNAUTHORIZED"},
+		{[]string{"globalalertconfigs", "list"}, cmdutil.ExitAuth, "403 IP_ADDRESS_NOT_ON_ACCESS_LIST"},
+		{[]string{"alertconfigs", "list"}, cmdutil.ExitError, "500"},
+		{[]string{"alerts", "describe"}, cmdutil.ExitUsage, "missing ALERT_ID"},
+		{[]string{"alerts", "list", "--bogus"}, cmdutil.ExitUsage, "unknown flag: --bogus"},
+		{[]string{"alerts", "frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
+		{[]string{"frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
+		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "until forever"},
+		{[]string{"alerts", "list", "-o", "yaml"}, cmdutil.ExitUsage, "valid formats are"},
+		{[]string{"alerts", "list", "--jq", ".["}, cmdutil.ExitUsage, "invalid --jq expression"},
+		{[]string{"alerts", "list", "--project", "nothex"}, cmdutil.ExitUsage, "24 hexadecimal digits"},
+		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "none of the others"},
+	} {
+		code, _, stderr := run(t, srv.URL, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.errSubstr)
+		}
+	}
+}
+
+func TestErrorsGoToStderrOnly(t *testing.T) {
+	srv := stubapi.New(t)
+	code, stdout, stderr := run(t, srv.URL, "alerts", "describe", "5f1a0c2e8f9d4b0012345678")
+	if code != cmdutil.ExitNotFound || stdout != "" || !strings.HasPrefix(stderr, "Error: 404") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestMissingCredentialsNameTheVariables(t *testing.T) {
+	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
+	for _, k := range []string{"OMCTL_PUBLIC_KEY", "OMCTL_PRIVATE_KEY", "OMCTL_PROFILE", "OMCTL_OUTPUT"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("OMCTL_BASE_URL", "http://127.0.0.1:9")
+	t.Setenv("OMCTL_PROJECT_ID", project)
+	ios, _, _, errOut := iostreams.Test()
+	if code := Run([]string{"alerts", "list"}, ios); code != cmdutil.ExitUsage || !strings.Contains(errOut.String(), "OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+func TestVersionAndHelpTopics(t *testing.T) {
+	code, out, _ := run(t, "http://x", "--version")
+	if code != 0 || out != build.Version+"\n" {
+		t.Errorf("--version: %d %q", code, out)
+	}
+	code, out, _ = run(t, "http://x", "version")
+	if code != 0 || !strings.Contains(out, "commit: ") || !strings.Contains(out, "go: go1.") {
+		t.Errorf("version: %d %q", code, out)
+	}
+	for topic, want := range map[string]string{"exit-codes": "3  not found", "environment": "OMCTL_PRIVATE_KEY", "formatting": "-o jsonl"} {
+		code, out, _ := run(t, "http://x", "help", topic)
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("help %s: %d %q", topic, code, out)
+		}
+	}
+}
+
+func TestEveryCommandHasExampleAndLong(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	root := NewCmdRoot(cmdutil.New(ios))
+	var walk func(c interface {
+		HasSubCommands() bool
+	})
+	_ = walk
+	for _, c := range allCommands(root) {
+		if c.Runnable() && !c.HasSubCommands() && c.Name() != "help" && !strings.HasPrefix(c.CommandPath(), "omctl completion") && c.GroupID != "help" {
+			if c.Example == "" || c.Long == "" {
+				t.Errorf("%s lacks Long or Example", c.CommandPath())
+			}
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+func clearEnv(t *testing.T) {
+	for _, k := range []string{"OMCTL_BASE_URL", "OMCTL_PUBLIC_KEY", "OMCTL_PRIVATE_KEY", "OMCTL_PROJECT_ID", "OMCTL_ORG_ID", "OMCTL_OUTPUT", "OMCTL_CA_CERT", "OMCTL_INSECURE", ProfileEnv} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+}
+
+func flags(args ...string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.String("base-url", "", "")
+	fs.String("project", "", "")
+	fs.String("org", "", "")
+	fs.StringP("output", "o", "", "")
+	fs.String("ca-cert", "", "")
+	fs.Bool("insecure", false, "")
+	fs.Parse(args)
+	return fs
+}
+
+func TestPrecedenceFlagOverEnvOverProfile(t *testing.T) {
+	clearEnv(t)
+	f := &File{Profiles: map[string]Profile{"default": {BaseURL: "https://profile", ProjectID: "aaaaaaaaaaaaaaaaaaaaaaaa", PublicKey: "p-pub", Output: "json"}}}
+	t.Setenv("OMCTL_PROJECT_ID", "bbbbbbbbbbbbbbbbbbbbbbbb")
+	t.Setenv("OMCTL_OUTPUT", "jsonl")
+	s, err := Resolve(f, "", flags("--output", "table"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "https://profile" || s.PublicKey != "p-pub" {
+		t.Errorf("profile values lost: %+v", s)
+	}
+	if s.ProjectID != "bbbbbbbbbbbbbbbbbbbbbbbb" {
+		t.Errorf("env did not beat profile: %q", s.ProjectID)
+	}
+	if s.Output != "table" {
+		t.Errorf("flag did not beat env: %q", s.Output)
+	}
+}
+
+func TestEnvironmentAloneWithoutFile(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OMCTL_BASE_URL", "http://127.0.0.1:8080")
+	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
+	t.Setenv("OMCTL_PRIVATE_KEY", "priv")
+	t.Setenv("OMCTL_INSECURE", "true")
+	s, err := Resolve(&File{Profiles: map[string]Profile{}}, "", flags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "http://127.0.0.1:8080" || s.PrivateKey != "priv" || !s.Insecure || s.Output != "table" || s.Profile != "default" {
+		t.Errorf("settings = %+v", s)
+	}
+}
+
+func TestProfileSelection(t *testing.T) {
+	clearEnv(t)
+	f := &File{ActiveProfile: "prod", Profiles: map[string]Profile{"prod": {BaseURL: "https://prod"}, "staging": {BaseURL: "https://staging"}}}
+	if s, _ := Resolve(f, "", nil); s.BaseURL != "https://prod" {
+		t.Errorf("active profile not used: %+v", s)
+	}
+	t.Setenv(ProfileEnv, "staging")
+	if s, _ := Resolve(f, "", nil); s.BaseURL != "https://staging" {
+		t.Errorf("OMCTL_PROFILE not used: %+v", s)
+	}
+	if s, _ := Resolve(f, "prod", nil); s.BaseURL != "https://prod" {
+		t.Errorf("-P did not beat OMCTL_PROFILE: %+v", s)
+	}
+	if _, err := Resolve(f, "nope", nil); err == nil || !strings.Contains(err.Error(), "[prod staging]") {
+		t.Errorf("missing profile: %v", err)
+	}
+}
+
+func TestInvalidOutputIsRefused(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OMCTL_OUTPUT", "yaml")
+	if _, err := Resolve(&File{}, "", nil); err == nil || !strings.Contains(err.Error(), "yaml") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestSaveLoadRoundTripAndUnknownKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "config.toml")
+	f := &File{ActiveProfile: "a", Profiles: map[string]Profile{"a": {BaseURL: "https://x", PrivateKey: "k", Insecure: true}}}
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode())
+	}
+	got, err := Load(path)
+	if err != nil || got.Profiles["a"] != f.Profiles["a"] || got.ActiveProfile != "a" {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	os.WriteFile(path, []byte("[profiles.a]\nbase_ur = \"https://x\"\n"), 0o600)
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "base_ur") {
+		t.Errorf("typo in key accepted: %v", err)
+	}
+}
+
+func TestPathOrder(t *testing.T) {
+	t.Setenv("OMCTL_CONFIG_DIR", "/cfg")
+	if p, _ := Path(); p != "/cfg/config.toml" {
+		t.Errorf("Path = %s", p)
+	}
+	t.Setenv("OMCTL_CONFIG_DIR", "")
+	t.Setenv("XDG_CONFIG_HOME", "/xdg")
+	if p, _ := Path(); p != "/xdg/omctl/config.toml" {
+		t.Errorf("Path = %s", p)
+	}
+}

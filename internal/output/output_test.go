@@ -1,0 +1,120 @@
+package output
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+var idTable = Columns([]string{"ID", "NAME"}, func(a api.Alert) []string { return []string{a.ID, a.EventTypeName} })
+
+func TestJSONIsIndentedOnTerminalCompactWhenPiped(t *testing.T) {
+	body := []byte(`{"b":1, "a":{"z":[1,2]}}`)
+	ios, _, out, _ := iostreams.Test()
+	p, _ := New(ios, Options{Format: "json"})
+	p.Resource(body, idTable)
+	if out.String() != `{"b":1,"a":{"z":[1,2]}}`+"\n" {
+		t.Errorf("piped = %q", out.String())
+	}
+	out.Reset()
+	ios.SetStdoutTTY(true)
+	p.Resource(body, idTable)
+	if !strings.Contains(out.String(), "\n  \"b\": 1,\n  \"a\"") {
+		t.Errorf("terminal = %q (key order must be kept)", out.String())
+	}
+}
+
+func TestEnvelopeUnwrappedForTableButNotJSON(t *testing.T) {
+	body := []byte(`{"status":200,"content":{"id":"x1","eventTypeName":"HOST_DOWN"}}`)
+	ios, _, out, _ := iostreams.Test()
+	p, _ := New(ios, Options{Format: "table", Envelope: true})
+	p.Resource(body, idTable)
+	if out.String() != "x1\tHOST_DOWN\n" {
+		t.Errorf("table = %q", out.String())
+	}
+	out.Reset()
+	p, _ = New(ios, Options{Format: "json", Envelope: true})
+	p.Resource(body, idTable)
+	if out.String() != string(body)+"\n" {
+		t.Errorf("json = %q", out.String())
+	}
+}
+
+func TestJQOutputs(t *testing.T) {
+	body := []byte(`{"n":12345678901,"s":"text","o":{"k":[1,2]}}`)
+	for expr, want := range map[string]string{
+		".n":                "12345678901\n",
+		".s":                "text\n",
+		".o":                `{"k":[1,2]}` + "\n",
+		".o.k[]":            "1\n2\n",
+		"empty":             "",
+		`.s | ascii_upcase`: "TEXT\n",
+	} {
+		ios, _, out, _ := iostreams.Test()
+		p, err := New(ios, Options{Format: "json", JQ: expr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Resource(body, idTable); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("%s => %q, want %q", expr, out.String(), want)
+		}
+	}
+}
+
+func TestJQRuntimeErrorIsReported(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	p, _ := New(ios, Options{Format: "json", JQ: ".s + 1"})
+	if err := p.Resource([]byte(`{"s":"x"}`), idTable); err == nil || !strings.Contains(err.Error(), "--jq") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestJQTurnsTableIntoJSON(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	p, err := New(ios, Options{Format: "table", JQ: ".id"})
+	if err != nil || p.Format() != FormatJSON {
+		t.Errorf("format = %v, %v", p.Format(), err)
+	}
+}
+
+func TestBadFormatIsUsageError(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	_, err := New(ios, Options{Format: "yaml"})
+	var ue *UsageError
+	if err == nil || !strings.Contains(err.Error(), "table json jsonl") || !asUsage(err, &ue) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func asUsage(err error, target **UsageError) bool {
+	u, ok := err.(*UsageError)
+	*target = u
+	return ok
+}
+
+func TestTSVEscapesTabsAndNewlines(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	p, _ := New(ios, Options{Format: "table"})
+	p.List(client.SinglePage([]byte(`{"results":[{"id":"a","eventTypeName":"x\ty\nz"}],"totalCount":1}`)), false, idTable)
+	if out.String() != "a\tx y z\n" {
+		t.Errorf("tsv = %q", out.String())
+	}
+}
+
+func TestTerminalTableFitsWidthWithoutCuttingIDs(t *testing.T) {
+	headers := []string{"ID", "A", "B"}
+	rows := [][]string{{"5f1a0c2e8f9d4b0012345678", strings.Repeat("a", 60), "short"}}
+	fitWidth(headers, rows, 60)
+	if rows[0][0] != "5f1a0c2e8f9d4b0012345678" {
+		t.Errorf("ID cut: %q", rows[0][0])
+	}
+	if n := len([]rune(rows[0][1])); n > 60-24-5-6 || !strings.HasSuffix(rows[0][1], "…") {
+		t.Errorf("wide column not cut to fit: %d %q", n, rows[0][1])
+	}
+}

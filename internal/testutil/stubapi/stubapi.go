@@ -1,0 +1,131 @@
+// Package stubapi is an httptest server for command tests: it answers
+// registered routes with canned bodies and records every request, so a test
+// can assert the method, path, query and body a command sent.
+package stubapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Request is one recorded request.
+type Request struct {
+	Method string
+	Path   string
+	Query  url.Values
+	Body   []byte
+	Header http.Header
+}
+
+// JSON decodes the recorded body into a generic value.
+func (r Request) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Fatalf("request body %q is not a JSON object: %v", r.Body, err)
+	}
+	return v
+}
+
+type reply struct {
+	status int
+	body   string
+}
+
+// Server records requests and replies from its routes.
+type Server struct {
+	*httptest.Server
+	t        testing.TB
+	mu       sync.Mutex
+	routes   map[string][]reply
+	requests []Request
+}
+
+// New starts a stub server closed at the end of the test.
+func New(t testing.TB) *Server {
+	s := &Server{t: t, routes: map[string][]reply{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Reply registers the answer to `METHOD /path` (the path without the
+// /api/public/v1.0 prefix). Several replies to one route are given in turn,
+// the last one repeating.
+func (s *Server) Reply(method, path string, status int, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := method + " /api/public/v1.0" + path
+	s.routes[key] = append(s.routes[key], reply{status, body})
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Body: body, Header: r.Header.Clone()})
+	key := r.Method + " " + r.URL.Path
+	replies := s.routes[key]
+	var rep reply
+	if len(replies) == 0 {
+		rep = reply{404, fmt.Sprintf(`{"detail":"stub has no route %s","error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`, key)}
+	} else {
+		rep = replies[0]
+		if len(replies) > 1 {
+			s.routes[key] = replies[1:]
+		}
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(rep.status)
+	io.WriteString(w, rep.body)
+}
+
+// Requests returns what was received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Only returns the single request received, failing the test otherwise.
+func (s *Server) Only() Request {
+	s.t.Helper()
+	reqs := s.Requests()
+	if len(reqs) != 1 {
+		s.t.Fatalf("want exactly 1 request, got %d: %v", len(reqs), reqs)
+	}
+	return reqs[0]
+}
+
+// Client returns a client factory for the stub (no authentication).
+func (s *Server) Client(opts ...func(*client.Options)) func() (*client.Client, error) {
+	return func() (*client.Client, error) {
+		o := client.Options{BaseURL: s.URL}
+		for _, f := range opts {
+			f(&o)
+		}
+		return client.New(o)
+	}
+}
+
+// Printer returns a printer factory over ios for a format and jq expression.
+func Printer(ios *iostreams.IOStreams, format, jq string) func() (*output.Printer, error) {
+	return func() (*output.Printer, error) {
+		return output.New(ios, output.Options{Format: format, JQ: jq})
+	}
+}
+
+// Project returns a project ID getter.
+func Project(id string) func() (string, error) {
+	return func() (string, error) { return id, nil }
+}
