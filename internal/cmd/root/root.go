@@ -24,6 +24,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
 	"github.com/omctl/omctl/internal/cmd/globalalerts"
 	"github.com/omctl/omctl/internal/cmd/oplogstores"
+	servercmd "github.com/omctl/omctl/internal/cmd/server"
 	"github.com/omctl/omctl/internal/cmd/snapshots"
 	"github.com/omctl/omctl/internal/cmd/snapshotstores"
 	versioncmd "github.com/omctl/omctl/internal/cmd/version"
@@ -86,7 +87,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	add("backup", backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
 	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
-	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), versioncmd.NewCmdVersion(f))
+	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f))
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
 	for _, t := range helpTopics() {

@@ -1,0 +1,247 @@
+// Package server implements `omctl server`: the whole API in memory, for
+// local testing and CI jobs (../shared/spec/server.md is its contract).
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/build"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	srv "github.com/omctl/omctl/internal/server"
+)
+
+// Options are the inputs of `omctl server`.
+type Options struct {
+	IO *iostreams.IOStreams
+
+	Listen        string
+	FixturesFile  string
+	Demo          bool
+	StateFile     string
+	TLSCert       string
+	TLSKey        string
+	TLSSelfSigned bool
+	Clock         string
+	NonceTTL      time.Duration
+	EnvFile       string
+	Quiet         bool
+
+	// Ready, when set, is told the base URL once the server accepts connections.
+	Ready func(baseURL string)
+}
+
+// NewCmdServer builds `omctl server`.
+func NewCmdServer(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+	opts := &Options{IO: f.IOStreams}
+	cmd := &cobra.Command{
+		Use:   "server [--listen ADDR] [--fixtures FILE | --demo] [--state FILE] [--tls-self-signed]",
+		Short: "Run the whole API in memory, for local testing and CI",
+		Long: `Run an in-memory server that implements every endpoint of the API, with its
+rules, errors and digest authentication, for local testing and CI jobs.
+
+The first line on standard output is the base URL, printed once the server
+accepts connections; logs and the credentials to use go to standard error.
+Data comes from --fixtures FILE, or --demo (a realistic data set), or else one
+organization, one project and one GLOBAL_OWNER key. --state FILE keeps the data
+across restarts. SIGINT or SIGTERM stops it cleanly.
+
+Test controls live under /_omctl/: GET health (no credentials), and with a
+GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
+{"advance": "15m"} (with --clock, time stands still until advanced).`,
+		Example: `  omctl server --demo
+  omctl server --listen 127.0.0.1:0 --fixtures testdata/fixtures.json --clock 2026-01-01T00:00:00Z
+  omctl server --demo --tls-self-signed --env-file omctl.env`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return Run(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
+	fl.StringVar(&opts.FixturesFile, "fixtures", "", "JSON fixture file to load (server.md format)")
+	fl.BoolVar(&opts.Demo, "demo", false, "load the built-in demo data set")
+	fl.StringVar(&opts.StateFile, "state", "", "keep the data in FILE across restarts")
+	fl.StringVar(&opts.TLSCert, "tls-cert", "", "PEM certificate to serve HTTPS with (with --tls-key)")
+	fl.StringVar(&opts.TLSKey, "tls-key", "", "PEM private key of --tls-cert")
+	fl.BoolVar(&opts.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a fresh self-signed certificate (its path is printed for --ca-cert)")
+	fl.StringVar(&opts.Clock, "clock", "", "start a virtual clock at this RFC 3339 time; it moves only by POST /_omctl/clock")
+	fl.DurationVar(&opts.NonceTTL, "nonce-ttl", 5*time.Minute, "how long a digest nonce stays fresh")
+	fl.StringVar(&opts.EnvFile, "env-file", "", "write OMCTL_* variables for the first key to FILE, for `source`")
+	fl.BoolVar(&opts.Quiet, "quiet", false, "do not log each request")
+	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
+	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
+	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
+	return cmd
+}
+
+// Run starts the server and serves until ctx ends or a signal arrives.
+func Run(ctx context.Context, opts *Options) error {
+	clock := srv.RealClock()
+	if opts.Clock != "" {
+		t, err := time.Parse(time.RFC3339, opts.Clock)
+		if err != nil {
+			return cmdutil.FlagErrorf("invalid --clock %q: want RFC 3339 such as 2026-01-01T00:00:00Z", opts.Clock)
+		}
+		clock = srv.VirtualClock(t)
+	}
+	fixtures, err := loadData(opts, clock.Now())
+	if err != nil {
+		return err
+	}
+	logOut := opts.IO.ErrOut
+	if opts.Quiet {
+		logOut = io.Discard
+	}
+	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
+		StateFile: opts.StateFile, Log: logOut, Version: build.Version, GitHash: build.Commit})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return cmdutil.FlagErrorf("cannot listen on %s: %v", opts.Listen, err)
+	}
+	scheme := "http"
+	var caFile string
+	if opts.TLSSelfSigned || opts.TLSCert != "" {
+		tlsConf, ca, err := tlsConfig(opts, ln.Addr())
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		ln = tls.NewListener(ln, tlsConf)
+		scheme, caFile = "https", ca
+	}
+	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
+
+	httpServer := &http.Server{Handler: server, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	errc := make(chan error, 1)
+	go func() { errc <- httpServer.Serve(ln) }()
+
+	fmt.Fprintln(opts.IO.Out, baseURL)
+	if flusher, ok := opts.IO.Out.(interface{ Sync() error }); ok {
+		flusher.Sync()
+	}
+	creds := fixtures.Credentials()
+	banner(opts.IO.ErrOut, creds, caFile)
+	if opts.EnvFile != "" && len(creds) > 0 {
+		if err := writeEnvFile(opts.EnvFile, baseURL, creds[0], caFile); err != nil {
+			httpServer.Close()
+			return err
+		}
+	}
+	if opts.Ready != nil {
+		opts.Ready(baseURL)
+	}
+
+	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-sigCtx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	fmt.Fprintln(opts.IO.ErrOut, "omctl server: stopping")
+	return httpServer.Shutdown(shutdown)
+}
+
+// loadData picks the data: the state file if it exists, else fixtures,
+// demo, or the default organization, project and key.
+func loadData(opts *Options, now time.Time) (*srv.Fixtures, error) {
+	if opts.StateFile != "" {
+		if _, err := os.Stat(opts.StateFile); err == nil {
+			f, err := srv.LoadFixtures(opts.StateFile)
+			if err != nil {
+				return nil, fmt.Errorf("state file: %w", err)
+			}
+			return f, nil
+		}
+	}
+	switch {
+	case opts.FixturesFile != "":
+		f, err := srv.LoadFixtures(opts.FixturesFile)
+		if err != nil {
+			return nil, &cmdutil.FlagError{Err: err}
+		}
+		return f, nil
+	case opts.Demo:
+		return srv.DemoFixtures(now), nil
+	}
+	return srv.DefaultFixtures(), nil
+}
+
+func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, error) {
+	if opts.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
+		if err != nil {
+			return nil, "", cmdutil.FlagErrorf("loading --tls-cert/--tls-key: %v", err)
+		}
+		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, "", nil
+	}
+	host, _, _ := net.SplitHostPort(addr.String())
+	cert, certPEM, err := srv.SelfSignedCert(host)
+	if err != nil {
+		return nil, "", err
+	}
+	dir, err := os.MkdirTemp("", "omctl-server-")
+	if err != nil {
+		return nil, "", err
+	}
+	caFile := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(caFile, certPEM, 0o644); err != nil {
+		return nil, "", err
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, caFile, nil
+}
+
+func banner(w io.Writer, creds []srv.Credential, caFile string) {
+	fmt.Fprintln(w, "omctl server: credentials (digest auth, public key / private key):")
+	for _, c := range creds {
+		fmt.Fprintf(w, "  %-14s %s  roles=%s project=%s org=%s\n", c.PublicKey, c.PrivateKey, c.Roles, c.ProjectID, c.OrgID)
+	}
+	if caFile != "" {
+		fmt.Fprintf(w, "omctl server: TLS certificate for --ca-cert: %s\n", caFile)
+	}
+}
+
+// writeEnvFile writes the settings of a key in shell syntax, mode 0600
+// since it holds a private key.
+func writeEnvFile(path, baseURL string, c srv.Credential, caFile string) error {
+	var b strings.Builder
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+	fmt.Fprintf(&b, "export OMCTL_BASE_URL=%s\n", q(baseURL))
+	fmt.Fprintf(&b, "export OMCTL_PUBLIC_KEY=%s\n", q(c.PublicKey))
+	fmt.Fprintf(&b, "export OMCTL_PRIVATE_KEY=%s\n", q(c.PrivateKey))
+	fmt.Fprintf(&b, "export OMCTL_PROJECT_ID=%s\n", q(c.ProjectID))
+	fmt.Fprintf(&b, "export OMCTL_ORG_ID=%s\n", q(c.OrgID))
+	if caFile != "" {
+		fmt.Fprintf(&b, "export OMCTL_CA_CERT=%s\n", q(caFile))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("writing --env-file: %w", err)
+	}
+	return os.Chmod(path, 0o600)
+}

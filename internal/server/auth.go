@@ -1,0 +1,286 @@
+package server
+
+import (
+	"crypto/hmac"
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/icholy/digest"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// nonces issues digest nonces that carry their own issue time, signed, so
+// any nonce can be checked for age without being stored, and remembers the
+// nonce counts used with each so a replay is refused.
+type nonces struct {
+	secret []byte
+	ttl    time.Duration
+	now    func() time.Time
+
+	mu   sync.Mutex
+	seen map[string]*replayWindow
+}
+
+// replayWindow accepts each nonce count once, out of order within the last
+// 128 counts (concurrent requests may overtake each other).
+type replayWindow struct {
+	highest int
+	bits    [2]uint64
+	expires time.Time
+}
+
+func (w *replayWindow) accept(nc int) bool {
+	const size = 128
+	switch {
+	case nc <= 0:
+		return false
+	case nc > w.highest:
+		switch shift := uint(nc - w.highest); {
+		case shift >= size:
+			w.bits = [2]uint64{}
+		case shift >= 64:
+			w.bits = [2]uint64{0, w.bits[0] << (shift - 64)}
+		default:
+			w.bits = [2]uint64{w.bits[0] << shift, w.bits[1]<<shift | w.bits[0]>>(64-shift)}
+		}
+		w.highest = nc
+		w.bits[0] |= 1
+		return true
+	case w.highest-nc >= size:
+		return false
+	}
+	off := w.highest - nc
+	word, bit := off/64, uint(off%64)
+	if w.bits[word]&(1<<bit) != 0 {
+		return false
+	}
+	w.bits[word] |= 1 << bit
+	return true
+}
+
+func newNonces(ttl time.Duration) *nonces {
+	secret := make([]byte, 32)
+	rand.Read(secret)
+	return &nonces{secret: secret, ttl: ttl, now: time.Now, seen: map[string]*replayWindow{}}
+}
+
+func (n *nonces) issue() string {
+	buf := make([]byte, 8+12+16)
+	binary.BigEndian.PutUint64(buf, uint64(n.now().UnixNano()))
+	rand.Read(buf[8:20])
+	mac := hmac.New(sha256.New, n.secret)
+	mac.Write(buf[:20])
+	copy(buf[20:], mac.Sum(nil)[:16])
+	return base64.RawURLEncoding.EncodeToString(buf)
+}
+
+// verdict of a nonce: ours and fresh, ours and expired, or not ours.
+type nonceState int
+
+const (
+	nonceFresh nonceState = iota
+	nonceStale
+	nonceUnknown
+)
+
+func (n *nonces) check(nonce string) nonceState {
+	buf, err := base64.RawURLEncoding.DecodeString(nonce)
+	if err != nil || len(buf) != 36 {
+		return nonceUnknown
+	}
+	mac := hmac.New(sha256.New, n.secret)
+	mac.Write(buf[:20])
+	if !hmac.Equal(mac.Sum(nil)[:16], buf[20:]) {
+		return nonceUnknown
+	}
+	issued := time.Unix(0, int64(binary.BigEndian.Uint64(buf)))
+	if n.now().Sub(issued) > n.ttl {
+		return nonceStale
+	}
+	return nonceFresh
+}
+
+// use records a nonce count; false means it was used before (a replay).
+func (n *nonces) use(nonce string, nc int) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	now := n.now()
+	if len(n.seen) > 10000 {
+		for k, w := range n.seen {
+			if now.After(w.expires) {
+				delete(n.seen, k)
+			}
+		}
+	}
+	w := n.seen[nonce]
+	if w == nil {
+		w = &replayWindow{expires: now.Add(n.ttl)}
+		n.seen[nonce] = w
+	}
+	return w.accept(nc)
+}
+
+// challenge writes the 401 of compat.md, exactly as real clients parse it.
+func (s *Server) challenge(w http.ResponseWriter, stale bool) {
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Digest realm="%s", domain="", nonce="%s", algorithm=MD5, qop="auth", stale=%t`,
+		realm, s.nonces.issue(), stale))
+	w.Header().Set("Content-Type", "application/json;charset=ISO-8859-1")
+	w.WriteHeader(http.StatusUnauthorized)
+	w.Write([]byte(`{"error":401,"reason":"Unauthorized","detail":"You are not authorized for this resource."}` + "\n"))
+}
+
+// authenticate checks the digest credentials of r. It answers the
+// challenge itself and returns nil when they are missing or wrong.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal {
+	header := r.Header.Get("Authorization")
+	if !digest.IsDigest(header) {
+		s.challenge(w, false)
+		return nil
+	}
+	cred, err := digest.ParseCredentials(header)
+	if err != nil || cred.Nonce == "" || cred.Response == "" {
+		s.challenge(w, false)
+		return nil
+	}
+	if alg := strings.ToUpper(cred.Algorithm); alg != "" && alg != "MD5" {
+		s.challenge(w, false)
+		return nil
+	}
+	s.mu.Lock()
+	p := s.st.principals[cred.Username]
+	var secret string
+	if p != nil {
+		secret = p.secret
+	}
+	s.mu.Unlock()
+	if p == nil || cred.Realm != realm || !s.uriMatches(cred.URI, r) {
+		s.challenge(w, false)
+		return nil
+	}
+	if !validResponse(cred, r.Method, secret) {
+		s.challenge(w, false)
+		return nil
+	}
+	switch s.nonces.check(cred.Nonce) {
+	case nonceUnknown:
+		s.challenge(w, false)
+		return nil
+	case nonceStale:
+		s.challenge(w, true)
+		return nil
+	}
+	if !s.nonces.use(cred.Nonce, cred.Nc) {
+		s.challenge(w, false)
+		return nil
+	}
+	return p
+}
+
+// uriMatches accepts the request URI the client signed: the path with or
+// without the query (compat.md).
+func (s *Server) uriMatches(uri string, r *http.Request) bool {
+	return uri == r.URL.RequestURI() || uri == r.URL.EscapedPath() || uri == r.URL.Path
+}
+
+func validResponse(c *digest.Credentials, method, secret string) bool {
+	h := func(parts ...string) string {
+		sum := md5.Sum([]byte(strings.Join(parts, ":")))
+		return hex.EncodeToString(sum[:])
+	}
+	ha1 := h(c.Username, realm, secret)
+	ha2 := h(method, c.URI)
+	var want string
+	// The challenge offers qop="auth" only; answers without it are refused,
+	// since only qop carries the nonce count that stops replays.
+	if c.QOP != "auth" {
+		return false
+	}
+	want = h(ha1, c.Nonce, fmt.Sprintf("%08x", c.Nc), c.Cnonce, c.QOP, ha2)
+	return subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(c.Response))) == 1
+}
+
+// access is what an endpoint needs of its caller (compat.md "Roles").
+type access int
+
+const (
+	readMonitoring access = iota
+	writeMonitoring
+	readBackup
+	writeBackup
+	readAdminBackup
+	writeAdminBackup
+	readGlobalAlerts
+	writeGlobalAlerts
+	createAPIKey
+	manageAccessList
+)
+
+var globalWriters = map[access][]string{
+	writeMonitoring:   {"GLOBAL_OWNER", "GLOBAL_MONITORING_ADMIN"},
+	writeGlobalAlerts: {"GLOBAL_OWNER", "GLOBAL_MONITORING_ADMIN"},
+	writeBackup:       {"GLOBAL_OWNER", "GLOBAL_BACKUP_ADMIN"},
+	writeAdminBackup:  {"GLOBAL_OWNER", "GLOBAL_BACKUP_ADMIN"},
+	createAPIKey:      {"GLOBAL_OWNER"},
+	manageAccessList:  {"GLOBAL_OWNER"},
+}
+
+var projectWriters = map[access][]string{
+	writeMonitoring: {"GROUP_OWNER", "GROUP_MONITORING_ADMIN"},
+	writeBackup:     {"GROUP_OWNER", "GROUP_BACKUP_ADMIN"},
+	createAPIKey:    {"GROUP_OWNER"},
+}
+
+// authorize checks the caller may do need in project (or org), giving
+// 401 NOT_IN_GROUP to a caller with no role there and 401
+// USER_UNAUTHORIZED to one whose roles are not enough.
+func (p *principal) authorize(need access, project, org string) *apiError {
+	hasGlobal := false
+	for _, r := range p.roles {
+		if r.org == "" && r.group == "" && api.OneOf(r.name, api.GlobalRoles) {
+			hasGlobal = true
+			writers, isWrite := globalWriters[need]
+			if !isWrite || contains(writers, r.name) {
+				return nil
+			}
+		}
+	}
+	if need == manageAccessList {
+		for _, r := range p.roles {
+			if r.org == org && r.name == "ORG_OWNER" {
+				return nil
+			}
+		}
+		return unauthorized()
+	}
+	member := false
+	for _, r := range p.roles {
+		if project == "" || r.group != project {
+			continue
+		}
+		member = true
+		writers, isWrite := projectWriters[need]
+		if !isWrite || contains(writers, r.name) {
+			return nil
+		}
+	}
+	if project != "" && !member && !hasGlobal {
+		return newError(http.StatusUnauthorized, "NOT_IN_GROUP",
+			fmt.Sprintf("Current user is not a member of the group %s.", project), project)
+	}
+	return unauthorized()
+}
+
+func unauthorized() *apiError {
+	return newError(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
+}

@@ -1,0 +1,52 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// apiError is an error answer in the body shape of compat.md.
+type apiError struct {
+	status int
+	code   string
+	detail string
+	params []any
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("%d %s: %s", e.status, e.code, e.detail) }
+
+func newError(status int, code, detail string, params ...any) *apiError {
+	return &apiError{status: status, code: code, detail: detail, params: params}
+}
+
+func (e *apiError) body() map[string]any {
+	b := map[string]any{
+		"detail":    e.detail,
+		"error":     e.status,
+		"errorCode": e.code,
+		"reason":    http.StatusText(e.status),
+	}
+	params := e.params
+	if params == nil {
+		params = []any{}
+	}
+	b["parameters"] = params
+	return b
+}
+
+func errNotFound(code, detail string, params ...any) *apiError {
+	return newError(http.StatusNotFound, code, detail, params...)
+}
+
+func errBadRequest(code, detail string, params ...any) *apiError {
+	return newError(http.StatusBadRequest, code, detail, params...)
+}
+
+func errResourceNotFound(path string) *apiError {
+	return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("Cannot find resource %s.", path), path)
+}
+
+func errInvalidQuery(name, value, allowed string) *apiError {
+	return errBadRequest("INVALID_QUERY_PARAMETER",
+		fmt.Sprintf("Invalid query parameter %s=%q: %s.", name, value, allowed), name, value)
+}

@@ -1,0 +1,527 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"os"
+	"strings"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// Fixtures is the data a server starts from (server.md "Fixture file"):
+// every resource as the API would return it, kept as JSON documents.
+type Fixtures struct {
+	Orgs                  []doc `json:"orgs,omitempty"`
+	Projects              []doc `json:"projects,omitempty"`
+	APIKeys               []doc `json:"apiKeys,omitempty"`
+	Users                 []doc `json:"users,omitempty"`
+	Alerts                []doc `json:"alerts,omitempty"`
+	AlertConfigs          []doc `json:"alertConfigs,omitempty"`
+	GlobalAlerts          []doc `json:"globalAlerts,omitempty"`
+	GlobalAlertConfigs    []doc `json:"globalAlertConfigs,omitempty"`
+	BackupConfigs         []doc `json:"backupConfigs,omitempty"`
+	Snapshots             []doc `json:"snapshots,omitempty"`
+	ConfigServerSnapshots []doc `json:"configServerSnapshots,omitempty"`
+	OplogStores           []doc `json:"oplogStores,omitempty"`
+	SnapshotStores        []doc `json:"snapshotStores,omitempty"`
+	BackupJobConfigs      []doc `json:"backupJobConfigs,omitempty"`
+}
+
+var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "alertConfigs", "globalAlerts",
+	"globalAlertConfigs", "backupConfigs", "snapshots", "configServerSnapshots", "oplogStores", "snapshotStores", "backupJobConfigs"}
+
+// LoadFixtures reads and validates a fixture file.
+func LoadFixtures(path string) (*Fixtures, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("fixtures: %w", err)
+	}
+	return ParseFixtures(path, data)
+}
+
+// ParseFixtures decodes and validates fixture data; name is used in messages.
+func ParseFixtures(name string, data []byte) (*Fixtures, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var top map[string]any
+	if err := dec.Decode(&top); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON object: %v", name, err)
+	}
+	f := &Fixtures{}
+	lists := f.lists()
+	for _, k := range sortedKeys(top) {
+		dst, ok := lists[k]
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown key %q: known keys are %s", name, k, strings.Join(fixtureKeys, ", "))
+		}
+		items, ok := top[k].([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s: must be an array of objects", name, k)
+		}
+		for i, it := range items {
+			m, ok := it.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: %s[%d]: must be an object", name, k, i)
+			}
+			*dst = append(*dst, m)
+		}
+	}
+	if err := f.validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return f, nil
+}
+
+func (f *Fixtures) lists() map[string]*[]doc {
+	return map[string]*[]doc{"orgs": &f.Orgs, "projects": &f.Projects, "apiKeys": &f.APIKeys, "users": &f.Users,
+		"alerts": &f.Alerts, "alertConfigs": &f.AlertConfigs, "globalAlerts": &f.GlobalAlerts,
+		"globalAlertConfigs": &f.GlobalAlertConfigs, "backupConfigs": &f.BackupConfigs, "snapshots": &f.Snapshots,
+		"configServerSnapshots": &f.ConfigServerSnapshots, "oplogStores": &f.OplogStores,
+		"snapshotStores": &f.SnapshotStores, "backupJobConfigs": &f.BackupJobConfigs}
+}
+
+// Clone deep-copies the fixtures, so a running server never changes them
+// and reset can go back to them.
+func (f *Fixtures) Clone() *Fixtures {
+	c := &Fixtures{}
+	src, dst := f.lists(), c.lists()
+	for k, items := range src {
+		for _, d := range *items {
+			*dst[k] = append(*dst[k], deepCopy(d).(doc))
+		}
+	}
+	return c
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, e := range t {
+			a[i] = deepCopy(e)
+		}
+		return a
+	}
+	return v
+}
+
+type fixtureError struct {
+	key   string
+	index int
+	rule  string
+}
+
+func (e *fixtureError) Error() string { return fmt.Sprintf("%s[%d]: %s", e.key, e.index, e.rule) }
+
+func ruleOf(err *apiError) string { return strings.TrimSuffix(err.detail, ".") }
+
+// validate checks every rule of the spec that a fixture can break.
+func (f *Fixtures) validate() error {
+	orgs, projects := map[string]bool{}, map[string]bool{}
+	fail := func(key string, i int, format string, a ...any) error {
+		return &fixtureError{key, i, fmt.Sprintf(format, a...)}
+	}
+	needID := func(key string, i int, d doc, field string) (string, error) {
+		id, _ := d[field].(string)
+		if !api.IsObjectID(id) {
+			return "", fail(key, i, "%s %v must be 24 hexadecimal digits", field, d[field])
+		}
+		return id, nil
+	}
+	needProject := func(key string, i int, d doc) error {
+		id, err := needID(key, i, d, "groupId")
+		if err != nil {
+			return err
+		}
+		if !projects[id] {
+			return fail(key, i, "groupId %s is not a project of the fixtures (projects)", id)
+		}
+		return nil
+	}
+	unique := func(key string) func(int, string) error {
+		seen := map[string]bool{}
+		return func(i int, id string) error {
+			if seen[id] {
+				return fail(key, i, "id %s appears twice", id)
+			}
+			seen[id] = true
+			return nil
+		}
+	}
+	check := func(key string, i int, s schema, d doc) error {
+		if err := s.checkFixture(d, ""); err != nil {
+			return fail(key, i, "%s", ruleOf(err))
+		}
+		return nil
+	}
+
+	seen := unique("orgs")
+	for i, d := range f.Orgs {
+		id, err := needID("orgs", i, d, "id")
+		if err != nil {
+			return err
+		}
+		if err := seen(i, id); err != nil {
+			return err
+		}
+		if err := check("orgs", i, schema{"name": str()}, d); err != nil {
+			return err
+		}
+		orgs[id] = true
+	}
+	seen = unique("projects")
+	for i, d := range f.Projects {
+		id, err := needID("projects", i, d, "id")
+		if err != nil {
+			return err
+		}
+		if err := seen(i, id); err != nil {
+			return err
+		}
+		if err := check("projects", i, schema{"name": str(), "orgId": str()}, d); err != nil {
+			return err
+		}
+		if org, _ := d["orgId"].(string); org != "" && !orgs[org] {
+			return fail("projects", i, "orgId %s is not an organization of the fixtures (orgs)", org)
+		}
+		projects[id] = true
+	}
+	credentials := map[string]string{}
+	checkRoles := func(key string, i int, d doc) error {
+		roles, _ := d["roles"].([]any)
+		for j, r := range roles {
+			role, ok := r.(map[string]any)
+			if !ok {
+				return fail(key, i, "roles[%d] must be an object {orgId?, groupId?, roleName}", j)
+			}
+			name, _ := role["roleName"].(string)
+			org, _ := role["orgId"].(string)
+			group, _ := role["groupId"].(string)
+			switch {
+			case group != "":
+				if !projects[group] {
+					return fail(key, i, "roles[%d].groupId %s is not a project of the fixtures", j, group)
+				}
+				if !api.OneOf(name, api.ProjectRoles) {
+					return fail(key, i, "roles[%d].roleName %q is not a project role (%s)", j, name, strings.Join(api.ProjectRoles, ", "))
+				}
+			case org != "":
+				if !orgs[org] {
+					return fail(key, i, "roles[%d].orgId %s is not an organization of the fixtures", j, org)
+				}
+				if !api.OneOf(name, api.OrgRoles) {
+					return fail(key, i, "roles[%d].roleName %q is not an organization role (%s)", j, name, strings.Join(api.OrgRoles, ", "))
+				}
+			default:
+				if !api.OneOf(name, api.GlobalRoles) {
+					return fail(key, i, "roles[%d].roleName %q is not a global role (%s)", j, name, strings.Join(api.GlobalRoles, ", "))
+				}
+			}
+		}
+		return nil
+	}
+	seen = unique("apiKeys")
+	for i, d := range f.APIKeys {
+		id, err := needID("apiKeys", i, d, "id")
+		if err != nil {
+			return err
+		}
+		if err := seen(i, id); err != nil {
+			return err
+		}
+		pub, _ := d["publicKey"].(string)
+		priv, _ := d["privateKey"].(string)
+		if pub == "" || priv == "" {
+			return fail("apiKeys", i, "publicKey and privateKey are required")
+		}
+		if other, dup := credentials[pub]; dup {
+			return fail("apiKeys", i, "publicKey %s is already used by %s", pub, other)
+		}
+		credentials[pub] = "apiKeys[" + fmt.Sprint(i) + "]"
+		if err := checkRoles("apiKeys", i, d); err != nil {
+			return err
+		}
+		entries, _ := d["accessList"].([]any)
+		for j, e := range entries {
+			m, _ := e.(map[string]any)
+			if _, err := accessEntry(m); err != nil {
+				return fail("apiKeys", i, "accessList[%d]: %s", j, ruleOf(err))
+			}
+		}
+	}
+	for i, d := range f.Users {
+		name, _ := d["username"].(string)
+		key, _ := d["apiKey"].(string)
+		if name == "" || key == "" {
+			return fail("users", i, "username and apiKey are required")
+		}
+		if other, dup := credentials[name]; dup {
+			return fail("users", i, "username %s is already used by %s", name, other)
+		}
+		credentials[name] = "users[" + fmt.Sprint(i) + "]"
+		if err := checkRoles("users", i, d); err != nil {
+			return err
+		}
+	}
+	for _, set := range []struct {
+		key     string
+		items   []doc
+		project bool
+	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
+		seen := unique(set.key)
+		for i, d := range set.items {
+			id, err := needID(set.key, i, d, "id")
+			if err != nil {
+				return err
+			}
+			if err := seen(i, id); err != nil {
+				return err
+			}
+			if set.project || d["groupId"] != nil {
+				if err := needProject(set.key, i, d); err != nil {
+					return err
+				}
+			}
+			if err := check(set.key, i, alertSchema(), d); err != nil {
+				return err
+			}
+		}
+	}
+	for _, set := range []struct {
+		key    string
+		items  []doc
+		global bool
+	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
+		seen := unique(set.key)
+		for i, d := range set.items {
+			id, err := needID(set.key, i, d, "id")
+			if err != nil {
+				return err
+			}
+			if err := seen(i, id); err != nil {
+				return err
+			}
+			if !set.global {
+				if err := needProject(set.key, i, d); err != nil {
+					return err
+				}
+			}
+			s := alertConfigSchema()
+			s["created"], s["updated"] = timestamp(), timestamp()
+			if set.global {
+				s["forAllGroups"], s["groupIds"] = boolean(), array(str())
+			}
+			if err := check(set.key, i, s, d); err != nil {
+				return err
+			}
+			if !eventNameShape.MatchString(d["eventTypeName"].(string)) {
+				return fail(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
+			}
+		}
+	}
+	seenBC := map[string]bool{}
+	for i, d := range f.BackupConfigs {
+		if err := needProject("backupConfigs", i, d); err != nil {
+			return err
+		}
+		cluster, err := needID("backupConfigs", i, d, "clusterId")
+		if err != nil {
+			return err
+		}
+		k := d["groupId"].(string) + "/" + cluster
+		if seenBC[k] {
+			return fail("backupConfigs", i, "cluster %s of project %s appears twice", cluster, d["groupId"])
+		}
+		seenBC[k] = true
+		if err := check("backupConfigs", i, backupConfigSchema(), d); err != nil {
+			return err
+		}
+		if len(stringList(d["excludedNamespaces"])) > 0 && len(stringList(d["includedNamespaces"])) > 0 {
+			return fail("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
+		}
+	}
+	for _, set := range []struct {
+		key   string
+		items []doc
+		host  bool
+	}{{"snapshots", f.Snapshots, false}, {"configServerSnapshots", f.ConfigServerSnapshots, true}} {
+		seen := unique(set.key)
+		for i, d := range set.items {
+			id, err := needID(set.key, i, d, "id")
+			if err != nil {
+				return err
+			}
+			if err := seen(i, id); err != nil {
+				return err
+			}
+			if err := needProject(set.key, i, d); err != nil {
+				return err
+			}
+			if set.host {
+				if snapshotHost(d) == "" {
+					return fail(set.key, i, "parts[0].hostId is required: it names the config server")
+				}
+			} else if _, err := needID(set.key, i, d, "clusterId"); err != nil {
+				return err
+			}
+			if err := check(set.key, i, snapshotSchema(), d); err != nil {
+				return err
+			}
+		}
+	}
+	for _, set := range []struct {
+		key   string
+		items []doc
+	}{{"oplogStores", f.OplogStores}, {"snapshotStores", f.SnapshotStores}} {
+		seen := unique(set.key)
+		for i, d := range set.items {
+			id, _ := d["id"].(string)
+			if id == "" {
+				return fail(set.key, i, "id is required: it is the store's name")
+			}
+			if err := seen(i, id); err != nil {
+				return err
+			}
+			s := s3StoreSchema(true)
+			for _, f := range s {
+				f.required = false
+			}
+			if err := check(set.key, i, s, d); err != nil {
+				return err
+			}
+		}
+	}
+	seen = unique("backupJobConfigs")
+	for i, d := range f.BackupJobConfigs {
+		id, err := needID("backupJobConfigs", i, d, "id")
+		if err != nil {
+			return err
+		}
+		if err := seen(i, id); err != nil {
+			return err
+		}
+		if err := check("backupJobConfigs", i, backupJobConfigSchema(), d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func alertSchema() schema {
+	return schema{
+		"status":            str(api.AlertStatuses...).req(),
+		"eventTypeName":     str().req(),
+		"created":           timestamp(),
+		"updated":           timestamp(),
+		"lastNotified":      timestamp(),
+		"resolved":          timestamp(),
+		"acknowledgedUntil": timestamp(),
+		"currentValue":      object(schema{"number": number(), "units": str(api.Units...)}),
+		"metricName":        str(api.MetricNames...),
+		"sourceTypeName":    str(api.SourceTypeNames...),
+		"tags":              array(str()),
+	}
+}
+
+func backupConfigSchema() schema {
+	return schema{
+		"statusName":               str(api.BackupStatusNames...),
+		"storageEngineName":        str(api.StorageEngineNames...),
+		"authMechanismName":        str(api.AuthMechanismNames...),
+		"encryptionEnabled":        boolean(),
+		"sslEnabled":               boolean(),
+		"multiRegionBackupEnabled": boolean(),
+		"multiRegionMisconfigured": boolean(),
+		"excludedNamespaces":       array(str()),
+		"includedNamespaces":       array(str()),
+		"availableMembers":         array(str()),
+		"preferredMember":          str(),
+	}
+}
+
+func snapshotSchema() schema {
+	ts := object(schema{"date": timestamp(), "increment": integer()})
+	return schema{
+		"complete":                  boolean(),
+		"doNotDelete":               boolean(),
+		"expires":                   timestamp(),
+		"isPossiblyInconsistent":    boolean(),
+		"created":                   ts,
+		"lastOplogAppliedTimestamp": ts,
+		"namespaceFilterList":       object(schema{"filterList": array(str()), "filterType": str(api.NamespaceFilterTypes...)}),
+		"parts":                     array(object(schema{"typeName": str(api.SnapshotPartTypeNames...)})),
+	}
+}
+
+func backupJobConfigSchema() schema {
+	return schema{
+		"labelFilter":         array(str()),
+		"syncStoreFilter":     array(str()),
+		"oplogStoreFilter":    array(object(schema{"id": str(), "type": str("oplogStore")})),
+		"snapshotStoreFilter": array(object(schema{"id": str(), "type": str(api.SnapshotStoreFilterTypes...)})),
+		"daemonFilter":        array(object(schema{"machine": str(), "headRootDirectory": str()})),
+	}
+}
+
+func snapshotHost(d doc) string {
+	parts, _ := d["parts"].([]any)
+	if len(parts) == 0 {
+		return ""
+	}
+	p, _ := parts[0].(map[string]any)
+	h, _ := p["hostId"].(string)
+	return h
+}
+
+func stringList(v any) []string {
+	a, _ := v.([]any)
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// accessEntry checks one access-list entry: exactly one of ipAddress and
+// cidrBlock, a valid address or block. It returns the entry's canonical key.
+func accessEntry(m map[string]any) (string, *apiError) {
+	if m == nil {
+		return "", errBadRequest("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
+	}
+	ip, hasIP := m["ipAddress"]
+	cidr, hasCIDR := m["cidrBlock"]
+	if ip == nil {
+		hasIP = false
+	}
+	if cidr == nil {
+		hasCIDR = false
+	}
+	if hasIP == hasCIDR {
+		return "", errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "Exactly one of the attributes ipAddress or cidrBlock must be specified.", "ipAddress", "cidrBlock")
+	}
+	if hasIP {
+		s, ok := ip.(string)
+		addr, err := netip.ParseAddr(s)
+		if !ok || err != nil || addr.Zone() != "" {
+			return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
+		}
+		return addr.String(), nil
+	}
+	s, ok := cidr.(string)
+	prefix, err := netip.ParsePrefix(s)
+	if !ok || err != nil {
+		return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
+	}
+	return prefix.Masked().String(), nil
+}

@@ -1,0 +1,306 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// renderConfig shows an alert configuration: the threshold kind that fits
+// its event type, and each notification with only its kind's fields, the
+// secrets redacted (2.5).
+func (c *reqCtx) renderConfig(d doc, self string) doc {
+	out := make(doc, len(d))
+	for k, v := range d {
+		out[k] = v
+	}
+	if out["eventTypeName"] == api.EventOutsideMetricThreshold {
+		delete(out, "threshold")
+	} else {
+		delete(out, "metricThreshold")
+	}
+	if notes, ok := d["notifications"].([]any); ok {
+		rendered := make([]any, len(notes))
+		for i, n := range notes {
+			m, _ := n.(map[string]any)
+			rendered[i] = renderNotification(m)
+		}
+		out["notifications"] = rendered
+	}
+	return withLinks(out, self)
+}
+
+func renderNotification(n doc) doc {
+	kind, _ := n["typeName"].(string)
+	used := notificationFields[kind]
+	out := doc{}
+	for k, v := range n {
+		switch {
+		case k == "typeName" || k == "delayMin" || k == "intervalMin":
+			out[k] = v
+		case contains(used, k):
+			out[k] = redactField(k, v)
+		case !isNotificationField(k):
+			out[k] = v // a field the spec does not name, kept from a fixture
+		}
+	}
+	return out
+}
+
+func isNotificationField(k string) bool {
+	for _, fields := range notificationFields {
+		if contains(fields, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func redactField(k string, v any) any {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		return v
+	}
+	switch {
+	case k == "webhookSecret":
+		return "******"
+	case redactedURLs[k]:
+		return redactURL(s)
+	case partlyRedacted[k]:
+		return redactKey(s)
+	}
+	return v
+}
+
+// redactKey keeps the last four characters of an integration key.
+func redactKey(s string) string {
+	if len(s) <= 4 {
+		return strings.Repeat("*", len(s))
+	}
+	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
+}
+
+// redactURL keeps the scheme and host of a webhook URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "****"
+	}
+	return u.Scheme + "://" + u.Host + "/****"
+}
+
+// mergeSecrets keeps stored secrets where a client sent back the redacted
+// form it was shown (a read, edit, write cycle), and checks rule 4 of 2.5.
+func mergeSecrets(newNotes, oldNotes []any) *apiError {
+	for i, n := range newNotes {
+		m, _ := n.(map[string]any)
+		var old map[string]any
+		if i < len(oldNotes) {
+			old, _ = oldNotes[i].(map[string]any)
+		}
+		for k, v := range m {
+			if s, ok := v.(string); ok && old != nil && old["typeName"] == m["typeName"] {
+				if prev, ok := old[k].(string); ok && prev != s && redactField(k, prev) == s {
+					m[k] = prev
+				}
+			}
+		}
+		if _, hasSecret := m["webhookSecret"]; hasSecret {
+			if u, _ := m["webhookUrl"].(string); u == "" {
+				return errBadRequest("MISSING_ATTRIBUTE",
+					fmt.Sprintf("The required attribute notifications[%d].webhookUrl was not specified: a webhook secret needs a webhook URL in the same request.", i),
+					fmt.Sprintf("notifications[%d].webhookUrl", i))
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
+	project, err := c.project(readMonitoring)
+	if err != nil {
+		return err
+	}
+	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+		return err
+	}
+	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	var docs []doc
+	total := 0
+	if o := s.st.alertConfigs[project]; o != nil {
+		docs, total = o.page(p)
+	}
+	items := make([]doc, len(docs))
+	for i, d := range docs {
+		items[i] = c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", d["id"].(string)))
+	}
+	c.list(items, total, p)
+	return nil
+}
+
+func (s *Server) findAlertConfig(c *reqCtx, need access) (string, doc, *apiError) {
+	project, err := c.project(need)
+	if err != nil {
+		return "", nil, err
+	}
+	id := c.r.PathValue("config_id")
+	if !api.IsObjectID(id) {
+		return "", nil, errNotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
+	}
+	var d doc
+	if o := s.st.alertConfigs[project]; o != nil {
+		d = o.get(id)
+	}
+	if d == nil {
+		return "", nil, errNotFound("ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No alert configuration with ID %s exists in group %s.", id, project), id, project)
+	}
+	return project, d, nil
+}
+
+func (s *Server) getAlertConfig(c *reqCtx) *apiError {
+	project, d, err := s.findAlertConfig(c, readMonitoring)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", d["id"].(string))))
+	return nil
+}
+
+// putAlertConfig replaces a configuration; leaving out `enabled` disables it.
+func (s *Server) putAlertConfig(c *reqCtx) *apiError {
+	project, old, err := s.findAlertConfig(c, writeMonitoring)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	id := old["id"].(string)
+	if err := alertConfigSchema().check(body, "", doc{"id": id, "groupId": project}); err != nil {
+		return err
+	}
+	if err := checkConfigRules(body); err != nil {
+		return err
+	}
+	notes, _ := body["notifications"].([]any)
+	oldNotes, _ := old["notifications"].([]any)
+	if err := mergeSecrets(notes, oldNotes); err != nil {
+		return err
+	}
+	if _, ok := body["enabled"]; !ok {
+		body["enabled"] = false
+	}
+	body["id"], body["groupId"] = id, project
+	if created, ok := old["created"]; ok {
+		body["created"] = created
+	}
+	body["updated"] = formatTime(s.clock.Now())
+	s.st.alertConfigs[project].add(id, body)
+	s.st.rescheduleConfig(id, project)
+	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
+	return nil
+}
+
+// checkConfigRules checks what a schema cannot: the event type's shape and
+// the metric threshold an OUTSIDE_METRIC_THRESHOLD configuration needs.
+func checkConfigRules(body doc) *apiError {
+	event, _ := body["eventTypeName"].(string)
+	if !eventNameShape.MatchString(event) {
+		return errBadRequest("INVALID_ENUM_VALUE", fmt.Sprintf("An invalid enumeration value %s was specified for eventTypeName.", event), event, "eventTypeName")
+	}
+	if event == api.EventOutsideMetricThreshold && body["metricThreshold"] == nil {
+		return errMissing("metricThreshold")
+	}
+	return nil
+}
+
+func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
+	project, d, err := s.findAlertConfig(c, writeMonitoring)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	id := d["id"].(string)
+	if err := (schema{"enabled": boolean().req(), "id": readOnly(), "groupId": readOnly()}).check(body, "", doc{"id": id, "groupId": project}); err != nil {
+		return err
+	}
+	d["enabled"] = body["enabled"]
+	d["updated"] = formatTime(s.clock.Now())
+	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
+	return nil
+}
+
+func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
+	if err := c.global(readGlobalAlerts); err != nil {
+		return err
+	}
+	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+		return err
+	}
+	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	docs, total := s.st.globalConfigs.page(p)
+	items := make([]doc, len(docs))
+	for i, d := range docs {
+		items[i] = c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string)))
+	}
+	c.list(items, total, p)
+	return nil
+}
+
+func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {
+	if err := c.global(need); err != nil {
+		return nil, err
+	}
+	id := c.r.PathValue("config_id")
+	d := s.st.globalConfigs.get(id)
+	if d == nil {
+		return nil, errNotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
+	}
+	return d, nil
+}
+
+func (s *Server) getGlobalAlertConfig(c *reqCtx) *apiError {
+	d, err := s.findGlobalConfig(c, readGlobalAlerts)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
+	return nil
+}
+
+// putGlobalAlertConfig switches a global configuration on or off (endpoint
+// 9). The other fields of a configuration may be sent back; they change nothing.
+func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
+	d, err := s.findGlobalConfig(c, writeGlobalAlerts)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	sch := schema{"enabled": boolean().req(), "id": readOnly()}
+	for _, k := range []string{"links", "created", "updated", "eventTypeName", "typeName", "forAllGroups", "groupIds",
+		"matchers", "metricThreshold", "threshold", "notifications", "tags"} {
+		sch[k] = ignored()
+	}
+	if err := sch.check(body, "", doc{"id": d["id"]}); err != nil {
+		return err
+	}
+	d["enabled"] = body["enabled"]
+	d["updated"] = formatTime(s.clock.Now())
+	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
+	return nil
+}

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// renderKey shows an API key with its private key masked, unless whole
+// (only in the answer to its creation, 2.11).
+func (c *reqCtx) renderKey(k *apiKey, whole bool) doc {
+	out := make(doc, len(k.doc))
+	for key, v := range k.doc {
+		out[key] = v
+	}
+	if !whole {
+		out["privateKey"] = redactPrivateKey(k.principal.secret)
+	}
+	return withLinks(out, c.resourceHref("orgs", firstOrg(k), "apiKeys", k.doc["id"].(string)))
+}
+
+func redactPrivateKey(s string) string {
+	if len(s) <= 4 {
+		return "****"
+	}
+	return "********-****-****-" + strings.Repeat("*", 8) + s[len(s)-4:]
+}
+
+func firstOrg(k *apiKey) string {
+	orgs := sortedKeys(k.orgs)
+	if len(orgs) == 0 {
+		return ""
+	}
+	return orgs[0]
+}
+
+func (s *Server) createAPIKey(c *reqCtx) *apiError {
+	project, err := c.project(createAPIKey)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	if err := (schema{"desc": str(), "roles": array(str())}).check(body, "", nil); err != nil {
+		return err
+	}
+	desc, _ := body["desc"].(string)
+	if n := utf8.RuneCountInString(desc); n < 1 || n > 250 {
+		return errBadRequest("INVALID_API_KEY_DESC",
+			fmt.Sprintf("The description must be 1 to 250 characters long; it has %d.", n), n)
+	}
+	var roles []any
+	var invalid []string
+	for _, r := range stringList(body["roles"]) {
+		if api.OneOf(r, api.ProjectRoles) {
+			roles = append(roles, map[string]any{"groupId": project, "roleName": r})
+		} else {
+			invalid = append(invalid, r)
+		}
+	}
+	if len(roles) == 0 {
+		return errBadRequest("MISSING_API_KEY_ROLES",
+			fmt.Sprintf("An API key needs at least one valid role: %s.", strings.Join(api.ProjectRoles, ", ")))
+	}
+	if len(invalid) > 0 {
+		return errBadRequest("INVALID_ENUM_VALUE",
+			fmt.Sprintf("An invalid enumeration value %s was specified for roles; allowed values are %s.", invalid[0], strings.Join(api.ProjectRoles, ", ")),
+			invalid[0], "roles")
+	}
+	org, _ := s.st.projects[project]["orgId"].(string)
+	if org != "" && s.st.keysOfOrg(org) >= maxAPIKeysOrg {
+		return newError(http.StatusConflict, "TOO_MANY_API_KEYS",
+			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, maxAPIKeysOrg), org, maxAPIKeysOrg)
+	}
+	d := doc{
+		"id":         newObjectID(),
+		"desc":       desc,
+		"publicKey":  newPublicKey(),
+		"privateKey": newUUID(),
+		"roles":      roles,
+	}
+	for s.st.principals[d["publicKey"].(string)] != nil {
+		d["publicKey"] = newPublicKey()
+	}
+	k := s.st.addAPIKey(d, s.clock.Now())
+	c.ok(c.renderKey(k, true))
+	return nil
+}
+
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *apiKey, *apiError) {
+	org := c.r.PathValue("org_id")
+	if !api.IsObjectID(org) || s.st.orgs[org] == nil {
+		return "", nil, errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
+	}
+	if err := c.caller.authorize(manageAccessList, "", org); err != nil {
+		return "", nil, err
+	}
+	id := c.r.PathValue("key_id")
+	k := s.st.apiKeys[id]
+	if k == nil || !k.orgs[org] {
+		return "", nil, errNotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
+	}
+	return org, k, nil
+}
+
+// addAccessList adds entries not already present; the list is never replaced.
+func (s *Server) addAccessList(c *reqCtx) *apiError {
+	org, k, err := s.findKeyOfOrg(c)
+	if err != nil {
+		return err
+	}
+	v, err := readBody(c.r)
+	if err != nil {
+		return err
+	}
+	entries, ok := v.([]any)
+	if !ok {
+		return errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be an array of access list entries, even for one entry.")
+	}
+	if len(entries) == 0 {
+		return errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "The array must hold at least one entry with ipAddress or cidrBlock.", "ipAddress", "cidrBlock")
+	}
+	sch := schema{"ipAddress": str().orNull(), "cidrBlock": str().orNull()}
+	canon := make([]string, len(entries))
+	for i, e := range entries {
+		m, isObj := e.(map[string]any)
+		if !isObj {
+			return errBadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: entry %d must be an object.", i))
+		}
+		if err := sch.check(m, fmt.Sprintf("[%d].", i), nil); err != nil {
+			return err
+		}
+		if canon[i], err = accessEntry(m); err != nil {
+			return err
+		}
+	}
+	now := s.clock.Now()
+	for i, e := range entries {
+		k.addAccessEntry(canon[i], e.(map[string]any), now)
+	}
+	return s.writeAccessList(c, org, k)
+}
+
+func (s *Server) listAccessList(c *reqCtx) *apiError {
+	org, k, err := s.findKeyOfOrg(c)
+	if err != nil {
+		return err
+	}
+	return s.writeAccessList(c, org, k)
+}
+
+func (s *Server) writeAccessList(c *reqCtx, org string, k *apiKey) *apiError {
+	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	start := min(p.offset(), len(k.accessList))
+	end := min(start+p.size, len(k.accessList))
+	items := make([]doc, 0, end-start)
+	for _, e := range k.accessList[start:end] {
+		d := make(doc, len(e.doc)+4)
+		for key, v := range e.doc {
+			d[key] = v
+		}
+		d["count"] = e.count
+		if !e.lastUsed.IsZero() {
+			d["lastUsed"] = formatTime(e.lastUsed)
+			d["lastUsedAddress"] = e.lastAddr
+		}
+		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.doc["id"].(string), "accessList", e.key)))
+	}
+	c.list(items, len(k.accessList), p)
+	return nil
+}
+
+// newObjectID makes a 24-hex-digit identifier, unique within the process.
+func newObjectID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	n := idSeq.Add(1)
+	b[9], b[10], b[11] = byte(n>>16), byte(n>>8), byte(n)
+	return fmt.Sprintf("%x", b)
+}
+
+func newPublicKey() string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	var b [8]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	return string(b[:])
+}
+
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

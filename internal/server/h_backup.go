@@ -1,0 +1,316 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, *apiError) {
+	project, err := c.project(need)
+	if err != nil {
+		return "", "", nil, err
+	}
+	cluster := c.r.PathValue("cluster_id")
+	d := s.st.backupConfigs[key2(project, cluster)]
+	if d == nil {
+		return "", "", nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
+			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
+	}
+	return project, cluster, d, nil
+}
+
+// renderBackupConfig leaves the member fields to the member request.
+func (c *reqCtx) renderBackupConfig(project, cluster string, d doc, members bool) doc {
+	out := make(doc, len(d))
+	for k, v := range d {
+		out[k] = v
+	}
+	if !members {
+		delete(out, "availableMembers")
+		delete(out, "preferredMember")
+	} else if out["availableMembers"] == nil {
+		out["availableMembers"] = []any{}
+	}
+	return withLinks(out, c.resourceHref("groups", project, "backupConfigs", cluster))
+}
+
+func (s *Server) getBackupConfig(c *reqCtx) *apiError {
+	project, cluster, d, err := s.findBackupConfig(c, readBackup)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderBackupConfig(project, cluster, d, false))
+	return nil
+}
+
+func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
+	project, cluster, d, err := s.findBackupConfig(c, readBackup)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderBackupConfig(project, cluster, d, true))
+	return nil
+}
+
+// patchBackupConfig assigns deployment regions to shards (endpoint 11),
+// and changes the settings of 2.7 under its rules: namespace lists are
+// mutually exclusive, and a change that needs a resync needs syncSource.
+func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
+	project, cluster, d, err := s.findBackupConfig(c, writeBackup)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	if err := checkPathIDs(body, map[string]string{"groupId": project, "clusterId": cluster}); err != nil {
+		return err
+	}
+	sch := backupConfigSchema()
+	sch["multiRegionMisconfigured"] = readOnly()
+	sch["availableMembers"] = readOnly()
+	sch["preferredMember"] = readOnly()
+	sch["links"] = ignored()
+	sch["syncSource"] = str()
+	sch["deploymentConfigs"] = array(object(schema{"rsId": str().req(), "deploymentId": str().req()}))
+	if err := sch.check(body, "", d); err != nil {
+		return err
+	}
+	_, regions := body["multiRegionBackupEnabled"]
+	_, configs := body["deploymentConfigs"]
+	if len(body) == 0 || regions != configs {
+		if !regions {
+			return errMissing("multiRegionBackupEnabled")
+		}
+		return errMissing("deploymentConfigs")
+	}
+	_, hasSync := body["syncSource"]
+	if syncSrc, _ := body["syncSource"].(string); syncSrc == "" {
+		hasSync = false
+	}
+	oldEx, oldIn := stringList(d["excludedNamespaces"]), stringList(d["includedNamespaces"])
+	newEx, newIn := oldEx, oldIn
+	if v, ok := body["excludedNamespaces"]; ok {
+		newEx = stringList(v)
+	}
+	if v, ok := body["includedNamespaces"]; ok {
+		newIn = stringList(v)
+	}
+	if len(newEx) > 0 && len(newIn) > 0 {
+		return errBadRequest("INVALID_ATTRIBUTE", "excludedNamespaces and includedNamespaces are mutually exclusive: send one, and the other as an empty list.",
+			"excludedNamespaces", "includedNamespaces")
+	}
+	if removed := missingFrom(oldEx, newEx); len(removed) > 0 && !hasSync {
+		return syncSourceRequired(fmt.Sprintf("removing %v from excludedNamespaces", removed))
+	}
+	if added := missingFrom(newIn, oldIn); len(added) > 0 && !hasSync {
+		return syncSourceRequired(fmt.Sprintf("adding %v to includedNamespaces", added))
+	}
+	if body["encryptionEnabled"] == true && d["encryptionEnabled"] != true && !hasSync {
+		return syncSourceRequired("enabling encryption")
+	}
+	delete(body, "syncSource")
+	if configs {
+		delete(body, "deploymentConfigs")
+		// Choosing regions for the shards ends a misconfiguration.
+		d["multiRegionMisconfigured"] = false
+	}
+	for k, v := range body {
+		d[k] = v
+	}
+	c.ok(c.renderBackupConfig(project, cluster, d, false))
+	return nil
+}
+
+func syncSourceRequired(what string) *apiError {
+	return errBadRequest("SYNC_SOURCE_REQUIRED",
+		fmt.Sprintf("A full resync is needed for %s: the request must set syncSource.", what), "syncSource")
+}
+
+// missingFrom lists the items of a that b lacks.
+func missingFrom(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *ordered, *apiError) {
+	project, err := c.project(need)
+	if err != nil {
+		return "", "", nil, err
+	}
+	cluster := c.r.PathValue("cluster_id")
+	k := key2(project, cluster)
+	if !api.IsObjectID(cluster) || !s.st.clusters[k] {
+		return "", "", nil, errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
+	}
+	o := s.st.snapshots[k]
+	if o == nil {
+		o = newOrdered()
+	}
+	return project, cluster, o, nil
+}
+
+func (s *Server) listSnapshots(c *reqCtx) *apiError {
+	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
+	if err != nil {
+		return err
+	}
+	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
+}
+
+func (c *reqCtx) listSnapshotDocs(o *ordered, path ...string) *apiError {
+	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+		return err
+	}
+	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	docs, total := o.page(p)
+	items := make([]doc, len(docs))
+	for i, d := range docs {
+		items[i] = withLinks(d, c.resourceHref(append(path, d["id"].(string))...))
+	}
+	c.list(items, total, p)
+	return nil
+}
+
+func findSnapshot(c *reqCtx, o *ordered, parent string) (doc, *apiError) {
+	id := c.r.PathValue("snapshot_id")
+	if !api.IsObjectID(id) {
+		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
+	}
+	d := o.get(id)
+	if d == nil {
+		return nil, errNotFound("SNAPSHOT_NOT_FOUND", fmt.Sprintf("No snapshot with ID %s exists for %s.", id, parent), id, parent)
+	}
+	return d, nil
+}
+
+func (s *Server) getSnapshot(c *reqCtx) *apiError {
+	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
+	if err != nil {
+		return err
+	}
+	d, err := findSnapshot(c, o, "cluster "+cluster)
+	if err != nil {
+		return err
+	}
+	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
+	return nil
+}
+
+// patchSnapshot changes a snapshot's expiry: doNotDelete true removes
+// expires, and an expiry already in the past cannot be edited (2.8).
+func (s *Server) patchSnapshot(c *reqCtx) *apiError {
+	project, cluster, o, err := s.clusterSnapshots(c, writeBackup)
+	if err != nil {
+		return err
+	}
+	d, err := findSnapshot(c, o, "cluster "+cluster)
+	if err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	if err := checkPathIDs(body, map[string]string{"id": d["id"].(string), "groupId": project, "clusterId": cluster}); err != nil {
+		return err
+	}
+	sch := schema{"doNotDelete": boolean(), "expires": timestamp(), "links": ignored()}
+	for k := range body {
+		if _, known := sch[k]; !known && d[k] != nil {
+			sch[k] = readOnly()
+		}
+	}
+	if err := sch.check(body, "", d); err != nil {
+		return err
+	}
+	dnd, hasDND := body["doNotDelete"].(bool)
+	expires, hasExpires := body["expires"].(string)
+	if !hasDND && !hasExpires {
+		return errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "At least one of the attributes doNotDelete or expires must be specified.", "doNotDelete", "expires")
+	}
+	now := s.clock.Now()
+	if hasExpires {
+		if cur, ok := d["expires"].(string); ok {
+			if t, perr := parseTimestamp(cur); perr == nil && t.Before(now) {
+				return errBadRequest("SNAPSHOT_EXPIRY_IN_PAST",
+					fmt.Sprintf("The expiry of snapshot %s passed at %s and can no longer be edited.", d["id"], cur), d["id"], cur)
+			}
+		}
+	}
+	switch {
+	case hasDND && dnd:
+		d["doNotDelete"] = true
+		delete(d, "expires")
+	case hasExpires:
+		d["doNotDelete"] = false
+		d["expires"] = expires
+	default:
+		d["doNotDelete"] = false
+	}
+	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
+	return nil
+}
+
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *ordered, *apiError) {
+	project, err := c.project(readBackup)
+	if err != nil {
+		return "", "", nil, err
+	}
+	host := c.r.PathValue("host_id")
+	o := s.st.csSnapshots[key2(project, host)]
+	if o == nil {
+		return "", "", nil, errNotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
+	}
+	return project, host, o, nil
+}
+
+func (s *Server) listConfigServerSnapshots(c *reqCtx) *apiError {
+	project, host, o, err := s.hostSnapshots(c)
+	if err != nil {
+		return err
+	}
+	return c.listSnapshotDocs(o, "groups", project, "hosts", host, "snapshots")
+}
+
+func (s *Server) getConfigServerSnapshot(c *reqCtx) *apiError {
+	project, host, o, err := s.hostSnapshots(c)
+	if err != nil {
+		return err
+	}
+	d, err := findSnapshot(c, o, "host "+host)
+	if err != nil {
+		return err
+	}
+	c.ok(withLinks(d, c.resourceHref("groups", project, "hosts", host, "snapshots", d["id"].(string))))
+	return nil
+}
+
+func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
+	if err := c.global(readAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("project_id")
+	if !api.IsObjectID(id) {
+		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+	}
+	d := s.st.backupJobs[id]
+	if d == nil {
+		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
+	}
+	c.ok(withLinks(d, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
+	return nil
+}
+
+var _ = http.StatusOK

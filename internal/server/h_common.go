@@ -1,0 +1,67 @@
+package server
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// project checks the {project_id} of the path and the caller's right to
+// do need there, in the order compat.md implies: form, existence, access.
+func (c *reqCtx) project(need access) (string, *apiError) {
+	id := c.r.PathValue("project_id")
+	if !api.IsObjectID(id) {
+		return "", errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+	}
+	if c.s.st.projects[id] == nil {
+		return "", errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
+	}
+	if err := c.caller.authorize(need, id, ""); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// global checks the caller's right to do need on a non-project endpoint.
+func (c *reqCtx) global(need access) *apiError {
+	return c.caller.authorize(need, "", "")
+}
+
+// resourceHref is the self link of a resource path under the base URL.
+func (c *reqCtx) resourceHref(parts ...string) string {
+	escaped := make([]string, len(parts))
+	for i, p := range parts {
+		escaped[i] = url.PathEscape(p)
+	}
+	return c.baseURL() + "/" + strings.Join(escaped, "/")
+}
+
+// withLinks returns a shallow copy of d with a self link (and extra links).
+func withLinks(d doc, self string, extra ...map[string]any) doc {
+	out := make(doc, len(d)+1)
+	for k, v := range d {
+		out[k] = v
+	}
+	links := []any{link(self, "self")}
+	for _, l := range extra {
+		links = append(links, l)
+	}
+	out["links"] = links
+	return out
+}
+
+// checkPathIDs applies compat.md's rule for bodies repeating the
+// resource's own ids: equal is fine, different is read-only.
+func checkPathIDs(body doc, ids map[string]string) *apiError {
+	for k, want := range ids {
+		if v, ok := body[k]; ok {
+			if s, isStr := v.(string); !isStr || s != want {
+				return errBadRequest("ATTRIBUTE_READ_ONLY", fmt.Sprintf("Attribute %s is read-only and cannot be changed.", k), k)
+			}
+			delete(body, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// renderStore applies 2.9's output rules: no key fields with IAM_ROLE;
+// the snapshot store answer always states loadFactor and s3AuthMethod.
+func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
+	out := make(doc, len(d))
+	for k, v := range d {
+		out[k] = v
+	}
+	if out["s3AuthMethod"] == "IAM_ROLE" {
+		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
+			delete(out, k)
+		}
+	}
+	if snapshot {
+		if out["s3AuthMethod"] == nil {
+			out["s3AuthMethod"] = "KEYS"
+		}
+		if out["loadFactor"] == nil {
+			out["loadFactor"] = int64(1)
+		}
+	}
+	return withLinks(out, c.resourceHref(path...))
+}
+
+// checkStore validates a store body: the schema, then acceptedTos.
+func checkStore(body doc, snapshot bool, id string) *apiError {
+	sch := s3StoreSchema(snapshot)
+	var current doc
+	if snapshot {
+		sch["id"] = readOnly()
+		current = doc{"id": id}
+	} else {
+		sch["id"] = str().req()
+	}
+	if err := sch.check(body, "", current); err != nil {
+		return err
+	}
+	if body["acceptedTos"] != true {
+		return errBadRequest("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
+			"The store cannot be created or updated without accepting the terms of service: acceptedTos must be true.", "acceptedTos")
+	}
+	if body["s3AuthMethod"] == "IAM_ROLE" {
+		// A role is used and the key fields are ignored (2.9).
+		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
+			delete(body, k)
+		}
+	}
+	return nil
+}
+
+func (s *Server) getOplogStore(c *reqCtx) *apiError {
+	if err := c.global(readAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("store_id")
+	d := s.st.oplogStores.get(id)
+	if d == nil {
+		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
+	}
+	c.ok(c.renderStore(d, false, "admin", "backup", "oplog", "s3Configs", id))
+	return nil
+}
+
+func (s *Server) createOplogStore(c *reqCtx) *apiError {
+	if err := c.global(writeAdminBackup); err != nil {
+		return err
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	if err := checkStore(body, false, ""); err != nil {
+		return err
+	}
+	id := body["id"].(string)
+	if id == "" {
+		return errMissing("id")
+	}
+	if s.st.oplogStores.get(id) != nil {
+		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
+	}
+	s.st.oplogStores.add(id, body)
+	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
+	return nil
+}
+
+func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
+	if err := c.global(readAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("store_id")
+	d := s.st.snapshotStores.get(id)
+	if d == nil {
+		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
+	}
+	c.ok(c.renderStore(d, true, "admin", "backup", "snapshot", "s3Configs", id))
+	return nil
+}
+
+func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
+	if err := c.global(writeAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("store_id")
+	if s.st.snapshotStores.get(id) == nil {
+		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
+	}
+	body, err := readObject(c.r)
+	if err != nil {
+		return err
+	}
+	if err := checkStore(body, true, id); err != nil {
+		return err
+	}
+	body["id"] = id
+	s.st.snapshotStores.add(id, body)
+	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
+	return nil
+}

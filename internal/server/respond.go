@@ -1,0 +1,141 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// reqCtx is what every handler knows about its request.
+type reqCtx struct {
+	w        http.ResponseWriter
+	r        *http.Request
+	s        *Server
+	caller   *principal
+	pretty   bool
+	envelope bool
+}
+
+// baseURL is scheme://host/api/public/v1.0 as the client reached us.
+func (c *reqCtx) baseURL() string {
+	scheme := "http"
+	if c.r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + c.r.Host + apiBase
+}
+
+func (c *reqCtx) selfHref() string {
+	scheme := "http"
+	if c.r.TLS != nil {
+		scheme = "https"
+	}
+	u := url.URL{Scheme: scheme, Host: c.r.Host, Path: c.r.URL.Path, RawQuery: c.r.URL.RawQuery}
+	return u.String()
+}
+
+func link(href, rel string) map[string]any { return map[string]any{"href": href, "rel": rel} }
+
+func (c *reqCtx) writeJSON(status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if c.pretty {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		c.s.logf("encoding response: %v", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":500,"reason":"Internal Server Error","detail":"response could not be encoded"}`)
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	c.w.WriteHeader(status)
+	c.w.Write(buf.Bytes())
+}
+
+// ok writes one resource, in an envelope when asked.
+func (c *reqCtx) ok(doc map[string]any) {
+	if c.envelope {
+		c.writeJSON(http.StatusOK, map[string]any{"status": http.StatusOK, "content": doc})
+		return
+	}
+	c.writeJSON(http.StatusOK, doc)
+}
+
+// fail writes an error answer.
+func (c *reqCtx) fail(err *apiError) {
+	c.writeJSON(err.status, err.body())
+}
+
+// page is the paging of a list request.
+type page struct {
+	num, size int
+}
+
+func (p page) offset() int { return (p.num - 1) * p.size }
+
+func (c *reqCtx) page() (page, *apiError) {
+	q := c.r.URL.Query()
+	p := page{num: 1, size: 100}
+	if v := q.Get("pageNum"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errInvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
+		}
+		p.num = n
+	}
+	if v := q.Get("itemsPerPage"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxItemsPerPage {
+			return p, errInvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
+		}
+		p.size = n
+	}
+	return p, nil
+}
+
+// list writes a list envelope: items are the page's items, total the size
+// of the whole result, and the links carry every query parameter.
+func (c *reqCtx) list(items []map[string]any, total int, p page) {
+	if items == nil {
+		items = []map[string]any{}
+	}
+	links := []any{link(c.selfHref(), "self")}
+	pageLink := func(n int) string {
+		q := c.r.URL.Query()
+		q.Set("pageNum", strconv.Itoa(n))
+		q.Set("itemsPerPage", strconv.Itoa(p.size))
+		return c.baseURL() + strings.TrimPrefix(c.r.URL.Path, apiBase) + "?" + q.Encode()
+	}
+	if p.num > 1 {
+		links = append(links, link(pageLink(p.num-1), "previous"))
+	}
+	if p.offset()+len(items) < total && len(items) > 0 {
+		links = append(links, link(pageLink(p.num+1), "next"))
+	}
+	body := map[string]any{"results": items, "links": links, "totalCount": total}
+	if c.envelope {
+		body["status"] = http.StatusOK
+	}
+	c.writeJSON(http.StatusOK, body)
+}
+
+// boolQuery reads an optional boolean query parameter.
+func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
+	v := c.r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, errInvalidQuery(name, v, name+" must be true or false")
+	}
+	return b, nil
+}

@@ -1,0 +1,441 @@
+package server
+
+import (
+	"net/netip"
+	"time"
+)
+
+// principal is who made a request: an API key or a user.
+type principal struct {
+	name    string // public key or user name: the digest user name
+	secret  string // private key or user API key
+	key     *apiKey
+	roles   []role
+	fixture doc
+}
+
+type role struct {
+	org, group, name string
+}
+
+// apiKey is an organization API key with its access list.
+type apiKey struct {
+	doc        doc // id, desc, publicKey, roles, and fields kept from fixtures
+	principal  *principal
+	orgs       map[string]bool
+	accessList []*accessListEntry
+}
+
+type accessListEntry struct {
+	key      string // canonical address or block
+	doc      doc
+	prefix   netip.Prefix
+	count    int64
+	lastUsed time.Time
+	lastAddr string
+}
+
+// ordered is a list of documents kept in insertion order with an index.
+type ordered struct {
+	items []doc
+	byID  map[string]int
+}
+
+func newOrdered() *ordered { return &ordered{byID: map[string]int{}} }
+
+func (o *ordered) add(id string, d doc) {
+	if i, ok := o.byID[id]; ok {
+		o.items[i] = d
+		return
+	}
+	o.byID[id] = len(o.items)
+	o.items = append(o.items, d)
+}
+
+func (o *ordered) get(id string) doc {
+	if i, ok := o.byID[id]; ok {
+		return o.items[i]
+	}
+	return nil
+}
+
+func (o *ordered) page(p page) ([]doc, int) {
+	start := min(p.offset(), len(o.items))
+	end := min(start+p.size, len(o.items))
+	return o.items[start:end], len(o.items)
+}
+
+// state is all the data of a running server.
+type state struct {
+	orgs, projects map[string]doc
+	orgOrder       []string
+
+	principals map[string]*principal // by digest user name
+	apiKeys    map[string]*apiKey    // by id
+
+	alerts         map[string]*alertSet // by project
+	alertByID      map[string]*alertRec
+	alertConfigs   map[string]*ordered // by project
+	configAlerts   map[string][]*alertRec
+	globalAlerts   *alertSet
+	globalAlertIDs map[string]*alertRec
+	globalConfigs  *ordered
+
+	backupConfigs  map[string]doc // by project/cluster
+	clusters       map[string]bool
+	snapshots      map[string]*ordered // by project/cluster
+	csSnapshots    map[string]*ordered // by project/host
+	hosts          map[string]bool
+	oplogStores    *ordered
+	snapshotStores *ordered
+	backupJobs     map[string]doc
+}
+
+func key2(a, b string) string { return a + "/" + b }
+
+// newState builds the state from fixtures (which it takes over).
+func newState(f *Fixtures, now time.Time) *state {
+	s := &state{
+		orgs: map[string]doc{}, projects: map[string]doc{},
+		principals: map[string]*principal{}, apiKeys: map[string]*apiKey{},
+		alerts: map[string]*alertSet{}, alertByID: map[string]*alertRec{},
+		alertConfigs: map[string]*ordered{}, configAlerts: map[string][]*alertRec{},
+		globalAlertIDs: map[string]*alertRec{}, globalConfigs: newOrdered(),
+		backupConfigs: map[string]doc{}, clusters: map[string]bool{},
+		snapshots:   map[string]*ordered{},
+		csSnapshots: map[string]*ordered{}, hosts: map[string]bool{},
+		oplogStores: newOrdered(), snapshotStores: newOrdered(), backupJobs: map[string]doc{},
+	}
+	for _, d := range f.Orgs {
+		id := d["id"].(string)
+		s.orgs[id] = d
+		s.orgOrder = append(s.orgOrder, id)
+	}
+	for _, d := range f.Projects {
+		s.projects[d["id"].(string)] = d
+	}
+	for _, d := range f.APIKeys {
+		s.addAPIKey(d, now)
+	}
+	for _, d := range f.Users {
+		p := &principal{name: d["username"].(string), secret: d["apiKey"].(string), roles: parseRoles(d["roles"]), fixture: d}
+		s.principals[p.name] = p
+	}
+	for _, d := range f.AlertConfigs {
+		g := d["groupId"].(string)
+		if s.alertConfigs[g] == nil {
+			s.alertConfigs[g] = newOrdered()
+		}
+		s.alertConfigs[g].add(d["id"].(string), d)
+	}
+	for _, d := range f.GlobalAlertConfigs {
+		s.globalConfigs.add(d["id"].(string), d)
+	}
+	byProject := map[string][]*alertRec{}
+	for _, d := range f.Alerts {
+		r := s.alertRecord(d, now)
+		byProject[r.project] = append(byProject[r.project], r)
+		s.alertByID[d["id"].(string)] = r
+	}
+	for p, recs := range byProject {
+		s.alerts[p] = newAlertSet(recs)
+	}
+	var globals []*alertRec
+	for _, d := range f.GlobalAlerts {
+		r := s.alertRecord(d, now)
+		r.project = ""
+		globals = append(globals, r)
+		s.globalAlertIDs[d["id"].(string)] = r
+	}
+	s.globalAlerts = newAlertSet(globals)
+	for p := range s.alerts {
+		s.scheduleTracking(s.alerts[p], p)
+	}
+	s.scheduleTracking(s.globalAlerts, "")
+	for _, d := range f.BackupConfigs {
+		k := key2(d["groupId"].(string), d["clusterId"].(string))
+		s.backupConfigs[k] = d
+		s.clusters[k] = true
+	}
+	for _, d := range f.Snapshots {
+		k := key2(d["groupId"].(string), d["clusterId"].(string))
+		s.clusters[k] = true
+		if s.snapshots[k] == nil {
+			s.snapshots[k] = newOrdered()
+		}
+		s.snapshots[k].add(d["id"].(string), d)
+	}
+	for _, d := range f.ConfigServerSnapshots {
+		k := key2(d["groupId"].(string), snapshotHost(d))
+		s.hosts[k] = true
+		if s.csSnapshots[k] == nil {
+			s.csSnapshots[k] = newOrdered()
+		}
+		s.csSnapshots[k].add(d["id"].(string), d)
+	}
+	for _, d := range f.OplogStores {
+		s.oplogStores.add(d["id"].(string), d)
+	}
+	for _, d := range f.SnapshotStores {
+		s.snapshotStores.add(d["id"].(string), d)
+	}
+	for _, d := range f.BackupJobConfigs {
+		s.backupJobs[d["id"].(string)] = d
+	}
+	return s
+}
+
+func parseRoles(v any) []role {
+	var out []role
+	for _, r := range v.([]any) {
+		m := r.(map[string]any)
+		org, _ := m["orgId"].(string)
+		group, _ := m["groupId"].(string)
+		name, _ := m["roleName"].(string)
+		out = append(out, role{org: org, group: group, name: name})
+	}
+	return out
+}
+
+func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
+	if d["roles"] == nil {
+		d["roles"] = []any{}
+	}
+	k := &apiKey{doc: d, orgs: map[string]bool{}}
+	k.principal = &principal{name: d["publicKey"].(string), secret: d["privateKey"].(string), key: k, roles: parseRoles(d["roles"]), fixture: d}
+	for _, r := range k.principal.roles {
+		if r.org != "" {
+			k.orgs[r.org] = true
+		}
+		if p := s.projects[r.group]; p != nil {
+			if org, _ := p["orgId"].(string); org != "" {
+				k.orgs[org] = true
+			}
+		}
+	}
+	entries, _ := d["accessList"].([]any)
+	for _, e := range entries {
+		m := e.(map[string]any)
+		canon, _ := accessEntry(m)
+		k.addAccessEntry(canon, m, now)
+	}
+	delete(d, "accessList")
+	s.principals[k.principal.name] = k.principal
+	s.apiKeys[d["id"].(string)] = k
+	return k
+}
+
+// addAccessEntry adds an entry unless one with the same address exists.
+func (k *apiKey) addAccessEntry(canon string, m doc, now time.Time) bool {
+	for _, e := range k.accessList {
+		if e.key == canon {
+			return false
+		}
+	}
+	e := &accessListEntry{key: canon, doc: doc{}}
+	if ip, ok := m["ipAddress"].(string); ok {
+		addr, _ := netip.ParseAddr(ip)
+		e.doc["ipAddress"] = addr.String()
+		e.prefix = netip.PrefixFrom(addr, addr.BitLen())
+		e.doc["cidrBlock"] = e.prefix.String()
+	} else {
+		p, _ := netip.ParsePrefix(m["cidrBlock"].(string))
+		e.prefix = p.Masked()
+		e.doc["cidrBlock"] = e.prefix.String()
+	}
+	e.doc["created"] = formatTime(now)
+	if c, ok := m["created"].(string); ok {
+		if t, err := parseTimestamp(c); err == nil {
+			e.doc["created"] = formatTime(t)
+		}
+	}
+	if n, ok := normalizeNumbers(m["count"]).(int64); ok {
+		e.count = n
+	}
+	if lu, ok := m["lastUsed"].(string); ok {
+		e.lastUsed, _ = parseTimestamp(lu)
+	}
+	e.lastAddr, _ = m["lastUsedAddress"].(string)
+	k.accessList = append(k.accessList, e)
+	return true
+}
+
+// allows reports whether addr may use the key, recording the use.
+func (k *apiKey) allows(addr netip.Addr, now time.Time) bool {
+	if len(k.accessList) == 0 {
+		return true
+	}
+	var match *accessListEntry
+	for _, e := range k.accessList {
+		if e.prefix.Contains(addr) && (match == nil || e.prefix.Bits() > match.prefix.Bits()) {
+			match = e
+		}
+	}
+	if match == nil {
+		return false
+	}
+	match.count++
+	match.lastUsed = now
+	match.lastAddr = addr.String()
+	return true
+}
+
+func (s *state) alertRecord(d doc, now time.Time) *alertRec {
+	if d["created"] == nil {
+		d["created"] = formatTime(now)
+	}
+	if d["updated"] == nil {
+		d["updated"] = d["created"]
+	}
+	created, _ := parseTimestamp(d["created"].(string))
+	r := &alertRec{doc: d, status: d["status"].(string), created: created}
+	r.project, _ = d["groupId"].(string)
+	if r.status == statusClosed && d["resolved"] == nil {
+		d["resolved"] = d["updated"]
+	}
+	return r
+}
+
+// scheduleTracking computes, for every TRACKING alert of set, when it opens.
+func (s *state) scheduleTracking(set *alertSet, project string) {
+	for _, r := range set.items {
+		if r.status != statusTracking {
+			continue
+		}
+		cfgID, _ := r.doc["alertConfigId"].(string)
+		s.configAlerts[cfgID] = append(s.configAlerts[cfgID], r)
+		set.schedule(r, s.openTime(r, project))
+	}
+}
+
+// openTime is when a TRACKING alert opens: its creation plus the smallest
+// delayMin of its configuration's notifications (spec part 3).
+func (s *state) openTime(r *alertRec, project string) time.Time {
+	cfgID, _ := r.doc["alertConfigId"].(string)
+	var cfg doc
+	if project == "" {
+		cfg = s.globalConfigs.get(cfgID)
+	} else if o := s.alertConfigs[project]; o != nil {
+		cfg = o.get(cfgID)
+	}
+	if cfg == nil {
+		return time.Time{}
+	}
+	notes, _ := cfg["notifications"].([]any)
+	smallest := int64(-1)
+	for _, n := range notes {
+		m, _ := n.(map[string]any)
+		d, _ := normalizeNumbers(m["delayMin"]).(int64)
+		if smallest < 0 || d < smallest {
+			smallest = d
+		}
+	}
+	if smallest < 0 {
+		smallest = 0
+	}
+	return r.created.Add(time.Duration(smallest) * time.Minute)
+}
+
+// promote opens the TRACKING alerts of set whose delay has passed.
+func (s *state) promote(set *alertSet, now time.Time) {
+	if set == nil {
+		return
+	}
+	set.promote(now, func(r *alertRec) {
+		at := formatTime(r.openAt)
+		r.doc["status"] = statusOpen
+		r.doc["updated"] = at
+		r.doc["lastNotified"] = at
+	})
+}
+
+// rescheduleConfig recomputes open times after a configuration changed.
+func (s *state) rescheduleConfig(cfgID, project string) {
+	set := s.globalAlerts
+	if project != "" {
+		set = s.alerts[project]
+	}
+	if set == nil {
+		return
+	}
+	for _, r := range s.configAlerts[cfgID] {
+		if r.status == statusTracking && r.project == project {
+			set.schedule(r, s.openTime(r, project))
+		}
+	}
+}
+
+// keysOfOrg counts the API keys of an organization.
+func (s *state) keysOfOrg(org string) int {
+	n := 0
+	for _, k := range s.apiKeys {
+		if k.orgs[org] {
+			n++
+		}
+	}
+	return n
+}
+
+// snapshot writes the state back out as fixtures (for --state).
+func (s *state) fixtures() *Fixtures {
+	f := &Fixtures{}
+	for _, id := range s.orgOrder {
+		f.Orgs = append(f.Orgs, s.orgs[id])
+	}
+	for _, id := range sortedKeys(s.projects) {
+		f.Projects = append(f.Projects, s.projects[id])
+	}
+	keyIDs := sortedKeys(s.apiKeys)
+	for _, id := range keyIDs {
+		k := s.apiKeys[id]
+		d := deepCopy(k.doc).(doc)
+		var entries []any
+		for _, e := range k.accessList {
+			m := deepCopy(e.doc).(doc)
+			if _, isIP := m["ipAddress"]; isIP {
+				delete(m, "cidrBlock")
+			}
+			m["count"] = e.count
+			if !e.lastUsed.IsZero() {
+				m["lastUsed"], m["lastUsedAddress"] = formatTime(e.lastUsed), e.lastAddr
+			}
+			entries = append(entries, m)
+		}
+		if entries != nil {
+			d["accessList"] = entries
+		}
+		f.APIKeys = append(f.APIKeys, d)
+	}
+	for _, name := range sortedKeys(s.principals) {
+		if p := s.principals[name]; p.key == nil {
+			f.Users = append(f.Users, p.fixture)
+		}
+	}
+	for _, p := range sortedKeys(s.alerts) {
+		for _, r := range s.alerts[p].items {
+			f.Alerts = append(f.Alerts, r.doc)
+		}
+	}
+	for _, p := range sortedKeys(s.alertConfigs) {
+		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
+	}
+	for _, r := range s.globalAlerts.items {
+		f.GlobalAlerts = append(f.GlobalAlerts, r.doc)
+	}
+	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
+	for _, k := range sortedKeys(s.backupConfigs) {
+		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k])
+	}
+	for _, k := range sortedKeys(s.snapshots) {
+		f.Snapshots = append(f.Snapshots, s.snapshots[k].items...)
+	}
+	for _, k := range sortedKeys(s.csSnapshots) {
+		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.csSnapshots[k].items...)
+	}
+	f.OplogStores = append(f.OplogStores, s.oplogStores.items...)
+	f.SnapshotStores = append(f.SnapshotStores, s.snapshotStores.items...)
+	for _, k := range sortedKeys(s.backupJobs) {
+		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k])
+	}
+	return f
+}
