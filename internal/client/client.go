@@ -18,8 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/icholy/digest"
-
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
 )
@@ -97,8 +95,7 @@ func New(opts Options) (*Client, error) {
 	}
 	rt = &userAgentTransport{next: rt}
 	if opts.PublicKey != "" || opts.PrivateKey != "" {
-		rt = &restore401Body{next: &digest.Transport{Username: opts.PublicKey, Password: opts.PrivateKey,
-			Transport: &keep401Body{next: rt}}}
+		rt = DigestTransport(opts.PublicKey, opts.PrivateKey, rt)
 	}
 	return &Client{
 		base:     u,

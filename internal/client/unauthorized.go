@@ -5,7 +5,19 @@ import (
 	"context"
 	"io"
 	"net/http"
+
+	"github.com/icholy/digest"
 )
+
+// DigestTransport authenticates requests over next with HTTP digest
+// credentials, reusing one challenge with an increasing nonce count and
+// repeating a request once when the server answers 401 (stale=true).
+func DigestTransport(user, secret string, next http.RoundTripper) http.RoundTripper {
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	return &restore401Body{next: &digest.Transport{Username: user, Password: secret, Transport: &keep401Body{next: next}}}
+}
 
 // The digest transport drains and closes the body of every 401 before it
 // looks for a challenge, and returns that spent response when there is none
