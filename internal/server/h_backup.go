@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -312,5 +311,3 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 	c.ok(withLinks(d, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
 	return nil
 }
-
-var _ = http.StatusOK

@@ -12,12 +12,9 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/omctl/omctl/internal/api"
 )
 
 // Options configure a Server.
@@ -210,8 +207,9 @@ func (s *Server) api(rt *route) http.Handler {
 			return
 		}
 		c := &reqCtx{w: w, r: r, s: s, caller: caller}
-		if err := s.checkAccessList(c); err != nil {
-			c.fail(err)
+		counted, aerr := s.checkAccessList(c)
+		if aerr != nil {
+			c.fail(aerr)
 			return
 		}
 		var qerr *apiError
@@ -249,17 +247,18 @@ func (s *Server) api(rt *route) http.Handler {
 			c.fail(err)
 		}
 		s.mu.Unlock()
-		if err == nil && r.Method != http.MethodGet {
+		// A key with an access list counts its uses: that is a change too.
+		if (err == nil && r.Method != http.MethodGet) || counted {
 			s.saveState()
 		}
 	})
 }
 
 // checkAccessList refuses a key used from outside its access list and
-// counts the use of the entry that let it in.
-func (s *Server) checkAccessList(c *reqCtx) *apiError {
+// counts the use of the entry that let it in (counted says it did).
+func (s *Server) checkAccessList(c *reqCtx) (counted bool, _ *apiError) {
 	if c.caller.key == nil {
-		return nil
+		return false, nil
 	}
 	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
 	if err != nil {
@@ -267,16 +266,16 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 	}
 	addr, err := netip.ParseAddr(host)
 	if err != nil {
-		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
+		return false, newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !c.caller.key.allows(addr, s.clock.Now()) {
-		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
+		return false, newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
 			fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
 	}
-	return nil
+	return len(c.caller.key.accessList) > 0, nil
 }
 
 // saveState writes the data to the state file, if there is one.
@@ -298,7 +297,6 @@ func (s *Server) saveState() {
 	if err := os.Rename(tmp, s.opts.StateFile); err != nil {
 		s.logf("state: %v", err)
 	}
-	_ = filepath.Base
 }
 
 func (s *Server) controlReset(c *reqCtx) *apiError {
@@ -346,5 +344,3 @@ func (p *principal) authorizeGlobalOwner() *apiError {
 	}
 	return unauthorized()
 }
-
-var _ = api.BasePath
