@@ -11,7 +11,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
 
-.PHONY: all build install test fmt-check vet lint bench clean
+.PHONY: all build install test fmt-check vet lint bench clean demo
 
 all: build
 
@@ -40,3 +40,17 @@ bench:
 
 clean:
 	rm -rf bin dist
+
+## demo: start `omctl server --demo` and run a short tour of omctl against it.
+demo: build
+	@tmp=$$(mktemp -d); \
+	./$(BIN) server --demo --listen 127.0.0.1:0 --env-file $$tmp/env --quiet > $$tmp/url 2> $$tmp/log & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; rm -rf '"$$tmp" EXIT; \
+	for i in $$(seq 100); do [ -s $$tmp/url ] && break; sleep 0.1; done; \
+	. $$tmp/env; set -x; \
+	./$(BIN) alerts list --status OPEN --limit 5; \
+	./$(BIN) alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c | sort -rn | head -5; \
+	./$(BIN) alertconfigs list --limit 3; \
+	./$(BIN) snapshots list --cluster 5e3c0c2e8f9d4b0012340001 --limit 3; \
+	./$(BIN) oplogstores describe oplog-us-east-1 -o json --jq '{id, s3BucketName, s3MaxConnections}'; \
+	./$(BIN) backupconfigs describe 5e3c0c2e8f9d4b0012340003 --project 5e2b0c2e8f9d4b0012340002 --members

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/itchyny/gojq"
 )
@@ -16,7 +17,7 @@ func compileJQ(expr string) (*jqFilter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid --jq expression %q: %w", expr, err)
 	}
-	code, err := gojq.Compile(q)
+	code, err := gojq.Compile(q, gojq.WithEnvironLoader(os.Environ))
 	if err != nil {
 		return nil, fmt.Errorf("invalid --jq expression %q: %w", expr, err)
 	}

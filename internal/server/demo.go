@@ -171,7 +171,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 	statuses := []string{statusOpen, statusOpen, statusClosed, statusClosed, statusClosed, statusTracking, statusCancelled}
 	hosts := []string{"db-a1.example.com:27017", "db-a2.example.com:27017", "db-b1.example.com:27017", "cfg1.example.com:27019"}
 	for pi, p := range projects {
-		count := []int{240, 60, 30}[pi]
+		count := []int{250, 60, 30}[pi]
 		for i := 0; i < count; i++ {
 			e := events[rng.IntN(len(events))]
 			st := statuses[rng.IntN(len(statuses))]

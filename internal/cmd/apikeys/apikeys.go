@@ -40,9 +40,9 @@ var Table = output.Columns([]string{"ID", "DESCRIPTION", "PUBLIC KEY", "PRIVATE 
 // AccessListTable shows access-list entries.
 var AccessListTable = output.Columns([]string{"ADDRESS", "COUNT", "CREATED", "LAST USED", "LAST USED ADDRESS"},
 	func(e api.AccessListEntry) []string {
-		addr := e.CIDRBlock
+		addr := e.IPAddress
 		if addr == "" {
-			addr = e.IPAddress
+			addr = e.CIDRBlock
 		}
 		count := "0"
 		if e.Count != nil {

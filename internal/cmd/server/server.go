@@ -136,18 +136,17 @@ func Run(ctx context.Context, opts *Options) error {
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 
-	fmt.Fprintln(opts.IO.Out, baseURL)
-	if flusher, ok := opts.IO.Out.(interface{ Sync() error }); ok {
-		flusher.Sync()
-	}
+	// The env file exists before the URL is printed: a job that waits for
+	// the URL can source it at once.
 	creds := fixtures.Credentials()
-	banner(opts.IO.ErrOut, creds, caFile)
 	if opts.EnvFile != "" && len(creds) > 0 {
 		if err := writeEnvFile(opts.EnvFile, baseURL, creds[0], caFile); err != nil {
 			httpServer.Close()
 			return err
 		}
 	}
+	fmt.Fprintln(opts.IO.Out, baseURL)
+	banner(opts.IO.ErrOut, creds, caFile)
 	if opts.Ready != nil {
 		opts.Ready(baseURL)
 	}
@@ -240,8 +239,12 @@ func writeEnvFile(path, baseURL string, c srv.Credential, caFile string) error {
 	if caFile != "" {
 		fmt.Fprintf(&b, "export OMCTL_CA_CERT=%s\n", q(caFile))
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
 		return fmt.Errorf("writing --env-file: %w", err)
 	}
-	return os.Chmod(path, 0o600)
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

@@ -35,10 +35,13 @@ const hostDeprecation = "legacy config servers are gone from database 3.4 on; us
 
 func addSourceFlags(cmd *cobra.Command, s *source) {
 	cmd.Flags().StringVar(&s.ClusterID, "cluster", "", "cluster ID (24 hex digits)")
-	cmd.Flags().StringVar(&s.HostID, "host", "", "legacy config server host ID")
-	_ = cmd.Flags().MarkDeprecated("host", hostDeprecation)
-	// A deprecated flag is hidden from help; keep it visible, marked as such.
-	cmd.Flags().Lookup("host").Hidden = false
+	cmd.Flags().StringVar(&s.HostID, "host", "", "legacy config server host ID (DEPRECATED: "+hostDeprecation+")")
+	// Not pflag's MarkDeprecated: cobra prints its notice on the data stream.
+	cmd.PreRun = func(c *cobra.Command, _ []string) {
+		if c.Flags().Changed("host") {
+			fmt.Fprintln(c.ErrOrStderr(), "Warning: --host is deprecated: "+hostDeprecation)
+		}
+	}
 	cmd.MarkFlagsMutuallyExclusive("cluster", "host")
 	cmd.MarkFlagsOneRequired("cluster", "host")
 }
