@@ -197,7 +197,10 @@ func (f *Fixtures) validate() error {
 	}
 	credentials := map[string]string{}
 	checkRoles := func(key string, i int, d doc) error {
-		roles, _ := d["roles"].([]any)
+		roles, isList := d["roles"].([]any)
+		if d["roles"] != nil && !isList {
+			return fail(key, i, "roles must be an array of {orgId?, groupId?, roleName}")
+		}
 		for j, r := range roles {
 			role, ok := r.(map[string]any)
 			if !ok {

@@ -210,3 +210,18 @@ func TestManyClientsAtOnce(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+func TestFixtureUsersAndKeysWithoutRoles(t *testing.T) {
+	f, err := ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k"}],"apiKeys":[{"id":"5f4d00000000000000000001","publicKey":"p","privateKey":"s"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := New(Options{Fixtures: f})
+	e := newEnv(t)
+	e.ts.Config.Handler = s
+	e.clients["u"] = &http.Client{Transport: client.DigestTransport("u", "k", nil)}
+	e.expect(e.do("u", "GET", "/globalAlerts", nil), 401, "USER_UNAUTHORIZED")
+	if _, err := ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k","roles":"GLOBAL_OWNER"}]}`)); err == nil || !strings.Contains(err.Error(), "users[0]: roles must be an array") {
+		t.Errorf("err = %v", err)
+	}
+}

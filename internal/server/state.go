@@ -187,8 +187,9 @@ func newState(f *Fixtures, now time.Time) *state {
 
 func parseRoles(v any) []role {
 	var out []role
-	for _, r := range v.([]any) {
-		m := r.(map[string]any)
+	list, _ := v.([]any)
+	for _, r := range list {
+		m, _ := r.(map[string]any)
 		org, _ := m["orgId"].(string)
 		group, _ := m["groupId"].(string)
 		name, _ := m["roleName"].(string)

@@ -23,8 +23,8 @@ import (
 // MaxDescLength is the longest description the API takes (spec part 8).
 const MaxDescLength = 250
 
-// KeyRoles are the roles a project API key can be given.
-var KeyRoles = slices.Concat(api.ProjectRoles, api.OrgRoles)
+// KeyRoles are the roles a key created in a project can be given.
+var KeyRoles = api.ProjectRoles
 
 // CreateOptions are the inputs of `apikeys create`.
 type CreateOptions struct {
