@@ -122,6 +122,7 @@ func (f *Factory) Printer() (*output.Printer, error) {
 		JQ:       f.Flags.JQ,
 		Pretty:   f.Flags.Pretty,
 		Envelope: f.Flags.Envelope,
+		Now:      f.Now,
 	})
 }
 

@@ -18,11 +18,14 @@ type IOStreams struct {
 
 	stdinTTY, stdoutTTY, stderrTTY bool
 	termWidth                      int
+	noColor                        bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, termWidth: 80}
+	// https://no-color.org and the CLICOLOR convention.
+	s.noColor = os.Getenv("NO_COLOR") != "" || os.Getenv("CLICOLOR") == "0" || os.Getenv("TERM") == "dumb"
 	s.stdinTTY = term.IsTerminal(int(os.Stdin.Fd()))
 	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
 	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
@@ -51,3 +54,10 @@ func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 
 // TerminalWidth is the width of stdout, 80 when it is not a terminal.
 func (s *IOStreams) TerminalWidth() int { return s.termWidth }
+
+// ColorEnabled reports whether stdout may carry colour: a terminal, with
+// neither NO_COLOR nor CLICOLOR=0 set.
+func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+
+// SetNoColor lets tests act as if NO_COLOR were set.
+func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"time"
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -33,6 +34,8 @@ type Options struct {
 	// Envelope says responses are wrapped (envelope=true) and must be
 	// unwrapped for tables and JSON lines.
 	Envelope bool
+	// Now is the time relative times are measured from (time.Now if nil).
+	Now func() time.Time
 }
 
 // Printer writes results to the data stream of an IOStreams.
@@ -56,6 +59,9 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	}
 	if !slices.Contains(Formats, opts.Format) {
 		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %v", opts.Format, Formats)}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	p := &Printer{io: ios, opts: opts}
 	if opts.JQ != "" {
@@ -86,7 +92,7 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 	case FormatJSONL:
 		return p.printJSONLine(p.content(body))
 	default:
-		t := newTable(def)
+		t := newTable(def, p.opts.Now)
 		if err := t.add(p.content(body)); err != nil {
 			return err
 		}
@@ -98,6 +104,9 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 // one merged `{"results": [...], "totalCount": N}`; JSON lines and plain
 // table rows stream as pages arrive.
 func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def TableDef) error {
+	if all {
+		pages = withProgress(p.io, pages)
+	}
 	switch p.opts.Format {
 	case FormatJSON:
 		if !all {
@@ -127,7 +136,7 @@ func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def Table
 		}
 		return nil
 	default:
-		t := newTable(def)
+		t := newTable(def, p.opts.Now)
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
@@ -37,9 +38,10 @@ func Columns[T any](headers []string, row func(T) []string) TableDef {
 type table struct {
 	def  TableDef
 	rows [][]string
+	now  func() time.Time
 }
 
-func newTable(def TableDef) *table { return &table{def: def} }
+func newTable(def TableDef, now func() time.Time) *table { return &table{def: def, now: now} }
 
 func (t *table) add(item json.RawMessage) error {
 	row, err := t.def.Row(item)
@@ -74,7 +76,11 @@ func (t *table) render(ios *iostreams.IOStreams) error {
 		_, err := fmt.Fprintln(ios.ErrOut, "No results.")
 		return err
 	}
+	relativeTimes(rows, t.now())
 	fitWidth(t.def.Headers, rows, ios.TerminalWidth())
+	if ios.ColorEnabled() {
+		colorStatuses(t.def.Headers, rows)
+	}
 	tbl := tablewriter.NewTable(ios.Out,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Borders:  tw.BorderNone,

@@ -2,6 +2,7 @@ package alertconfigs
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/spf13/cobra"
@@ -65,5 +66,12 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s %s", opts.ConfigID, enabledWord(opts.Enabled)))
+}
+
+func enabledWord(enabled bool) string {
+	if enabled {
+		return "enabled"
+	}
+	return "disabled"
 }

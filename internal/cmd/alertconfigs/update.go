@@ -96,5 +96,5 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s replaced", opts.ConfigID))
 }

@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -126,5 +127,9 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	msg := fmt.Sprintf("Alert %s unacknowledged", opts.AlertID)
+	if body.AcknowledgedUntil != nil {
+		msg = fmt.Sprintf("Alert %s acknowledged until %s", opts.AlertID, *body.AcknowledgedUntil)
+	}
+	return printer.Confirm(res, Table, msg)
 }

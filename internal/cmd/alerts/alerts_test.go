@@ -261,3 +261,20 @@ func TestUnackSendsNoAcknowledgedUntil(t *testing.T) {
 		t.Errorf("unack body = %v, want {}", body)
 	}
 }
+
+func TestAckConfirmsInOneLineOnATerminal(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	now := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	err := ackRun(context.Background(), &AckOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+		ProjectID: stubapi.Project(project), Now: func() time.Time { return now }, AlertID: alertID, Until: "4h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "✓ Alert " + alertID + " acknowledged until 2026-11-21T12:00:00Z\n"; out.String() != want {
+		t.Errorf("output = %q, want %q", out.String(), want)
+	}
+}

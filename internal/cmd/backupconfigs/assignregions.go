@@ -2,6 +2,7 @@ package backupconfigs
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -88,5 +89,5 @@ func assignRegionsRun(ctx context.Context, opts *AssignRegionsOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	return printer.Confirm(res, Table, fmt.Sprintf("Deployment regions assigned to %d shard(s) of cluster %s", len(body.DeploymentConfigs), opts.ClusterID))
 }

@@ -4,6 +4,7 @@ package globalalertconfigs
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -129,5 +130,9 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	word := "disabled"
+	if opts.Enabled {
+		word = "enabled"
+	}
+	return printer.Confirm(res, Table, fmt.Sprintf("Global alert configuration %s %s", opts.ConfigID, word))
 }

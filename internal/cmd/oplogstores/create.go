@@ -2,6 +2,7 @@ package oplogstores
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/spf13/cobra"
@@ -67,5 +68,5 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, s3store.Table)
+	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Oplog store %v created", body["id"]))
 }

@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -105,5 +106,9 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, Table)
+	msg := fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
+	if body.Expires != nil {
+		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, *body.Expires)
+	}
+	return printer.Confirm(res, Table, msg)
 }

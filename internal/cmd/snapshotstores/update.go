@@ -2,6 +2,7 @@ package snapshotstores
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -76,5 +77,5 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(res, s3store.Table)
+	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Snapshot store %s updated", opts.StoreID))
 }

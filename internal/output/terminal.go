@@ -1,0 +1,93 @@
+package output
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+const (
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiReset  = "\x1b[0m"
+)
+
+var statusColors = map[string]string{"OPEN": ansiRed, "TRACKING": ansiYellow, "CLOSED": ansiGreen}
+
+// relativeTimes rewrites a terminal table's timestamps as relative times;
+// piped output keeps exact values for scripts.
+func relativeTimes(rows [][]string, now time.Time) {
+	for _, r := range rows {
+		for i, c := range r {
+			if t, err := time.Parse(time.RFC3339, c); err == nil {
+				r[i] = relativeTime(t, now)
+			}
+		}
+	}
+}
+
+// colorStatuses paints the STATUS column: OPEN red, TRACKING yellow,
+// CLOSED green.
+func colorStatuses(headers []string, rows [][]string) {
+	for col, h := range headers {
+		if h != "STATUS" {
+			continue
+		}
+		for _, r := range rows {
+			if code, ok := statusColors[r[col]]; ok && col < len(r) {
+				r[col] = code + r[col] + ansiReset
+			}
+		}
+	}
+}
+
+// relativeTime says how far t is from now: "3 hours ago", "in 2 days".
+func relativeTime(t, now time.Time) string {
+	d := now.Sub(t)
+	future := d < 0
+	if future {
+		d = -d
+	}
+	var amount string
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		amount = plural(int(d.Minutes()), "minute")
+	case d < 24*time.Hour:
+		amount = plural(int(d.Hours()), "hour")
+	case d < 60*24*time.Hour:
+		amount = plural(int(d.Hours()/24), "day")
+	case d < 2*365*24*time.Hour:
+		amount = plural(int(math.Round(d.Hours()/24/30)), "month")
+	default:
+		amount = plural(int(d.Hours()/24/365), "year")
+	}
+	if future {
+		return "in " + amount
+	}
+	return amount + " ago"
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// Confirm tells a person at a terminal what a change did, in one line; a
+// script (piped output, or -o json/jsonl) gets the changed resource.
+func (p *Printer) Confirm(body []byte, def TableDef, message string) error {
+	if p.opts.Format == FormatTable && p.io.IsStdoutTTY() {
+		mark := "✓"
+		if p.io.ColorEnabled() {
+			mark = ansiGreen + mark + ansiReset
+		}
+		_, err := fmt.Fprintf(p.io.Out, "%s %s\n", mark, strings.TrimSpace(message))
+		return err
+	}
+	return p.Resource(body, def)
+}
