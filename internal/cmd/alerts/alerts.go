@@ -23,7 +23,7 @@ TRACKING -> OPEN when the configuration's smallest notification delay has
 passed, and are CLOSED when the condition ends. Acknowledging an alert stops
 its notifications until the acknowledgement ends.`,
 	})
-	cmd.AddCommand(NewCmdList(f, nil), NewCmdDescribe(f, nil), NewCmdAck(f, nil), NewCmdUnack(f, nil))
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdDescribe(f, nil), NewCmdAck(f, nil), NewCmdUnack(f, nil), NewCmdWait(f, nil))
 	return cmd
 }
 

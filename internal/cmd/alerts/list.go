@@ -4,35 +4,42 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `alerts list`.
 type ListOptions struct {
+	IO        *iostreams.IOStreams
 	Client    func() (*client.Client, error)
 	Printer   func() (*output.Printer, error)
 	ProjectID func() (string, error)
 
-	Status string
-	List   *cmdutil.ListFlags
+	Status   string
+	List     *cmdutil.ListFlags
+	Watch    bool
+	Interval time.Duration
 }
 
 // NewCmdList builds `alerts list`; runF replaces listRun in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &ListOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the alerts of a project",
 		Long:  "List the alerts of a project (GET /groups/{project_id}/alerts), newest pages on request.",
 		Example: `  omctl alerts list --status OPEN
   omctl alerts list --all -o jsonl
-  omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'`,
+  omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'
+  omctl alerts list --status OPEN --watch --interval 30s
+  omctl alerts list --watch -o jsonl | while read -r alert; do ...; done`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -43,6 +50,8 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 	}
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
 	opts.List = cmdutil.AddListFlags(cmd, true)
+	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "poll until interrupted: redraw on a terminal; piped, print each alert as it appears or changes status")
+	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls with --watch")
 	return cmd
 }
 
@@ -70,6 +79,9 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	c, err := opts.Client()
 	if err != nil {
 		return err
+	}
+	if opts.Watch {
+		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
 	return printer.List(c.Pages(ctx, alertsPath(projectID), lo), lo.All, Table)
 }

@@ -1,0 +1,104 @@
+package alerts
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// NewCmdWait builds `alerts wait`.
+func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
+	opts := &WaitOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "wait ALERT_ID --for-status STATUS [--timeout 10m]",
+		Short: "Wait until an alert reaches a status",
+		Long: `Poll an alert until it reaches a status, for CI jobs: exit 0 when it does,
+1 when --timeout passes first (3 if the alert does not exist).`,
+		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --timeout 30m
+  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
+		Args: cmdutil.ExactArgs(1, "ALERT_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.AlertID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return waitRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.ForStatus, "for-status", "", "status to wait for: "+strings.Join(api.AlertStatuses, ", "))
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long (exit 1)")
+	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls")
+	_ = cmd.MarkFlagRequired("for-status")
+	return cmd
+}
+
+// WaitOptions are the inputs of `alerts wait`.
+type WaitOptions struct {
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	AlertID   string
+	ForStatus string
+	Timeout   time.Duration
+	Interval  time.Duration
+}
+
+func waitRun(ctx context.Context, opts *WaitOptions) error {
+	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
+		return err
+	}
+	if !api.OneOf(opts.ForStatus, api.AlertStatuses) {
+		return cmdutil.FlagErrorf("invalid --for-status %q: valid values are %s", opts.ForStatus, strings.Join(api.AlertStatuses, ", "))
+	}
+	if opts.Timeout <= 0 || opts.Interval <= 0 {
+		return cmdutil.FlagErrorf("--timeout and --interval must be positive")
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	tick := time.NewTicker(opts.Interval)
+	defer tick.Stop()
+	last := ""
+	for {
+		body, err := c.Get(ctx, alertPath(projectID, opts.AlertID), nil)
+		if err != nil && ctx.Err() == nil {
+			return err
+		}
+		if err == nil {
+			var a api.Alert
+			if err := json.Unmarshal(c.Content(body), &a); err != nil {
+				return fmt.Errorf("reading alert: %w", err)
+			}
+			last = a.Status
+			if a.Status == opts.ForStatus {
+				return printer.Confirm(body, Table, fmt.Sprintf("Alert %s is %s", opts.AlertID, a.Status))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("timed out after %s waiting for alert %s to be %s (last status: %s)", opts.Timeout, opts.AlertID, opts.ForStatus, last)
+		case <-tick.C:
+		}
+	}
+}

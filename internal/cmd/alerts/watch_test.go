@@ -1,0 +1,86 @@
+package alerts
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
+)
+
+func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
+	srv := stubapi.New(t)
+	path := "/groups/" + project + "/alerts"
+	srv.Reply("GET", path, 200, `{"results":[{"id":"a","status":"TRACKING"},{"id":"b","status":"OPEN"}],"totalCount":2}`)
+	srv.Reply("GET", path, 200, `{"results":[{"id":"a","status":"TRACKING"},{"id":"b","status":"OPEN"}],"totalCount":2}`)
+	srv.Reply("GET", path, 200, `{"results":[{"id":"a","status":"OPEN"},{"id":"b","status":"OPEN"},{"id":"c","status":"CLOSED"}],"totalCount":3}`)
+	ios, _, out, _ := iostreams.Test()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`),
+			ProjectID: stubapi.Project(project), List: &cmdutil.ListFlags{Page: 1, Limit: 100, All: true}, Watch: true, Interval: 5 * time.Millisecond})
+	}()
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 4 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if want := "a TRACKING\nb OPEN\na OPEN\nc CLOSED\n"; out.String() != want {
+		t.Errorf("watch output = %q, want %q", out.String(), want)
+	}
+}
+
+func TestWatchRedrawsOnATerminal(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[{"id":"5f1a0c2e8f9d4b0012345678","status":"OPEN"}],"totalCount":1}`)
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+			ProjectID: stubapi.Project(project), Status: "OPEN", List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
+	}()
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	got := out.String()
+	if strings.Count(got, "\x1b[H\x1b[2J") < 2 || !strings.Contains(got, "Every 5ms: omctl alerts list --status OPEN") || strings.Count(got, "5f1a0c2e8f9d4b0012345678") < 2 {
+		t.Errorf("terminal watch = %q", got)
+	}
+}
+
+func TestWaitReturnsWhenStatusIsReachedAndFailsOnTimeout(t *testing.T) {
+	srv := stubapi.New(t)
+	path := "/groups/" + project + "/alerts/" + alertID
+	srv.Reply("GET", path, 200, alertJSON)
+	srv.Reply("GET", path, 200, strings.Replace(alertJSON, `"OPEN"`, `"CLOSED"`, 1))
+	ios, _, out, _ := iostreams.Test()
+	opts := &WaitOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", ".status"), ProjectID: stubapi.Project(project),
+		AlertID: alertID, ForStatus: "CLOSED", Timeout: 5 * time.Second, Interval: 5 * time.Millisecond}
+	if err := waitRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "CLOSED\n" || len(srv.Requests()) != 2 {
+		t.Errorf("output %q after %d polls", out.String(), len(srv.Requests()))
+	}
+
+	opts.ForStatus, opts.Timeout = "CANCELLED", 30*time.Millisecond
+	err := waitRun(context.Background(), opts)
+	if err == nil || !strings.Contains(err.Error(), "timed out after 30ms waiting for alert "+alertID+" to be CANCELLED (last status: CLOSED)") || cmdutil.ExitCode(err) != cmdutil.ExitError {
+		t.Errorf("timeout: %v", err)
+	}
+	opts.ForStatus = "DONE"
+	if err := waitRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("bad status: %v", err)
+	}
+}
