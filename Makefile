@@ -11,7 +11,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
 
-.PHONY: all build install test fmt-check vet lint bench clean demo
+.PHONY: all build install test fmt-check vet lint bench clean demo docs completions release-check
 
 all: build
 
@@ -54,3 +54,8 @@ demo: build
 	./$(BIN) snapshots list --cluster 5e3c0c2e8f9d4b0012340001 --limit 3; \
 	./$(BIN) oplogstores describe oplog-us-east-1 -o json --jq '{id, s3BucketName, s3MaxConnections}'; \
 	./$(BIN) backupconfigs describe 5e3c0c2e8f9d4b0012340003 --project 5e2b0c2e8f9d4b0012340002 --members
+
+## docs, completions: regenerate docs/ and completions/ from the command tree
+## (make test fails while they are stale).
+docs completions:
+	$(GO) test ./internal/cmd/root -run TestReferenceDocsAndCompletionsAreCurrent -count=1 -update

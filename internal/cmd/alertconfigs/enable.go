@@ -31,11 +31,12 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 		verb = "enable"
 	}
 	return &cobra.Command{
-		Use:     verb + " ALERT_CONFIG_ID",
-		Short:   cmdutil.Title(verb) + " an alert configuration",
-		Long:    cmdutil.Title(verb) + " an alert configuration, changing nothing else (PATCH /groups/{project_id}/alertConfigs/{alert_config_id}).",
-		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
-		Args:    cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		Use:               verb + " ALERT_CONFIG_ID",
+		Short:             cmdutil.Title(verb) + " an alert configuration",
+		Long:              cmdutil.Title(verb) + " an alert configuration, changing nothing else (PATCH /groups/{project_id}/alertConfigs/{alert_config_id}).",
+		Example:           "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
+		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ConfigID = args[0]
 			if runF != nil {

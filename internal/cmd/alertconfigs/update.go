@@ -41,7 +41,8 @@ required.`,
 		Example: `  omctl alertconfigs list -o json --jq '.results[0]' > cfg.json
   omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file cfg.json
   jq '.enabled = true' cfg.json | omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file -`,
-		Args: cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ConfigID = args[0]
 			if runF != nil {

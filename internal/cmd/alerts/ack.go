@@ -47,7 +47,8 @@ from now (4h, 30m, 7d). --forever acknowledges for 100 years, as the API
 recommends for an indefinite acknowledgement.`,
 		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
   omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever`,
-		Args: cmdutil.ExactArgs(1, "ALERT_ID"),
+		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
+		ValidArgsFunction: completeAlertIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -68,11 +69,12 @@ recommends for an indefinite acknowledgement.`,
 func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
 	opts := &AckOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now, Unack: true}
 	return &cobra.Command{
-		Use:     "unack ALERT_ID",
-		Short:   "Remove the acknowledgement of an alert",
-		Long:    "Remove the acknowledgement of an alert, so its notifications resume (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).",
-		Example: "  omctl alerts unack 5f1a0c2e8f9d4b0012345678",
-		Args:    cmdutil.ExactArgs(1, "ALERT_ID"),
+		Use:               "unack ALERT_ID",
+		Short:             "Remove the acknowledgement of an alert",
+		Long:              "Remove the acknowledgement of an alert, so its notifications resume (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).",
+		Example:           "  omctl alerts unack 5f1a0c2e8f9d4b0012345678",
+		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
+		ValidArgsFunction: completeAlertIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {

@@ -25,7 +25,8 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 1 when --timeout passes first (3 if the alert does not exist).`,
 		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --timeout 30m
   omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
-		Args: cmdutil.ExactArgs(1, "ALERT_ID"),
+		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
+		ValidArgsFunction: completeAlertIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -38,6 +39,7 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long (exit 1)")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls")
 	_ = cmd.MarkFlagRequired("for-status")
+	_ = cmd.RegisterFlagCompletionFunc("for-status", cmdutil.CompleteValues(api.AlertStatuses...))
 	return cmd
 }
 

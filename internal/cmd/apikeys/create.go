@@ -62,6 +62,7 @@ Roles: ` + strings.Join(KeyRoles, ", "),
 	cmd.Flags().StringSliceVar(&opts.Roles, "role", nil, "role of the key (repeatable or comma-separated)")
 	_ = cmd.MarkFlagRequired("desc")
 	_ = cmd.MarkFlagRequired("role")
+	_ = cmd.RegisterFlagCompletionFunc("role", cmdutil.CompleteValues(KeyRoles...))
 	return cmd
 }
 

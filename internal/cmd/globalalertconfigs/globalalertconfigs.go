@@ -99,11 +99,12 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 		verb = "enable"
 	}
 	return &cobra.Command{
-		Use:     verb + " GLOBAL_ALERT_CONFIG_ID",
-		Short:   cmdutil.Title(verb) + " a global alert configuration",
-		Long:    cmdutil.Title(verb) + " a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).",
-		Example: "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
-		Args:    cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
+		Use:               verb + " GLOBAL_ALERT_CONFIG_ID",
+		Short:             cmdutil.Title(verb) + " a global alert configuration",
+		Long:              cmdutil.Title(verb) + " a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).",
+		Example:           "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
+		Args:              cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
+		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return "/globalAlertConfigs", nil }),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ConfigID = args[0]
 			if runF != nil {

@@ -58,6 +58,7 @@ duration back from now (7d, 12h).`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("status", cmdutil.CompleteValues(api.AlertStatusFilters...))
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only alerts created on or after this time")
 	cmd.Flags().StringVar(&opts.Until, "until", "", "only alerts created on or before this time")
 	opts.List = cmdutil.AddListFlags(cmd, true)

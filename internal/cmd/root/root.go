@@ -30,6 +30,7 @@ import (
 	versioncmd "github.com/omctl/omctl/internal/cmd/version"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // NewCmdRoot builds the whole command tree over f.
@@ -70,6 +71,8 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
 	f.FlagSet = pf
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteValues(output.Formats...))
+	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles)
 
 	cmd.AddGroup(&cobra.Group{ID: "monitoring", Title: "Monitoring commands:"},
 		&cobra.Group{ID: "backup", Title: "Backup commands:"},

@@ -1,0 +1,46 @@
+package alerts
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+)
+
+// completeAlertIDs suggests alert ids, open and tracking ones first, each
+// described by its event type.
+func completeAlertIDs(f *cmdutil.Factory) cobra.CompletionFunc {
+	return cmdutil.CompleteFromAPI(f, func(ctx context.Context, c *client.Client) ([]cobra.Completion, error) {
+		projectID, err := f.ProjectID()
+		if err != nil {
+			return nil, err
+		}
+		var out []cobra.Completion
+		seen := map[string]bool{}
+		for _, status := range []string{api.StatusOpen, api.StatusTracking, ""} {
+			q := url.Values{}
+			if status != "" {
+				q.Set("status", status)
+			}
+			for item, err := range c.Items(ctx, alertsPath(projectID), client.ListOptions{ItemsPerPage: client.MaxItemsPerPage, Query: q}) {
+				if err != nil {
+					return out, err
+				}
+				var a api.Alert
+				if json.Unmarshal(item, &a) != nil || seen[a.ID] {
+					continue
+				}
+				seen[a.ID] = true
+				out = append(out, cobra.CompletionWithDesc(a.ID, a.EventTypeName+" ("+a.Status+")"))
+			}
+		}
+		return out, nil
+	})
+}
+
+var completeStatusFilter = cmdutil.CompleteValues(api.AlertStatusFilters...)
