@@ -59,3 +59,10 @@ demo: build
 ## (make test fails while they are stale).
 docs completions:
 	$(GO) test ./internal/cmd/root -run TestReferenceDocsAndCompletionsAreCurrent -count=1 -update
+
+# The newest release that builds with the Go of go.mod (v2.18 needs Go 1.27).
+GORELEASER := github.com/goreleaser/goreleaser/v2@v2.17.0
+
+## release-check: validate .goreleaser.yaml (not part of make test: it fetches goreleaser).
+release-check:
+	$(GO) run $(GORELEASER) check

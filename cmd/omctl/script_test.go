@@ -39,6 +39,7 @@ func TestScripts(t *testing.T) {
 			}
 			ts := httptest.NewServer(s)
 			env.Defer(ts.Close)
+			env.Values["server"] = s
 			env.Setenv("OMCTL_BASE_URL", ts.URL)
 			env.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 			env.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
@@ -49,8 +50,11 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"source": source,
-			"exits":  exits,
+			"source":   source,
+			"exits":    exits,
+			"sleep":    sleep,
+			"advance":  advance,
+			"waitfile": waitfile,
 		},
 	})
 }
@@ -94,4 +98,35 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// sleep DURATION pauses the script, to let a background command work.
+func sleep(ts *testscript.TestScript, neg bool, args []string) {
+	d, err := time.ParseDuration(strings.Join(args, ""))
+	if neg || err != nil {
+		ts.Fatalf("usage: sleep DURATION")
+	}
+	time.Sleep(d)
+}
+
+// advance DURATION moves the in-process server's virtual clock.
+func advance(ts *testscript.TestScript, neg bool, args []string) {
+	d, err := time.ParseDuration(strings.Join(args, ""))
+	if neg || err != nil {
+		ts.Fatalf("usage: advance DURATION")
+	}
+	ts.Value("server").(*server.Server).Clock().Advance(d)
+}
+
+// waitfile FILE waits up to ten seconds for a background command to write FILE.
+func waitfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if st, err := os.Stat(ts.MkAbs(args[0])); err == nil && st.Size() > 0 {
+			return
+		}
+	}
+	ts.Fatalf("%s did not appear", args[0])
 }
