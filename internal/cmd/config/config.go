@@ -38,3 +38,14 @@ func targetProfile(flag string, file *cfg.File) string {
 	}
 	return file.Active()
 }
+
+// load reads the config file and names the profile a command acts on.
+func load(configPath func() (string, error), profileFlag string) (path string, file *cfg.File, profile string, err error) {
+	if path, err = configPath(); err != nil {
+		return "", nil, "", err
+	}
+	if file, err = cfg.Load(path); err != nil {
+		return "", nil, "", err
+	}
+	return path, file, targetProfile(profileFlag, file), nil
+}

@@ -46,15 +46,10 @@ func getRun(opts *GetOptions) error {
 	if err := cfg.ValidateKey(opts.Key); err != nil {
 		return &cmdutil.FlagError{Err: err}
 	}
-	path, err := opts.ConfigPath()
+	_, file, name, err := load(opts.ConfigPath, opts.Profile)
 	if err != nil {
 		return err
 	}
-	file, err := cfg.Load(path)
-	if err != nil {
-		return err
-	}
-	name := targetProfile(opts.Profile, file)
 	prof, ok := file.Profiles[name]
 	if !ok {
 		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())

@@ -50,15 +50,10 @@ variables (see 'omctl help environment').`,
 }
 
 func initRun(opts *InitOptions) error {
-	path, err := opts.ConfigPath()
+	path, file, name, err := load(opts.ConfigPath, opts.Profile)
 	if err != nil {
 		return err
 	}
-	file, err := cfg.Load(path)
-	if err != nil {
-		return err
-	}
-	name := targetProfile(opts.Profile, file)
 	prof := file.Profiles[name]
 	ans := &Answers{BaseURL: prof.BaseURL, PublicKey: prof.PublicKey, PrivateKey: prof.PrivateKey, ProjectID: prof.ProjectID}
 	if err := opts.Ask(opts, ans); err != nil {

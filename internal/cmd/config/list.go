@@ -38,11 +38,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 }
 
 func listRun(opts *ListOptions) error {
-	path, err := opts.ConfigPath()
-	if err != nil {
-		return err
-	}
-	file, err := cfg.Load(path)
+	path, file, name, err := load(opts.ConfigPath, opts.Profile)
 	if err != nil {
 		return err
 	}
@@ -55,7 +51,6 @@ func listRun(opts *ListOptions) error {
 		}
 		fmt.Fprintf(out, "%s %s\n", mark, name)
 	}
-	name := targetProfile(opts.Profile, file)
 	prof, ok := file.Profiles[name]
 	if !ok {
 		if opts.Profile != "" {

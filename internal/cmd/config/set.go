@@ -41,15 +41,10 @@ func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command 
 }
 
 func setRun(opts *SetOptions) error {
-	path, err := opts.ConfigPath()
+	path, file, name, err := load(opts.ConfigPath, opts.Profile)
 	if err != nil {
 		return err
 	}
-	file, err := cfg.Load(path)
-	if err != nil {
-		return err
-	}
-	name := targetProfile(opts.Profile, file)
 	prof := file.Profiles[name]
 	if err := prof.Set(opts.Key, opts.Value); err != nil {
 		return &cmdutil.FlagError{Err: err}

@@ -16,6 +16,6 @@ func NewCmdOplogStores(f *cmdutil.Factory) *cobra.Command {
 		Use:   "oplogstores <command>",
 		Short: "Read and create S3-compatible oplog stores",
 	})
-	cmd.AddCommand(NewCmdDescribe(f, nil), NewCmdCreate(f, nil))
+	cmd.AddCommand(NewCmdDescribe(f), NewCmdCreate(f, nil))
 	return cmd
 }

@@ -16,6 +16,6 @@ func NewCmdSnapshotStores(f *cmdutil.Factory) *cobra.Command {
 		Use:   "snapshotstores <command>",
 		Short: "Update and read S3-compatible snapshot stores (blockstores)",
 	})
-	cmd.AddCommand(NewCmdUpdate(f, nil), NewCmdDescribe(f, nil))
+	cmd.AddCommand(NewCmdUpdate(f, nil), NewCmdDescribe(f))
 	return cmd
 }

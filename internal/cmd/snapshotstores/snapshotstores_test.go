@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -51,7 +52,7 @@ func TestDescribeReadsBack(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"]}`)
 	ios, _, out, _ := iostreams.Test()
-	if err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), StoreID: "blockstore-1"}); err != nil {
+	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), BasePath: basePath, StoreID: "blockstore-1"}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\n"; out.String() != want {

@@ -1,0 +1,62 @@
+package s3store
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// DescribeOptions are the inputs of `oplogstores describe` and
+// `snapshotstores describe`.
+type DescribeOptions struct {
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	// BasePath is where the stores of the kind are, e.g. /admin/backup/oplog/s3Configs.
+	BasePath string
+	StoreID  string
+}
+
+// NewCmdDescribe builds the describe command of one kind of store.
+func NewCmdDescribe(f *cmdutil.Factory, basePath, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, BasePath: basePath}
+	return &cobra.Command{
+		Use:     "describe STORE_ID",
+		Short:   "Show a store",
+		Long:    long,
+		Example: example,
+		Args:    cmdutil.ExactArgs(1, "STORE_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.StoreID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return DescribeRun(cmd.Context(), opts)
+		},
+	}
+}
+
+// DescribeRun fetches and prints one store.
+func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
+	if opts.StoreID == "" {
+		return cmdutil.FlagErrorf("STORE_ID must not be empty")
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	body, err := c.Get(ctx, opts.BasePath+"/"+url.PathEscape(opts.StoreID), nil)
+	if err != nil {
+		return err
+	}
+	return printer.Resource(body, Table)
+}
