@@ -9,7 +9,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Version=$(VERSION) \
 	-X github.com/omctl/omctl/internal/build.Commit=$(COMMIT) \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: all build install test fmt-check vet lint bench clean demo docs completions release-check
 

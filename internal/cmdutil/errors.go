@@ -32,9 +32,9 @@ func FlagErrorf(format string, a ...any) error {
 	return &FlagError{Err: fmt.Errorf(format, a...)}
 }
 
-// SilentError ends a run with exit code 1 and no further message, for
+// ErrSilent ends a run with exit code 1 and no further message, for
 // commands that already told the user what happened.
-var SilentError = errors.New("SilentError")
+var ErrSilent = errors.New("silent error")
 
 // ExitCode maps an error to the process exit code.
 func ExitCode(err error) int {

@@ -98,7 +98,7 @@ func askAtTerminal(opts *InitOptions, ans *Answers) error {
 	)).WithInput(opts.IO.In).WithOutput(opts.IO.ErrOut)
 	if err := form.Run(); err != nil {
 		if errors.Is(err, huh.ErrUserAborted) {
-			return cmdutil.SilentError
+			return cmdutil.ErrSilent
 		}
 		return err
 	}

@@ -119,7 +119,7 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
-	if errors.Is(err, cmdutil.SilentError) {
+	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
 	}
 	// cobra reports unknown commands and bad arguments as plain errors.
