@@ -59,7 +59,6 @@ func integer() *field           { return &field{kind: kInt} }
 func timestamp() *field         { return &field{kind: kTime} }
 func object(s schema) *field    { return &field{kind: kObject, obj: s} }
 func array(elem *field) *field  { return &field{kind: kArray, elem: elem} }
-func anyValue() *field          { return &field{kind: kAny} }
 func ignored() *field           { return &field{kind: kAny, ignored: true} }
 func readOnly() *field          { return &field{kind: kAny, readOnly: true} }
 
