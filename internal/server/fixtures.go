@@ -191,7 +191,12 @@ func (f *Fixtures) validate() error {
 			return err
 		}
 		if org, _ := d["orgId"].(string); org != "" && !orgs[org] {
-			return fail("projects", i, "orgId %s is not an organization of the fixtures (orgs)", org)
+			// An organization named only by its projects exists all the same.
+			if !api.IsObjectID(org) {
+				return fail("projects", i, "orgId %s must be 24 hexadecimal digits", org)
+			}
+			orgs[org] = true
+			f.Orgs = append(f.Orgs, doc{"id": org, "name": ""})
 		}
 		projects[id] = true
 	}
@@ -234,6 +239,9 @@ func (f *Fixtures) validate() error {
 	}
 	seen = unique("apiKeys")
 	for i, d := range f.APIKeys {
+		if d["id"] == nil {
+			d["id"] = newObjectID()
+		}
 		id, err := needID("apiKeys", i, d, "id")
 		if err != nil {
 			return err

@@ -225,3 +225,17 @@ func TestFixtureUsersAndKeysWithoutRoles(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestFixtureOrganizationsNamedOnlyByProjectsAndKeysWithoutIDs(t *testing.T) {
+	f, err := ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"5e1a00000000000000000009"}],
+		"apiKeys":[{"publicKey":"p","privateKey":"s","roles":[{"orgId":"5e1a00000000000000000009","roleName":"ORG_OWNER"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Orgs) != 1 || f.Orgs[0]["id"] != "5e1a00000000000000000009" || len(f.APIKeys[0]["id"].(string)) != 24 {
+		t.Errorf("orgs %v, key id %v", f.Orgs, f.APIKeys[0]["id"])
+	}
+	if _, err := ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"acme"}]}`)); err == nil || !strings.Contains(err.Error(), "projects[0]: orgId acme must be 24 hexadecimal digits") {
+		t.Errorf("err = %v", err)
+	}
+}
