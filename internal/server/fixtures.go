@@ -147,14 +147,19 @@ func (f *Fixtures) validate() error {
 		}
 		return nil
 	}
-	unique := func(key string) func(int, string) error {
+	// uniqueID checks the form of each item's id and that no id repeats.
+	uniqueID := func(key string) func(int, doc) (string, error) {
 		seen := map[string]bool{}
-		return func(i int, id string) error {
+		return func(i int, d doc) (string, error) {
+			id, err := needID(key, i, d, "id")
+			if err != nil {
+				return "", err
+			}
 			if seen[id] {
-				return fail(key, i, "id %s appears twice", id)
+				return "", fail(key, i, "id %s appears twice", id)
 			}
 			seen[id] = true
-			return nil
+			return id, nil
 		}
 	}
 	check := func(key string, i int, s schema, d doc) error {
@@ -164,13 +169,10 @@ func (f *Fixtures) validate() error {
 		return nil
 	}
 
-	seen := unique("orgs")
+	idOf := uniqueID("orgs")
 	for i, d := range f.Orgs {
-		id, err := needID("orgs", i, d, "id")
+		id, err := idOf(i, d)
 		if err != nil {
-			return err
-		}
-		if err := seen(i, id); err != nil {
 			return err
 		}
 		if err := check("orgs", i, schema{"name": str()}, d); err != nil {
@@ -178,13 +180,10 @@ func (f *Fixtures) validate() error {
 		}
 		orgs[id] = true
 	}
-	seen = unique("projects")
+	idOf = uniqueID("projects")
 	for i, d := range f.Projects {
-		id, err := needID("projects", i, d, "id")
+		id, err := idOf(i, d)
 		if err != nil {
-			return err
-		}
-		if err := seen(i, id); err != nil {
 			return err
 		}
 		if err := check("projects", i, schema{"name": str(), "orgId": str()}, d); err != nil {
@@ -237,16 +236,12 @@ func (f *Fixtures) validate() error {
 		}
 		return nil
 	}
-	seen = unique("apiKeys")
+	idOf = uniqueID("apiKeys")
 	for i, d := range f.APIKeys {
 		if d["id"] == nil {
 			d["id"] = newObjectID()
 		}
-		id, err := needID("apiKeys", i, d, "id")
-		if err != nil {
-			return err
-		}
-		if err := seen(i, id); err != nil {
+		if _, err := idOf(i, d); err != nil {
 			return err
 		}
 		pub, _ := d["publicKey"].(string)
@@ -288,13 +283,9 @@ func (f *Fixtures) validate() error {
 		items   []doc
 		project bool
 	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
-		seen := unique(set.key)
+		idOf := uniqueID(set.key)
 		for i, d := range set.items {
-			id, err := needID(set.key, i, d, "id")
-			if err != nil {
-				return err
-			}
-			if err := seen(i, id); err != nil {
+			if _, err := idOf(i, d); err != nil {
 				return err
 			}
 			if set.project || d["groupId"] != nil {
@@ -312,13 +303,9 @@ func (f *Fixtures) validate() error {
 		items  []doc
 		global bool
 	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
-		seen := unique(set.key)
+		idOf := uniqueID(set.key)
 		for i, d := range set.items {
-			id, err := needID(set.key, i, d, "id")
-			if err != nil {
-				return err
-			}
-			if err := seen(i, id); err != nil {
+			if _, err := idOf(i, d); err != nil {
 				return err
 			}
 			if !set.global {
@@ -365,13 +352,9 @@ func (f *Fixtures) validate() error {
 		items []doc
 		host  bool
 	}{{"snapshots", f.Snapshots, false}, {"configServerSnapshots", f.ConfigServerSnapshots, true}} {
-		seen := unique(set.key)
+		idOf := uniqueID(set.key)
 		for i, d := range set.items {
-			id, err := needID(set.key, i, d, "id")
-			if err != nil {
-				return err
-			}
-			if err := seen(i, id); err != nil {
+			if _, err := idOf(i, d); err != nil {
 				return err
 			}
 			if err := needProject(set.key, i, d); err != nil {
@@ -393,15 +376,16 @@ func (f *Fixtures) validate() error {
 		key   string
 		items []doc
 	}{{"oplogStores", f.OplogStores}, {"snapshotStores", f.SnapshotStores}} {
-		seen := unique(set.key)
+		names := map[string]bool{}
 		for i, d := range set.items {
 			id, _ := d["id"].(string)
 			if id == "" {
 				return fail(set.key, i, "id is required: it is the store's name")
 			}
-			if err := seen(i, id); err != nil {
-				return err
+			if names[id] {
+				return fail(set.key, i, "id %s appears twice", id)
 			}
+			names[id] = true
 			s := s3StoreSchema(true)
 			for _, f := range s {
 				f.required = false
@@ -411,13 +395,9 @@ func (f *Fixtures) validate() error {
 			}
 		}
 	}
-	seen = unique("backupJobConfigs")
+	idOf = uniqueID("backupJobConfigs")
 	for i, d := range f.BackupJobConfigs {
-		id, err := needID("backupJobConfigs", i, d, "id")
-		if err != nil {
-			return err
-		}
-		if err := seen(i, id); err != nil {
+		if _, err := idOf(i, d); err != nil {
 			return err
 		}
 		if err := check("backupJobConfigs", i, backupJobConfigSchema(), d); err != nil {
