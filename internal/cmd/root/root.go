@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/build"
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/alertconfigs"
 	"github.com/omctl/omctl/internal/cmd/alerts"
 	apicmd "github.com/omctl/omctl/internal/cmd/api"
@@ -123,7 +124,8 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 		return cmdutil.ExitError
 	}
 	// cobra reports unknown commands and bad arguments as plain errors.
-	if isCobraUsageError(err) {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) && isCobraUsageError(err) {
 		err = &cmdutil.FlagError{Err: err}
 	}
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)

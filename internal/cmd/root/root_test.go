@@ -114,3 +114,12 @@ func TestEveryCommandHasExampleAndLong(t *testing.T) {
 		}
 	}
 }
+
+func TestServerErrorsAreNeverTakenForUsageErrors(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/globalAlerts", 400, `{"detail":"The endpoint accepts at most 500 items; unknown flag: x.","error":400,"errorCode":"INVALID_QUERY_PARAMETER","reason":"Bad Request"}`)
+	code, _, stderr := run(t, srv.URL, "globalalerts", "list")
+	if code != cmdutil.ExitError || strings.Contains(stderr, "--help") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
