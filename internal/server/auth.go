@@ -69,10 +69,12 @@ func (w *replayWindow) accept(nc int) bool {
 	return true
 }
 
-func newNonces(ttl time.Duration) *nonces {
+// newNonces measures nonce age on now, the server's clock: under a
+// virtual clock, advancing it ages nonces too, so a test can see stale=true.
+func newNonces(ttl time.Duration, now func() time.Time) *nonces {
 	secret := make([]byte, 32)
 	rand.Read(secret)
-	return &nonces{secret: secret, ttl: ttl, now: time.Now, seen: map[string]*replayWindow{}}
+	return &nonces{secret: secret, ttl: ttl, now: now, seen: map[string]*replayWindow{}}
 }
 
 func (n *nonces) issue() string {

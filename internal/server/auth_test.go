@@ -201,3 +201,19 @@ func TestAccessListIsEnforcedAndCounted(t *testing.T) {
 		t.Errorf("entry = %v", entry)
 	}
 }
+
+func TestAdvancingTheVirtualClockAgesNonces(t *testing.T) {
+	e := newEnv(t)
+	nonce := nonceOf(t, e)
+	uri := apiBase + "/globalAlerts"
+	if res := get(t, e.ts.URL+uri, signed("owner", "owner-secret", "GET", uri, nonce, 1)); res.StatusCode != 200 {
+		t.Fatalf("fresh nonce: %d", res.StatusCode)
+	}
+	e.s.Clock().Advance(6 * time.Minute)
+	res := get(t, e.ts.URL+uri, signed("owner", "owner-secret", "GET", uri, nonce, 2))
+	if res.StatusCode != 401 || !strings.HasSuffix(res.Header.Get("WWW-Authenticate"), "stale=true") {
+		t.Errorf("after 6 virtual minutes: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+	// A digest client recovers by itself.
+	e.expect(e.do("owner", "GET", "/globalAlerts", nil), 200, "")
+}

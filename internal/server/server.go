@@ -72,7 +72,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		fixtures: opts.Fixtures,
 		clock:    opts.Clock,
-		nonces:   newNonces(opts.NonceTTL),
+		nonces:   newNonces(opts.NonceTTL, opts.Clock.Now),
 		log:      log.New(opts.Log, "", log.LstdFlags),
 		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
 	}

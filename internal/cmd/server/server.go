@@ -83,7 +83,7 @@ GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 	fl.StringVar(&opts.TLSKey, "tls-key", "", "PEM private key of --tls-cert")
 	fl.BoolVar(&opts.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a fresh self-signed certificate (its path is printed for --ca-cert)")
 	fl.StringVar(&opts.Clock, "clock", "", "start a virtual clock at this RFC 3339 time; it moves only by POST /_omctl/clock")
-	fl.DurationVar(&opts.NonceTTL, "nonce-ttl", 5*time.Minute, "how long a digest nonce stays fresh")
+	fl.DurationVar(&opts.NonceTTL, "nonce-ttl", 5*time.Minute, "how long a digest nonce stays fresh, on the server's clock (virtual with --clock)")
 	fl.StringVar(&opts.EnvFile, "env-file", "", "write OMCTL_* variables for the first key to FILE, for `source`")
 	fl.BoolVar(&opts.Quiet, "quiet", false, "do not log each request")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
