@@ -38,12 +38,26 @@ func checkStore(body doc, snapshot bool, id string) *apiError {
 	} else {
 		sch["id"] = str().req()
 	}
+	// Types, values and unknown attributes first, then acceptedTos: an
+	// explicit false is final whatever else is missing (spec part 7.2).
+	var required []string
+	for _, k := range sortedKeys(sch) {
+		if sch[k].required {
+			required = append(required, k)
+			sch[k].required = false
+		}
+	}
 	if err := sch.check(body, "", current); err != nil {
 		return err
 	}
-	if body["acceptedTos"] != true {
+	if body["acceptedTos"] == false {
 		return errBadRequest("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
 			"The store cannot be created or updated without accepting the terms of service: acceptedTos must be true.", "acceptedTos")
+	}
+	for _, k := range required {
+		if body[k] == nil {
+			return errMissing(k)
+		}
 	}
 	if body["s3AuthMethod"] == "IAM_ROLE" {
 		// A role is used and the key fields are ignored (2.9).

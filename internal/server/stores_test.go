@@ -79,3 +79,11 @@ func TestUpdateSnapshotStore(t *testing.T) {
 	e.expect(e.do("owner", "PUT", "/admin/backup/snapshot/s3Configs/blocks1", oplogBody(map[string]any{"id": nil, "acceptedTos": false})), 400, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS")
 	e.expect(e.do("owner", "PUT", "/admin/backup/snapshot/s3Configs/none", oplogBody(map[string]any{"id": nil})), 404, "RESOURCE_NOT_FOUND")
 }
+
+func TestAcceptedTosFalseIsTheAnswerEvenWithFieldsMissing(t *testing.T) {
+	e := newEnv(t)
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", map[string]any{"id": "x", "acceptedTos": false}), 400, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS")
+	e.expect(e.do("owner", "PUT", "/admin/backup/snapshot/s3Configs/blocks1", map[string]any{"acceptedTos": false}), 400, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS")
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", map[string]any{"id": "x", "acceptedTos": true}), 400, "MISSING_ATTRIBUTE")
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", map[string]any{"id": "x", "acceptedTos": "no"}), 400, "INVALID_JSON_ATTRIBUTE")
+}

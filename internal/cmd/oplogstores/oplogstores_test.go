@@ -106,3 +106,14 @@ func TestDescribeGetsStore(t *testing.T) {
 		t.Fatalf("err = %v, out = %q", err, out.String())
 	}
 }
+
+func TestAcceptedTosFalseIsReportedBeforeMissingFields(t *testing.T) {
+	srv := stubapi.New(t)
+	ios, _, _, _ := iostreams.Test()
+	var flags s3store.Flags
+	flags.Store.ID, flags.Store.AcceptedTos = "x", ptr(false)
+	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ""), Store: flags})
+	if err == nil || !strings.HasPrefix(err.Error(), "acceptedTos must be true") {
+		t.Errorf("err = %v", err)
+	}
+}

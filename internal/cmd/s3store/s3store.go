@@ -102,6 +102,9 @@ func Validate(body map[string]any, kind Kind) error {
 	if kind == Oplog {
 		required = append([]string{"id"}, required...)
 	}
+	if body["acceptedTos"] == false {
+		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
+	}
 	var missing []string
 	for _, k := range required {
 		if v, ok := body[k]; !ok || v == nil || v == "" {
