@@ -92,10 +92,6 @@ var (
 		"GLOBAL_BACKUP_ADMIN", "GLOBAL_AUTOMATION_ADMIN", "GLOBAL_USER_ADMIN"}
 )
 
-// EventCategories are the category names endpoint 5 lists for eventTypeName.
-var EventCategories = []string{"Agent", "Automation Configuration", "Backup", "BI Connector",
-	"Cluster", "Data Explorer Accessed", "Host", "Organization", "Project", "Replica Set", "Team", "User"}
-
 // NamedEventTypes are the event types the spec names individually (part 6).
 // The complete list is "not shown", so servers accept other upper-snake names too.
 var NamedEventTypes = []string{EventHostDown, EventOutsideMetricThreshold, EventReplicaSet,
@@ -125,8 +121,3 @@ func IsEventTypeName(s string) bool { return upperName.MatchString(s) }
 
 // OneOf reports whether v is one of allowed.
 func OneOf(v string, allowed []string) bool { return slices.Contains(allowed, v) }
-
-// IsRole reports whether r is an organization, project or global role name.
-func IsRole(r string) bool {
-	return OneOf(r, OrgRoles) || OneOf(r, ProjectRoles) || OneOf(r, GlobalRoles)
-}

@@ -136,12 +136,6 @@ func networkTransport(opts Options) (*http.Transport, error) {
 	}, nil
 }
 
-// BaseURL is the normalized base URL, ending in the API version path.
-func (c *Client) BaseURL() string { return c.base.String() }
-
-// Envelope reports whether responses come wrapped (envelope=true).
-func (c *Client) Envelope() bool { return c.envelope }
-
 // URL resolves an API path (relative to the base URL) with a query.
 // A path that already starts with the base path is taken as is.
 func (c *Client) URL(path string, query url.Values) string {

@@ -3,7 +3,6 @@
 package cmdutil
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -54,9 +53,6 @@ func ExitCode(err error) int {
 		case http.StatusUnauthorized, http.StatusForbidden:
 			return ExitAuth
 		}
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return ExitError
 	}
 	return ExitError
 }

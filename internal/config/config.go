@@ -3,6 +3,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -74,7 +75,7 @@ func Load(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
-	dec := toml.NewDecoder(bytesReader(data)).DisallowUnknownFields()
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(f); err != nil {
 		var strict *toml.StrictMissingError
 		if errors.As(err, &strict) {

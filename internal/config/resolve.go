@@ -1,16 +1,12 @@
 package config
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // Settings are the resolved settings of one run.
 type Settings struct {

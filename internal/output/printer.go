@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"iter"
 	"slices"
 	"time"
@@ -80,9 +79,6 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 
 // Format is the effective output format.
 func (p *Printer) Format() string { return p.opts.Format }
-
-// IsTable reports whether a table will be printed (no JSON asked for).
-func (p *Printer) IsTable() bool { return p.opts.Format == FormatTable }
 
 // Resource prints one resource from the body the server sent.
 func (p *Printer) Resource(body []byte, def TableDef) error {
@@ -221,11 +217,3 @@ func mergePages(pages iter.Seq2[*client.Page, error]) ([]byte, error) {
 	fmt.Fprintf(&buf, `],"totalCount":%d}`, max(total, n))
 	return buf.Bytes(), nil
 }
-
-// Println writes a line of data to stdout.
-func (p *Printer) Println(a ...any) {
-	fmt.Fprintln(p.io.Out, a...)
-}
-
-// Writer is the data stream.
-func (p *Printer) Writer() io.Writer { return p.io.Out }

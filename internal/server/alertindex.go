@@ -79,7 +79,7 @@ func (s *alertSet) promote(now time.Time, open func(*alertRec)) {
 
 // alertFilter selects alerts by status and creation time.
 type alertFilter struct {
-	statuses      []string // empty: all
+	status        string // "": all
 	after, before time.Time
 }
 
@@ -98,32 +98,18 @@ func (s *alertSet) window(f alertFilter) (int, int) {
 // page returns the alerts of page p of the filtered list and its total.
 func (s *alertSet) page(f alertFilter, offset, size int) ([]*alertRec, int) {
 	lo, hi := s.window(f)
-	if len(f.statuses) == 0 {
+	if f.status == "" {
 		total := hi - lo
 		start := min(lo+offset, hi)
 		end := min(start+size, hi)
 		return s.items[start:end], total
 	}
-	if len(f.statuses) == 1 {
-		t := s.byStatus[f.statuses[0]]
-		before := t.prefix(lo)
-		total := t.prefix(hi) - before
-		var out []*alertRec
-		for k := offset; k < total && len(out) < size; k++ {
-			out = append(out, s.items[t.find(before+k+1)])
-		}
-		return out, total
-	}
-	// Several statuses: walk positions in order (only used internally).
+	t := s.byStatus[f.status]
+	before := t.prefix(lo)
+	total := t.prefix(hi) - before
 	var out []*alertRec
-	total := 0
-	for i := lo; i < hi; i++ {
-		if contains(f.statuses, s.items[i].status) {
-			if total >= offset && len(out) < size {
-				out = append(out, s.items[i])
-			}
-			total++
-		}
+	for k := offset; k < total && len(out) < size; k++ {
+		out = append(out, s.items[t.find(before+k+1)])
 	}
 	return out, total
 }

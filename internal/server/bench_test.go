@@ -37,7 +37,7 @@ func BenchmarkListAlertsPage(b *testing.B) {
 				s.mu.Unlock()
 				f := alertFilter{}
 				if q[0] == 's' {
-					f.statuses = []string{statusOpen}
+					f.status = statusOpen
 				}
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

@@ -321,7 +321,7 @@ func (f *Fixtures) validate() error {
 			if err := check(set.key, i, s, d); err != nil {
 				return err
 			}
-			if !eventNameShape.MatchString(d["eventTypeName"].(string)) {
+			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
 				return fail(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
 			}
 		}

@@ -123,6 +123,16 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
+	o := s.st.alertConfigs[project]
+	if o == nil {
+		o = newOrdered()
+	}
+	return c.listConfigs(o, "groups", project, "alertConfigs")
+}
+
+// listConfigs writes a page of the configurations in o, whose self links
+// are under path.
+func (c *reqCtx) listConfigs(o *ordered, path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -130,14 +140,10 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	var docs []doc
-	total := 0
-	if o := s.st.alertConfigs[project]; o != nil {
-		docs, total = o.page(p)
-	}
+	docs, total := o.page(p)
 	items := make([]doc, len(docs))
 	for i, d := range docs {
-		items[i] = c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", d["id"].(string)))
+		items[i] = c.renderConfig(d, c.resourceHref(append(path, d["id"].(string))...))
 	}
 	c.list(items, total, p)
 	return nil
@@ -211,7 +217,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 // the metric threshold an OUTSIDE_METRIC_THRESHOLD configuration needs.
 func checkConfigRules(body doc) *apiError {
 	event, _ := body["eventTypeName"].(string)
-	if !eventNameShape.MatchString(event) {
+	if !api.IsEventTypeName(event) {
 		return errBadRequest("INVALID_ENUM_VALUE", fmt.Sprintf("An invalid enumeration value %s was specified for eventTypeName.", event), event, "eventTypeName")
 	}
 	if event == api.EventOutsideMetricThreshold && body["metricThreshold"] == nil {
@@ -243,20 +249,7 @@ func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
-	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
-		return err
-	}
-	p, err := c.page()
-	if err != nil {
-		return err
-	}
-	docs, total := s.st.globalConfigs.page(p)
-	items := make([]doc, len(docs))
-	for i, d := range docs {
-		items[i] = c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string)))
-	}
-	c.list(items, total, p)
-	return nil
+	return c.listConfigs(s.st.globalConfigs, "globalAlertConfigs")
 }
 
 func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {

@@ -53,7 +53,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
 		if !contains(api.AlertStatusFilters, st) {
 			return f, errInvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
 		}
-		f.statuses = []string{st}
+		f.status = st
 	}
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return f, err

@@ -139,6 +139,12 @@ func TestResetAndClockControls(t *testing.T) {
 	if r := e.do("owner", "GET", "/groups/"+projA+"/alertConfigs", nil); r.get("results", "0", "enabled") != true {
 		t.Errorf("reset did not restore: %s", r.raw)
 	}
+	// The same, in-process.
+	e.do("owner", "PATCH", "/groups/"+projA+"/alertConfigs/"+cfgHost, map[string]any{"enabled": false})
+	e.s.Reset()
+	if r := e.do("owner", "GET", "/groups/"+projA+"/alertConfigs", nil); r.get("results", "0", "enabled") != true {
+		t.Errorf("Reset did not restore: %s", r.raw)
+	}
 	r = e.doRaw("owner", "POST", "/_omctl/clock", `{"advance":"90m"}`)
 	if r.str("now") != "2026-01-01T01:30:00Z" {
 		t.Errorf("clock = %s", r.raw)

@@ -20,21 +20,18 @@ type reqCtx struct {
 	envelope bool
 }
 
-// baseURL is scheme://host/api/public/v1.0 as the client reached us.
-func (c *reqCtx) baseURL() string {
-	scheme := "http"
+func (c *reqCtx) scheme() string {
 	if c.r.TLS != nil {
-		scheme = "https"
+		return "https"
 	}
-	return scheme + "://" + c.r.Host + apiBase
+	return "http"
 }
 
+// baseURL is scheme://host/api/public/v1.0 as the client reached us.
+func (c *reqCtx) baseURL() string { return c.scheme() + "://" + c.r.Host + apiBase }
+
 func (c *reqCtx) selfHref() string {
-	scheme := "http"
-	if c.r.TLS != nil {
-		scheme = "https"
-	}
-	u := url.URL{Scheme: scheme, Host: c.r.Host, Path: c.r.URL.Path, RawQuery: c.r.URL.RawQuery}
+	u := url.URL{Scheme: c.scheme(), Host: c.r.Host, Path: c.r.URL.Path, RawQuery: c.r.URL.RawQuery}
 	return u.String()
 }
 

@@ -76,7 +76,7 @@ func New(opts Options) (*Server, error) {
 		log:      log.New(opts.Log, "", log.LstdFlags),
 		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
 	}
-	s.st = newState(s.fixtures.Clone(), s.clock.Now())
+	s.st = s.loadedState()
 	s.routes()
 	return s, nil
 }
@@ -86,10 +86,14 @@ func (s *Server) Clock() *Clock { return s.clock }
 
 func (s *Server) logf(format string, a ...any) { s.log.Printf(format, a...) }
 
-// Reset puts the data back to the loaded fixtures.
+// loadedState builds the data the server started with; the fixtures
+// themselves are never changed.
+func (s *Server) loadedState() *state { return newState(s.fixtures.Clone(), s.clock.Now()) }
+
+// Reset puts the data back to the loaded fixtures, as POST /_omctl/reset does.
 func (s *Server) Reset() {
 	s.mu.Lock()
-	s.st = newState(s.fixtures.Clone(), s.clock.Now())
+	s.st = s.loadedState()
 	s.mu.Unlock()
 	s.saveState()
 }
@@ -303,7 +307,7 @@ func (s *Server) controlReset(c *reqCtx) *apiError {
 	if err := c.caller.authorizeGlobalOwner(); err != nil {
 		return err
 	}
-	s.st = newState(s.fixtures.Clone(), s.clock.Now())
+	s.st = s.loadedState()
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": formatTime(s.clock.Now())})
 	return nil
 }

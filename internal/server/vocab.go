@@ -1,8 +1,6 @@
 package server
 
 import (
-	"regexp"
-
 	"github.com/omctl/omctl/internal/api"
 )
 
@@ -23,12 +21,10 @@ const (
 
 var alertStatuses = api.AlertStatuses
 
-var eventNameShape = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
-
 // backupEvents are the event types whose alerts carry the backup fields
 // (replicaSetName, sourceTypeName): the backup category of spec part 6.
 var backupEvents = map[string]bool{"BACKUP": true, "BACKUP_TOO_MANY_RETRIES": true, "BACKUP_IN_UNEXPECTED_STATE": true,
-	"RS_BIND_ERROR": true, "BACKUP_AGENT_DOWN": false}
+	"RS_BIND_ERROR": true}
 
 func init() {
 	for _, e := range api.NamedEventTypes {

@@ -102,10 +102,6 @@ func TestVersionAndHelpTopics(t *testing.T) {
 func TestEveryCommandHasExampleAndLong(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	root := NewCmdRoot(cmdutil.New(ios))
-	var walk func(c interface {
-		HasSubCommands() bool
-	})
-	_ = walk
 	for _, c := range allCommands(root) {
 		if c.Runnable() && !c.HasSubCommands() && c.Name() != "help" && !strings.HasPrefix(c.CommandPath(), "omctl completion") && c.GroupID != "help" {
 			if c.Example == "" || c.Long == "" {
@@ -121,5 +117,17 @@ func TestServerErrorsAreNeverTakenForUsageErrors(t *testing.T) {
 	code, _, stderr := run(t, srv.URL, "globalalerts", "list")
 	if code != cmdutil.ExitError || strings.Contains(stderr, "--help") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestInsecureWarnsOnStderr(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/globalAlerts", 200, `{"results":[],"totalCount":0}`)
+	code, stdout, stderr := run(t, srv.URL, "globalalerts", "list", "--insecure")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "Warning: TLS certificate verification is disabled") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, _, stderr := run(t, srv.URL, "globalalerts", "list"); strings.Contains(stderr, "Warning") {
+		t.Errorf("warned without --insecure: %q", stderr)
 	}
 }

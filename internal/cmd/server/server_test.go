@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/x509"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	srv "github.com/omctl/omctl/internal/server"
 )
 
 // lockedBuffer lets the test read output while the server writes it.
@@ -137,5 +141,35 @@ func TestStateFileSurvivesRestart(t *testing.T) {
 	body, err := c.Get(context.Background(), "/groups/5e2b0c2e8f9d4b0012340001/alertConfigs", nil)
 	if err != nil || !strings.Contains(string(body), `"enabled":false,"eventTypeName":"HOST_DOWN"`) {
 		t.Errorf("after restart: %v %.300s", err, body)
+	}
+}
+
+func TestServesHTTPSWithGivenCertificate(t *testing.T) {
+	cert, certPEM, err := srv.SelfSignedCert()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(cert.PrivateKey.(*ecdsa.PrivateKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile, caFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), filepath.Join(dir, "ca.pem")
+	os.WriteFile(certFile, certPEM, 0o600)
+	os.WriteFile(caFile, certPEM, 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
+	base, _, _, stop := start(t, &Options{Demo: true, TLSCert: certFile, TLSKey: keyFile})
+	defer stop()
+	if !strings.HasPrefix(base, "https://") {
+		t.Fatalf("base = %s", base)
+	}
+	c, _ := client.New(client.Options{BaseURL: base, PublicKey: "demoowner", PrivateKey: "11111111-aaaa-4bbb-8ccc-000000000001", CACertFile: caFile})
+	if _, err := c.Get(context.Background(), "/globalAlerts", nil); err != nil {
+		t.Fatalf("with the certificate's CA: %v", err)
+	}
+	ios, _, _, _ := iostreams.Test()
+	err = Run(context.Background(), &Options{IO: ios, Listen: "127.0.0.1:0", TLSCert: certFile, TLSKey: certFile})
+	if err == nil || !strings.Contains(err.Error(), "loading --tls-cert/--tls-key") {
+		t.Errorf("mismatched key: %v", err)
 	}
 }
