@@ -11,7 +11,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build install test fmt-check vet lint bench clean demo docs completions release-check
+.PHONY: all build install test fmt-check vet lint bench fuzz clean demo docs completions release-check
 
 all: build
 
@@ -37,6 +37,12 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+FUZZTIME ?= 30s
+
+## fuzz: run every Go fuzz target for FUZZTIME each (make test runs their seeds).
+fuzz:
+	@for pkg in $$($(GO) list ./...); do 	  for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do 	    echo "== $$pkg $$fn"; 	    $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; 	  done; 	done
 
 clean:
 	rm -rf bin dist
