@@ -20,16 +20,34 @@ import (
 	"github.com/omctl/omctl/internal/api"
 )
 
-// nonces issues digest nonces that carry their own issue time, signed, so
-// any nonce can be checked for age without being stored, and remembers the
-// nonce counts used with each so a replay is refused.
+// nonces issues digest nonces that carry their own issue time and a
+// sequence number, signed, so any nonce can be checked for age without
+// being stored, and remembers the nonce counts used with each so a replay
+// is refused. What it remembers is bounded: the oldest live nonces are
+// forgotten first, and every nonce up to the last one forgotten is then
+// answered stale, so the client takes a fresh one and nothing can be
+// replayed.
 type nonces struct {
 	secret []byte
 	ttl    time.Duration
 	now    func() time.Time
+	limit  int
 
-	mu   sync.Mutex
-	seen map[string]*replayWindow
+	mu     sync.Mutex
+	issued uint64
+	seen   map[string]*replayWindow
+	order  []usedNonce // by first use, oldest from head on
+	head   int
+	floor  uint64 // nonces with a sequence number up to this one are stale
+}
+
+// maxLiveNonces bounds the replay memory (about 100 bytes a nonce).
+const maxLiveNonces = 1 << 16
+
+type usedNonce struct {
+	nonce   string
+	seq     uint64
+	expires time.Time
 }
 
 // replayWindow accepts each nonce count once, out of order within the last
@@ -37,7 +55,6 @@ type nonces struct {
 type replayWindow struct {
 	highest int
 	bits    [2]uint64
-	expires time.Time
 }
 
 func (w *replayWindow) accept(nc int) bool {
@@ -74,63 +91,97 @@ func (w *replayWindow) accept(nc int) bool {
 func newNonces(ttl time.Duration, now func() time.Time) *nonces {
 	secret := make([]byte, 32)
 	rand.Read(secret)
-	return &nonces{secret: secret, ttl: ttl, now: now, seen: map[string]*replayWindow{}}
+	return &nonces{secret: secret, ttl: ttl, now: now, limit: maxLiveNonces, seen: map[string]*replayWindow{}}
 }
 
+// A nonce is the issue time in Unix seconds and nanoseconds (any year
+// the clock can show), a sequence number, random bytes and a MAC of them.
+const (
+	nonceBody = 8 + 4 + 8 + 8
+	nonceLen  = nonceBody + 16
+)
+
 func (n *nonces) issue() string {
-	buf := make([]byte, 8+12+16)
-	binary.BigEndian.PutUint64(buf, uint64(n.now().UnixNano()))
-	rand.Read(buf[8:20])
-	mac := hmac.New(sha256.New, n.secret)
-	mac.Write(buf[:20])
-	copy(buf[20:], mac.Sum(nil)[:16])
+	n.mu.Lock()
+	n.issued++
+	seq := n.issued
+	n.mu.Unlock()
+	buf := make([]byte, nonceLen)
+	now := n.now()
+	binary.BigEndian.PutUint64(buf, uint64(now.Unix()))
+	binary.BigEndian.PutUint32(buf[8:], uint32(now.Nanosecond()))
+	binary.BigEndian.PutUint64(buf[12:], seq)
+	rand.Read(buf[20:nonceBody])
+	copy(buf[nonceBody:], n.mac(buf[:nonceBody]))
 	return base64.RawURLEncoding.EncodeToString(buf)
 }
 
-// verdict of a nonce: ours and fresh, ours and expired, or not ours.
+func (n *nonces) mac(b []byte) []byte {
+	m := hmac.New(sha256.New, n.secret)
+	m.Write(b)
+	return m.Sum(nil)[:16]
+}
+
+// verdict on a nonce and its count.
 type nonceState int
 
 const (
 	nonceFresh nonceState = iota
 	nonceStale
-	nonceUnknown
+	nonceUnknown // not ours
+	nonceReplay  // ours, but this count was used before
 )
 
-func (n *nonces) check(nonce string) nonceState {
+// use checks a nonce and records the use of count nc with it.
+func (n *nonces) use(nonce string, nc int) nonceState {
 	buf, err := base64.RawURLEncoding.DecodeString(nonce)
-	if err != nil || len(buf) != 36 {
+	if err != nil || len(buf) != nonceLen || !hmac.Equal(n.mac(buf[:nonceBody]), buf[nonceBody:]) {
 		return nonceUnknown
 	}
-	mac := hmac.New(sha256.New, n.secret)
-	mac.Write(buf[:20])
-	if !hmac.Equal(mac.Sum(nil)[:16], buf[20:]) {
-		return nonceUnknown
-	}
-	issued := time.Unix(0, int64(binary.BigEndian.Uint64(buf)))
-	if n.now().Sub(issued) > n.ttl {
+	issued := time.Unix(int64(binary.BigEndian.Uint64(buf)), int64(binary.BigEndian.Uint32(buf[8:])))
+	seq := binary.BigEndian.Uint64(buf[12:])
+	now := n.now()
+	if now.Sub(issued) > n.ttl {
 		return nonceStale
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.forget(now)
+	w := n.seen[nonce]
+	if w == nil {
+		if seq <= n.floor {
+			return nonceStale
+		}
+		w = &replayWindow{}
+		n.seen[nonce] = w
+		n.order = append(n.order, usedNonce{nonce: nonce, seq: seq, expires: issued.Add(n.ttl)})
+	}
+	if !w.accept(nc) {
+		return nonceReplay
 	}
 	return nonceFresh
 }
 
-// use records a nonce count; false means it was used before (a replay).
-func (n *nonces) use(nonce string, nc int) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	now := n.now()
-	if len(n.seen) > 10000 {
-		for k, w := range n.seen {
-			if now.After(w.expires) {
-				delete(n.seen, k)
-			}
+// forget drops expired nonces, and the oldest ones beyond the limit, in
+// constant time per nonce.
+func (n *nonces) forget(now time.Time) {
+	for n.head < len(n.order) {
+		u := n.order[n.head]
+		full := len(n.order)-n.head >= n.limit
+		if !full && !now.After(u.expires) {
+			break
 		}
+		if full {
+			n.floor = max(n.floor, u.seq)
+		}
+		delete(n.seen, u.nonce)
+		n.order[n.head] = usedNonce{}
+		n.head++
 	}
-	w := n.seen[nonce]
-	if w == nil {
-		w = &replayWindow{expires: now.Add(n.ttl)}
-		n.seen[nonce] = w
+	if n.head > 1024 && n.head > len(n.order)/2 {
+		n.order = append(n.order[:0], n.order[n.head:]...)
+		n.head = 0
 	}
-	return w.accept(nc)
 }
 
 // challenge writes the 401 of compat.md, exactly as real clients parse it.
@@ -174,19 +225,15 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal
 		s.challenge(w, false)
 		return nil
 	}
-	switch s.nonces.check(cred.Nonce) {
-	case nonceUnknown:
-		s.challenge(w, false)
-		return nil
+	switch s.nonces.use(cred.Nonce, cred.Nc) {
+	case nonceFresh:
+		return p
 	case nonceStale:
 		s.challenge(w, true)
-		return nil
-	}
-	if !s.nonces.use(cred.Nonce, cred.Nc) {
+	default:
 		s.challenge(w, false)
-		return nil
 	}
-	return p
+	return nil
 }
 
 // uriMatches accepts the request URI the client signed: the path with or

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -11,40 +12,79 @@ import (
 type Clock struct {
 	mu      sync.Mutex
 	virtual bool
-	base    time.Time
-	offset  time.Duration
+	now     time.Time     // a virtual clock's time
+	offset  time.Duration // how far a real clock is ahead
 }
+
+// The times a clock may show: what timestamps in the API can carry.
+var (
+	earliestTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	latestTime   = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+)
 
 // RealClock follows the system time.
 func RealClock() *Clock { return &Clock{} }
 
 // VirtualClock starts at t and moves only when advanced.
-func VirtualClock(t time.Time) *Clock { return &Clock{virtual: true, base: t.UTC()} }
+func VirtualClock(t time.Time) *Clock { return &Clock{virtual: true, now: t.UTC()} }
+
+// Virtual reports whether the clock stands still until moved.
+func (c *Clock) Virtual() bool { return c.virtual }
 
 // Now returns the current time of the clock.
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.nowLocked()
+}
+
+func (c *Clock) nowLocked() time.Time {
 	if c.virtual {
-		return c.base.Add(c.offset)
+		return c.now
 	}
 	return time.Now().UTC().Add(c.offset)
 }
 
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.offset += d
-	c.mu.Unlock()
+// CheckTime says why a clock cannot show t, or nil when it can.
+func CheckTime(t time.Time) error {
+	if t.Before(earliestTime) || t.After(latestTime) {
+		return fmt.Errorf("%s is outside the times the server can show (%s to %s)",
+			t.UTC().Format(time.RFC3339), earliestTime.Format(time.RFC3339), latestTime.Format(time.RFC3339))
+	}
+	return nil
 }
 
-// Set moves a virtual clock to t (a real clock is offset to it).
-func (c *Clock) Set(t time.Time) {
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.virtual {
-		c.base, c.offset = t.UTC(), 0
-		return
+	return c.setLocked(c.nowLocked().Add(d))
+}
+
+// Set moves the clock to t, never backwards.
+func (c *Clock) Set(t time.Time) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if now := c.nowLocked(); t.Before(now) {
+		return fmt.Errorf("%s is before the clock's time %s: the clock only moves forward", t.UTC().Format(time.RFC3339), formatTime(now))
 	}
-	c.offset = time.Until(t)
+	return c.setLocked(t)
+}
+
+func (c *Clock) setLocked(t time.Time) error {
+	if err := CheckTime(t); err != nil {
+		return err
+	}
+	if c.virtual {
+		c.now = t.UTC()
+		return nil
+	}
+	// A real clock keeps an offset, which a Duration bounds to 292 years.
+	ahead := t.Sub(time.Now())
+	if ahead >= 290*365*24*time.Hour {
+		return fmt.Errorf("%s is too far ahead of the real time: the real clock moves at most 290 years; start the server with --clock for more",
+			t.UTC().Format(time.RFC3339))
+	}
+	c.offset = ahead
+	return nil
 }

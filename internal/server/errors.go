@@ -50,3 +50,7 @@ func errInvalidQuery(name, value, allowed string) *apiError {
 	return errBadRequest("INVALID_QUERY_PARAMETER",
 		fmt.Sprintf("Invalid query parameter %s=%q: %s.", name, value, allowed), name, value)
 }
+
+func errUnexpected() *apiError {
+	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error.")
+}

@@ -114,6 +114,28 @@ func deepCopy(v any) any {
 	return v
 }
 
+// keyInOneOrg refuses a key whose roles name two organizations: its one
+// access list would be in the hands of both.
+func keyInOneOrg(d doc, projectOrg map[string]string) error {
+	seen := ""
+	roles, _ := d["roles"].([]any)
+	for _, r := range roles {
+		role, _ := r.(map[string]any)
+		org, _ := role["orgId"].(string)
+		if group, _ := role["groupId"].(string); group != "" {
+			org = projectOrg[group]
+		}
+		if org == "" {
+			continue
+		}
+		if seen != "" && org != seen {
+			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
+		}
+		seen = org
+	}
+	return nil
+}
+
 type fixtureError struct {
 	key   string
 	index int
@@ -127,6 +149,7 @@ func ruleOf(err *apiError) string { return strings.TrimSuffix(err.detail, ".") }
 // validate checks every rule of the spec that a fixture can break.
 func (f *Fixtures) validate() error {
 	orgs, projects := map[string]bool{}, map[string]bool{}
+	projectOrg := map[string]string{}
 	fail := func(key string, i int, format string, a ...any) error {
 		return &fixtureError{key, i, fmt.Sprintf(format, a...)}
 	}
@@ -198,6 +221,7 @@ func (f *Fixtures) validate() error {
 			f.Orgs = append(f.Orgs, doc{"id": org, "name": ""})
 		}
 		projects[id] = true
+		projectOrg[id], _ = d["orgId"].(string)
 	}
 	credentials := map[string]string{}
 	checkRoles := func(key string, i int, d doc) error {
@@ -256,7 +280,18 @@ func (f *Fixtures) validate() error {
 		if err := checkRoles("apiKeys", i, d); err != nil {
 			return err
 		}
-		entries, _ := d["accessList"].([]any)
+		if err := keyInOneOrg(d, projectOrg); err != nil {
+			return fail("apiKeys", i, "%v", err)
+		}
+		// Fail closed: an access list that cannot be read must not leave
+		// the key usable from anywhere.
+		entries, isList := d["accessList"].([]any)
+		if d["accessList"] != nil && !isList {
+			return fail("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
+		}
+		if len(entries) > maxAccessListEntries {
+			return fail("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), maxAccessListEntries)
+		}
 		for j, e := range entries {
 			m, _ := e.(map[string]any)
 			if _, err := accessEntry(m); err != nil {
@@ -485,7 +520,9 @@ func stringList(v any) []string {
 }
 
 // accessEntry checks one access-list entry: exactly one of ipAddress and
-// cidrBlock, a valid address or block. It returns the entry's canonical key.
+// cidrBlock, a valid address or block. It returns the entry's canonical
+// block: an IPv4 address written as IPv6 (::ffff:10.0.0.1) is the IPv4
+// one, since that is how a caller's address is compared.
 func accessEntry(m map[string]any) (string, *apiError) {
 	if m == nil {
 		return "", errBadRequest("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
@@ -507,12 +544,16 @@ func accessEntry(m map[string]any) (string, *apiError) {
 		if !ok || err != nil || addr.Zone() != "" {
 			return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
 		}
-		return addr.String(), nil
+		addr = addr.Unmap()
+		return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
 	}
 	s, ok := cidr.(string)
 	prefix, err := netip.ParsePrefix(s)
 	if !ok || err != nil {
 		return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
+	}
+	if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
+		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
 	}
 	return prefix.Masked().String(), nil
 }

@@ -183,7 +183,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -208,6 +208,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 	}
 	body["updated"] = formatTime(s.clock.Now())
 	s.st.alertConfigs[project].add(id, body)
+	s.st.touch("alertConfigs", body)
 	s.st.rescheduleConfig(id, project)
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
@@ -231,7 +232,7 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -241,6 +242,7 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 	}
 	d["enabled"] = body["enabled"]
 	d["updated"] = formatTime(s.clock.Now())
+	s.st.touch("alertConfigs", d)
 	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -280,7 +282,7 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -294,6 +296,7 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	}
 	d["enabled"] = body["enabled"]
 	d["updated"] = formatTime(s.clock.Now())
+	s.st.touch("globalAlertConfigs", d)
 	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
 	return nil
 }

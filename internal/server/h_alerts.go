@@ -146,7 +146,7 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -169,6 +169,11 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	}
 	now := s.clock.Now()
 	if until, ok := body["acknowledgedUntil"].(string); ok {
+		if t, _ := parseTimestamp(until); !t.After(now) {
+			return errBadRequest("INVALID_JSON_ATTRIBUTE",
+				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, formatTime(now)),
+				"acknowledgedUntil")
+		}
 		r.doc["acknowledgedUntil"] = until
 		r.doc["acknowledgingUsername"] = c.caller.name
 		if comment, ok := body["acknowledgementComment"].(string); ok && comment != "" {
@@ -182,6 +187,7 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 		delete(r.doc, "acknowledgingUsername")
 	}
 	r.doc["updated"] = formatTime(now)
+	s.st.touch("alerts", r.doc)
 	c.ok(c.renderAlert(r))
 	return nil
 }

@@ -43,7 +43,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -89,6 +89,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 		d["publicKey"] = newPublicKey()
 	}
 	k := s.st.addAPIKey(d, s.clock.Now())
+	s.st.touchKey(k)
 	c.ok(c.renderKey(k, true))
 	return nil
 }
@@ -115,7 +116,7 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	v, err := readBody(c.r)
+	v, err := c.readBody()
 	if err != nil {
 		return err
 	}
@@ -140,10 +141,16 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 			return err
 		}
 	}
+	if added := k.newAccessEntries(canon); len(k.accessList)+added > maxAccessListEntries {
+		return errBadRequest("TOO_MANY_ACCESS_LIST_ENTRIES",
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", maxAccessListEntries, len(k.accessList), added),
+			maxAccessListEntries)
+	}
 	now := s.clock.Now()
 	for i, e := range entries {
 		k.addAccessEntry(canon[i], e.(map[string]any), now)
 	}
+	s.st.touchKey(k)
 	return s.writeAccessList(c, org, k)
 }
 
@@ -173,7 +180,11 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *apiKey) *apiError {
 			d["lastUsed"] = formatTime(e.lastUsed)
 			d["lastUsedAddress"] = e.lastAddr
 		}
-		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.doc["id"].(string), "accessList", e.key)))
+		entry := e.doc["cidrBlock"].(string)
+		if ip, ok := e.doc["ipAddress"].(string); ok {
+			entry = ip
+		}
+		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.doc["id"].(string), "accessList", entry)))
 	}
 	c.list(items, len(k.accessList), p)
 	return nil

@@ -61,7 +61,7 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -120,6 +120,7 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	for k, v := range body {
 		d[k] = v
 	}
+	s.st.touch("backupConfigs", d)
 	c.ok(c.renderBackupConfig(project, cluster, d, false))
 	return nil
 }
@@ -218,7 +219,7 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -258,6 +259,7 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	default:
 		d["doNotDelete"] = false
 	}
+	s.st.touch("snapshots", d)
 	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
 	return nil
 }

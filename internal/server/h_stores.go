@@ -85,7 +85,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -100,6 +100,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
 	}
 	s.st.oplogStores.add(id, body)
+	s.st.touch("oplogStores", body)
 	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
 	return nil
 }
@@ -125,7 +126,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	if s.st.snapshotStores.get(id) == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
-	body, err := readObject(c.r)
+	body, err := c.readObject()
 	if err != nil {
 		return err
 	}
@@ -134,6 +135,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	}
 	body["id"] = id
 	s.st.snapshotStores.add(id, body)
+	s.st.touch("snapshotStores", body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }

@@ -156,9 +156,16 @@ func TestResetAndClockControls(t *testing.T) {
 }
 
 func TestStateFileKeepsChanges(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
+	path := filepath.Join(t.TempDir(), "state.db")
 	f, _ := ParseFixtures("f", []byte(fixtureJSON))
-	s, _ := New(Options{Fixtures: f, StateFile: path, Clock: VirtualClock(start)})
+	sf, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: f, State: sf, Clock: VirtualClock(start)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := newEnv(t)
 	e.ts.Config.Handler = s
 	e.s = s
@@ -169,11 +176,16 @@ func TestStateFileKeepsChanges(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("state file: %v %v", err, st)
 	}
-	again, err := LoadFixtures(path)
+	sf.Close()
+	again, err := OpenState(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, _ := New(Options{Fixtures: again, Clock: VirtualClock(start)})
+	defer again.Close()
+	s2, err := New(Options{Fixtures: DefaultFixtures(), State: again, Clock: VirtualClock(start)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.ts.Config.Handler = s2
 	e.clients = map[string]*http.Client{}
 	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
@@ -198,6 +210,7 @@ func TestManyClientsAtOnce(t *testing.T) {
 					method, path, body = "PATCH", "/groups/"+projA+"/alerts/"+alertHost, fmt.Sprintf(`{"acknowledgedUntil":"2026-02-%02dT00:00:00Z"}`, w+1)
 				}
 				req, _ := http.NewRequest(method, e.base+path, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
 				res, err := c.Do(req)
 				if err != nil {
 					errs <- err.Error()

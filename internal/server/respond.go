@@ -12,12 +12,21 @@ import (
 
 // reqCtx is what every handler knows about its request.
 type reqCtx struct {
-	w        http.ResponseWriter
 	r        *http.Request
 	s        *Server
 	caller   *principal
 	pretty   bool
 	envelope bool
+
+	// body is the request body, read in full before the data lock is
+	// taken; bodyErr says why it could not be.
+	body    []byte
+	bodyErr *apiError
+
+	// The answer is built here and sent by flush, after the lock is gone.
+	header http.Header
+	status int
+	out    []byte
 }
 
 func (c *reqCtx) scheme() string {
@@ -50,11 +59,18 @@ func (c *reqCtx) writeJSON(status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":500,"reason":"Internal Server Error","detail":"response could not be encoded"}`)
 	}
-	h := c.w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	c.w.WriteHeader(status)
-	c.w.Write(buf.Bytes())
+	c.header.Set("Content-Type", "application/json")
+	c.status, c.out = status, buf.Bytes()
+}
+
+// flush sends the answer built by the handler.
+func (c *reqCtx) flush(w http.ResponseWriter) {
+	if c.status == 0 {
+		c.fail(errUnexpected())
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
+	w.WriteHeader(c.status)
+	w.Write(c.out)
 }
 
 // ok writes one resource, in an envelope when asked.
@@ -76,7 +92,16 @@ type page struct {
 	num, size int
 }
 
-func (p page) offset() int { return (p.num - 1) * p.size }
+// maxOffset is past the end of any list the server can hold; offsets
+// saturate there, so a huge pageNum is an empty page, never an overflow.
+const maxOffset = 1 << 40
+
+func (p page) offset() int {
+	if p.num-1 > maxOffset/p.size {
+		return maxOffset
+	}
+	return (p.num - 1) * p.size
+}
 
 func (c *reqCtx) page() (page, *apiError) {
 	q := c.r.URL.Query()

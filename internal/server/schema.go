@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"sort"
 	"strings"
@@ -46,6 +47,9 @@ type field struct {
 	ignored  bool
 	positive bool
 	nullable bool
+	// bounded numbers lie within [min, max].
+	bounded  bool
+	min, max float64
 	obj      schema
 	elem     *field
 }
@@ -65,26 +69,49 @@ func readOnly() *field          { return &field{kind: kAny, readOnly: true} }
 func (f *field) req() *field    { f.required = true; return f }
 func (f *field) pos() *field    { f.positive = true; return f }
 func (f *field) orNull() *field { f.nullable = true; return f }
+func (f *field) within(lo, hi float64) *field {
+	f.bounded, f.min, f.max = true, lo, hi
+	return f
+}
 
-// readBody decodes a request body as JSON, keeping numbers exact.
-func readBody(r *http.Request) (any, *apiError) {
-	data, err := io.ReadAll(r.Body)
+// readRequestBody reads the whole body, at most maxBodyBytes of it, so
+// that handlers never wait on the network.
+func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
+	if c.r.Body == nil || c.r.Body == http.NoBody {
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, c.r.Body, maxBodyBytes))
+	c.body = data
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return nil, newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+			c.bodyErr = newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
 				fmt.Sprintf("The request body is larger than the %d bytes the server accepts.", tooBig.Limit), tooBig.Limit)
+			return
 		}
-		return nil, errBadRequest("INVALID_JSON", "The request body could not be read.")
+		c.bodyErr = errBadRequest("INVALID_JSON", "The request body could not be read.")
 	}
+}
+
+// readBody decodes the request body as JSON, keeping numbers exact. A
+// body must say it is JSON: another Content-Type, or a Content-Encoding
+// the server does not decode, is 415.
+func (c *reqCtx) readBody() (any, *apiError) {
+	if c.bodyErr != nil {
+		return nil, c.bodyErr
+	}
+	data := c.body
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body is empty.")
+	}
+	if err := checkJSONContent(c.r.Header); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: "+err.Error()+".")
+		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: "+jsonProblem(err)+".")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: unexpected data after the JSON value.")
@@ -92,9 +119,39 @@ func readBody(r *http.Request) (any, *apiError) {
 	return v, nil
 }
 
+// checkJSONContent refuses a body that is not declared as plain JSON.
+func checkJSONContent(h http.Header) *apiError {
+	if enc := h.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+			fmt.Sprintf("Content-Encoding %s is not supported: send the JSON body uncompressed.", enc), enc)
+	}
+	ct := h.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		if ct == "" {
+			ct = "(none)"
+		}
+		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+			fmt.Sprintf("Content-Type %s is not supported: the body must be sent as application/json.", ct), ct)
+	}
+	return nil
+}
+
+// jsonProblem says what is wrong with a JSON text without Go's own words.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("syntax error near byte %d", syn.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "the JSON text ends early"
+	}
+	return "not a valid JSON text"
+}
+
 // readObject reads a body that must be one JSON object.
-func readObject(r *http.Request) (doc, *apiError) {
-	v, err := readBody(r)
+func (c *reqCtx) readObject() (doc, *apiError) {
+	v, err := c.readBody()
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +234,14 @@ func errWrongType(name string, want kind) *apiError {
 // value checks one attribute and returns it normalized.
 func (f *field) value(name string, v any, lenient bool) (any, *apiError) {
 	if v == nil {
-		if f.nullable || !f.required {
+		switch {
+		case f.nullable || f.kind == kAny:
 			return nil, nil
+		case f.required:
+			return nil, errMissing(name)
 		}
-		return nil, errMissing(name)
+		return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
+			fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want a %s, not null.", name, f.kind), name)
 	}
 	switch f.kind {
 	case kAny:
@@ -214,6 +275,10 @@ func (f *field) value(name string, v any, lenient bool) (any, *apiError) {
 		}
 		if f.positive && fl <= 0 {
 			return nil, errBadRequest("ATTRIBUTE_NEGATIVE_OR_ZERO", fmt.Sprintf("%s must be a positive number, not %s.", name, n), name, n.String())
+		}
+		if f.bounded && (fl < f.min || fl > f.max) {
+			return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
+				fmt.Sprintf("%s must be from %g to %g, not %s.", name, f.min, f.max, n), name, n.String())
 		}
 		return normalizeNumbers(n), nil
 	case kTime:

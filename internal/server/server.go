@@ -4,14 +4,14 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"net/netip"
-	"os"
+	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -26,8 +26,11 @@ type Options struct {
 	Clock *Clock
 	// NonceTTL is how long a digest nonce stays fresh (default 5 minutes).
 	NonceTTL time.Duration
-	// StateFile, when set, receives the data after every change.
-	StateFile string
+	// State, when set, keeps the data durably: every change is committed
+	// to it before the request is answered. A state file that holds data
+	// already is what the server starts from; an empty one is seeded with
+	// Fixtures. Reset goes back to Fixtures either way.
+	State *StateFile
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
 	// Version and GitHash fill the X-Vendor-Service-Version header.
@@ -46,6 +49,11 @@ type Server struct {
 
 	mu sync.Mutex // guards st and the data it holds
 	st *state
+
+	// commitMu orders commits to the state file as the changes were made:
+	// a writer takes it before it lets go of mu.
+	commitMu   sync.Mutex
+	savedClock time.Time // the virtual clock's time last committed
 }
 
 // New builds a server over opts.
@@ -77,6 +85,20 @@ func New(opts Options) (*Server, error) {
 		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
 	}
 	s.st = s.loadedState()
+	if opts.State != nil {
+		if opts.State.Empty() {
+			s.st.touchAll()
+		} else {
+			data, err := opts.State.Load()
+			if err != nil {
+				return nil, err
+			}
+			s.st = newState(data, s.clock.Now())
+		}
+		if err := s.withData(func() *apiError { return nil }); err != nil {
+			return nil, fmt.Errorf("state file %s: %s", opts.State.Path(), err.detail)
+		}
+	}
 	s.routes()
 	return s, nil
 }
@@ -91,11 +113,39 @@ func (s *Server) logf(format string, a ...any) { s.log.Printf(format, a...) }
 func (s *Server) loadedState() *state { return newState(s.fixtures.Clone(), s.clock.Now()) }
 
 // Reset puts the data back to the loaded fixtures, as POST /_omctl/reset does.
-func (s *Server) Reset() {
-	s.mu.Lock()
+func (s *Server) Reset() error {
+	if err := s.withData(func() *apiError { s.resetLocked(); return nil }); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Server) resetLocked() {
 	s.st = s.loadedState()
-	s.mu.Unlock()
-	s.saveState()
+	s.st.touchAll()
+}
+
+// Credentials lists the keys and users of the data being served, for the
+// start-up banner: with a state file they may differ from the fixtures.
+func (s *Server) Credentials() []Credential {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := &Fixtures{}
+	for _, id := range s.st.orgOrder {
+		f.Orgs = append(f.Orgs, s.st.orgs[id])
+	}
+	for _, id := range sortedKeys(s.st.projects) {
+		f.Projects = append(f.Projects, s.st.projects[id])
+	}
+	for _, id := range s.st.keyOrder {
+		f.APIKeys = append(f.APIKeys, s.st.apiKeys[id].doc)
+	}
+	for _, name := range sortedKeys(s.st.principals) {
+		if p := s.st.principals[name]; p.key == nil {
+			f.Users = append(f.Users, p.fixture)
+		}
+	}
+	return f.Credentials()
 }
 
 // Fixtures returns the current data in fixture form.
@@ -154,6 +204,7 @@ func (s *Server) routes() {
 		s.mux.Handle(apiBase+pattern, s.api(rt))
 	}
 	s.mux.Handle(apiBase+"/", s.api(nil))
+	s.mux.Handle(apiBase, s.api(nil))
 	s.mux.HandleFunc("GET /_omctl/health", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"status":"ok"}`+"\n")
@@ -192,77 +243,147 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if v := recover(); v != nil {
 			s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
 			if sw.status == 0 {
-				c := &reqCtx{w: sw, r: r, s: s}
-				c.fail(newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error."))
+				c := &reqCtx{r: r, s: s, header: sw.Header()}
+				c.fail(errUnexpected())
+				c.flush(sw)
 			}
 		}
 		s.logf("%s %s %d %s", r.Method, r.URL.Path, sw.status, time.Since(start).Round(time.Microsecond))
 	}()
+	if !cleanPath(r.URL.Path) {
+		// ServeMux would redirect such a path before anyone authenticated;
+		// it names no resource, so it gets the 404 after authentication.
+		s.api(nil).ServeHTTP(sw, r)
+		return
+	}
 	s.mux.ServeHTTP(sw, r)
 }
 
-// api wraps a route: body limit, authentication first (whatever the path
-// or method, compat.md), the key's access list, query flags, then dispatch.
+// cleanPath reports whether p is a path ServeMux serves without a redirect.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// api wraps a route: authentication first (whatever the path or method,
+// compat.md), the key's access list, query flags, then dispatch. The body
+// is read before the data lock is taken and the answer written after it
+// is released, so a slow client holds up nobody but itself.
 func (s *Server) api(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 		caller := s.authenticate(w, r)
 		if caller == nil {
 			return
 		}
-		c := &reqCtx{w: w, r: r, s: s, caller: caller}
-		counted, aerr := s.checkAccessList(c)
-		if aerr != nil {
-			c.fail(aerr)
-			return
-		}
-		var qerr *apiError
-		if c.pretty, qerr = c.boolQuery("pretty", false); qerr != nil {
-			c.fail(qerr)
-			return
-		}
-		if c.envelope, qerr = c.boolQuery("envelope", false); qerr != nil {
-			c.fail(qerr)
-			return
-		}
-		if rt == nil {
-			c.fail(errResourceNotFound(r.URL.Path))
-			return
-		}
-		h, ok := rt.methods[r.Method]
-		if !ok {
-			allowed := sortedKeys(rt.methods)
-			w.Header().Set("Allow", strings.Join(allowed, ", "))
-			c.fail(newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
-				fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", r.Method, r.URL.Path, strings.Join(allowed, ", ")), r.Method))
-			return
-		}
-		h2 := w.Header()
+		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header()}
+		c.readRequestBody(w)
+		s.serveAPI(c, rt)
+		c.flush(w)
+	})
+}
+
+// serveAPI computes the answer of an authenticated request into c.
+func (s *Server) serveAPI(c *reqCtx, rt *route) {
+	if aerr := s.checkAccessList(c); aerr != nil {
+		c.fail(aerr)
+		return
+	}
+	var qerr *apiError
+	if c.pretty, qerr = c.boolQuery("pretty", false); qerr != nil {
+		c.fail(qerr)
+		return
+	}
+	if c.envelope, qerr = c.boolQuery("envelope", false); qerr != nil {
+		c.fail(qerr)
+		return
+	}
+	if rt == nil {
+		c.fail(errResourceNotFound(c.r.URL.Path))
+		return
+	}
+	h, ok := rt.methods[c.r.Method]
+	if !ok {
+		allowed := sortedKeys(rt.methods)
+		c.header.Set("Allow", strings.Join(allowed, ", "))
+		c.fail(newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))
+		return
+	}
+	err := s.locked(c, h)
+	if err != nil {
+		c.fail(err)
+	} else {
+		h2 := c.header
 		h2.Set("Strict-Transport-Security", "max-age=300")
 		h2.Set("Vary", "Accept-Encoding")
 		h2.Set("X-Vendor-Service-Version", s.version)
 		h2.Set("X-MongoDB-Service-Version", s.version)
-		s.mu.Lock()
-		err := h(c)
-		if err != nil {
-			for _, k := range []string{"Strict-Transport-Security", "X-Vendor-Service-Version", "X-MongoDB-Service-Version"} {
-				h2.Del(k)
-			}
-			c.fail(err)
+	}
+}
+
+// locked runs a handler under the data lock (see withData).
+func (s *Server) locked(c *reqCtx, h handlerFunc) *apiError {
+	return s.withData(func() *apiError { return h(c) })
+}
+
+// withData runs fn under the data lock, then commits what it changed to
+// the state file before returning, so nothing is answered 2xx before it is
+// on disk. A bug that panics answers 500 with the error body and is
+// logged; the lock is released whatever happens, so one bad request
+// cannot stop the server. The commit itself runs outside the data lock,
+// in the order the changes were made.
+func (s *Server) withData(fn func() *apiError) *apiError {
+	err, b := s.runLocked(fn)
+	if b == nil {
+		return err
+	}
+	defer s.commitMu.Unlock()
+	if cerr := s.opts.State.commit(b); cerr != nil {
+		s.logf("state file %s: the change could not be saved: %v", s.opts.State.Path(), cerr)
+		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
+	}
+	return err
+}
+
+// runLocked runs fn under mu. When it changed data and there is a state
+// file, it returns the encoded change with commitMu held.
+func (s *Server) runLocked(fn func() *apiError) (err *apiError, b *batch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() {
+		if v := recover(); v != nil {
+			s.logf("panic: %v\n%s", v, debug.Stack())
+			err, b = errUnexpected(), nil
 		}
-		s.mu.Unlock()
-		// A key with an access list counts its uses: that is a change too.
-		if (err == nil && r.Method != http.MethodGet) || counted {
-			s.saveState()
-		}
-	})
+	}()
+	err = fn()
+	if s.opts.State == nil {
+		return err, nil
+	}
+	recs, all := s.st.takeChanges()
+	if len(recs) == 0 && !all && !s.clockMoved() {
+		return err, nil
+	}
+	b, eerr := encodeBatch(recs, all, s.clock)
+	if eerr != nil {
+		s.logf("state file: %v", eerr)
+		return errUnexpected(), nil
+	}
+	s.commitMu.Lock()
+	return err, b
 }
 
 // checkAccessList refuses a key used from outside its access list and
-// counts the use of the entry that let it in (counted says it did).
-func (s *Server) checkAccessList(c *reqCtx) (counted bool, _ *apiError) {
+// counts the use of the entry that let it in (a change, saved as any other).
+func (s *Server) checkAccessList(c *reqCtx) *apiError {
 	if c.caller.key == nil {
-		return false, nil
+		return nil
 	}
 	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
 	if err != nil {
@@ -270,44 +391,47 @@ func (s *Server) checkAccessList(c *reqCtx) (counted bool, _ *apiError) {
 	}
 	addr, err := netip.ParseAddr(host)
 	if err != nil {
-		return false, newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
+		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !c.caller.key.allows(addr, s.clock.Now()) {
-		return false, newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
-			fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
-	}
-	return len(c.caller.key.accessList) > 0, nil
+	return s.withData(func() *apiError {
+		// The data may have been reset since the caller was authenticated.
+		p := s.st.principals[c.caller.name]
+		if p == nil || p.key == nil {
+			return unauthorized()
+		}
+		c.caller = p
+		k := p.key
+		if !k.allows(addr, s.clock.Now()) {
+			return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
+				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
+		}
+		if len(k.accessList) > 0 {
+			s.st.touchKey(k)
+		}
+		return nil
+	})
 }
 
-// saveState writes the data to the state file, if there is one.
-func (s *Server) saveState() {
-	if s.opts.StateFile == "" {
-		return
+// clockMoved reports whether the virtual clock moved since it was last
+// saved (under mu).
+func (s *Server) clockMoved() bool {
+	if !s.clock.Virtual() {
+		return false
 	}
-	f := s.Fixtures()
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		s.logf("state: %v", err)
-		return
+	now := s.clock.Now()
+	if now.Equal(s.savedClock) {
+		return false
 	}
-	tmp := s.opts.StateFile + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		s.logf("state: %v", err)
-		return
-	}
-	if err := os.Rename(tmp, s.opts.StateFile); err != nil {
-		s.logf("state: %v", err)
-	}
+	s.savedClock = now
+	return true
 }
 
 func (s *Server) controlReset(c *reqCtx) *apiError {
 	if err := c.caller.authorizeGlobalOwner(); err != nil {
 		return err
 	}
-	s.st = s.loadedState()
+	s.resetLocked()
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": formatTime(s.clock.Now())})
 	return nil
 }
@@ -317,7 +441,7 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 		return err
 	}
 	if c.r.Method == http.MethodPost {
-		body, err := readObject(c.r)
+		body, err := c.readObject()
 		if err != nil {
 			return err
 		}
@@ -329,11 +453,15 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 			if perr != nil || d < 0 {
 				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %q is not a positive duration such as 15m or 2h.", v), "advance")
 			}
-			s.clock.Advance(d)
+			if err := s.clock.Advance(d); err != nil {
+				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %s: %v.", v, err), "advance")
+			}
 		}
 		if v, ok := body["set"].(string); ok {
 			t, _ := parseTimestamp(v)
-			s.clock.Set(t)
+			if err := s.clock.Set(t); err != nil {
+				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
+			}
 		}
 	}
 	c.writeJSON(http.StatusOK, map[string]any{"now": formatTime(s.clock.Now())})
@@ -347,4 +475,28 @@ func (p *principal) authorizeGlobalOwner() *apiError {
 		}
 	}
 	return unauthorized()
+}
+
+// Timeouts of the HTTP server: a client that sends or reads slowly is cut
+// off, never waited on for ever, and idle connections are closed.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+)
+
+// NewHTTPServer serves h with the timeouts a server exposed to careless
+// clients needs.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
 }

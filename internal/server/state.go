@@ -24,6 +24,7 @@ type apiKey struct {
 	principal  *principal
 	orgs       map[string]bool
 	accessList []*accessListEntry
+	accessKeys map[string]bool // canonical keys of accessList
 }
 
 type accessListEntry struct {
@@ -72,6 +73,7 @@ type state struct {
 
 	principals map[string]*principal // by digest user name
 	apiKeys    map[string]*apiKey    // by id
+	keyOrder   []string              // ids of apiKeys, as added
 
 	alerts         map[string]*alertSet // by project
 	alertByID      map[string]*alertRec
@@ -89,6 +91,67 @@ type state struct {
 	oplogStores    *ordered
 	snapshotStores *ordered
 	backupJobs     map[string]doc
+
+	// What changed since the last commit to the state file.
+	dirty      map[recordRef]func() doc
+	dirtyOrder []recordRef
+	dirtyAll   bool
+}
+
+type recordRef struct{ kind, key string }
+
+// recordKey names a resource within its kind in the state file.
+func recordKey(kind string, d doc) string {
+	switch kind {
+	case "backupConfigs":
+		return key2(d["groupId"].(string), d["clusterId"].(string))
+	case "users":
+		return d["username"].(string)
+	}
+	return d["id"].(string)
+}
+
+// touch records that a resource changed, for the state file.
+func (s *state) touch(kind string, d doc) {
+	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() doc { return d })
+}
+
+// touchKey records that an API key (or its access list) changed.
+func (s *state) touchKey(k *apiKey) {
+	s.touchRef(recordRef{"apiKeys", k.doc["id"].(string)}, func() doc { return k.fixture() })
+}
+
+func (s *state) touchRef(ref recordRef, get func() doc) {
+	if s.dirty == nil {
+		s.dirty = map[recordRef]func() doc{}
+	}
+	if _, seen := s.dirty[ref]; !seen {
+		s.dirtyOrder = append(s.dirtyOrder, ref)
+	}
+	s.dirty[ref] = get
+}
+
+// touchAll records that everything changed (reset, or a new state file).
+func (s *state) touchAll() { s.dirtyAll = true }
+
+// takeChanges returns what changed, in the order it changed, and forgets it.
+func (s *state) takeChanges() (recs []record, all bool) {
+	if s.dirtyAll {
+		f := s.fixtures()
+		lists := f.lists()
+		for _, kind := range fixtureKeys {
+			for _, d := range *lists[kind] {
+				recs = append(recs, record{kind, recordKey(kind, d), d})
+			}
+		}
+	} else {
+		for _, ref := range s.dirtyOrder {
+			recs = append(recs, record{ref.kind, ref.key, s.dirty[ref]()})
+		}
+	}
+	all = s.dirtyAll
+	s.dirty, s.dirtyOrder, s.dirtyAll = nil, nil, false
+	return recs, all
 }
 
 func key2(a, b string) string { return a + "/" + b }
@@ -202,7 +265,7 @@ func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
 	if d["roles"] == nil {
 		d["roles"] = []any{}
 	}
-	k := &apiKey{doc: d, orgs: map[string]bool{}}
+	k := &apiKey{doc: d, orgs: map[string]bool{}, accessKeys: map[string]bool{}}
 	k.principal = &principal{name: d["publicKey"].(string), secret: d["privateKey"].(string), key: k, roles: parseRoles(d["roles"]), fixture: d}
 	for _, r := range k.principal.roles {
 		if r.org != "" {
@@ -223,27 +286,22 @@ func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
 	delete(d, "accessList")
 	s.principals[k.principal.name] = k.principal
 	s.apiKeys[d["id"].(string)] = k
+	s.keyOrder = append(s.keyOrder, d["id"].(string))
 	return k
 }
 
 // addAccessEntry adds an entry unless one with the same address exists.
 func (k *apiKey) addAccessEntry(canon string, m doc, now time.Time) bool {
-	for _, e := range k.accessList {
-		if e.key == canon {
-			return false
-		}
+	if k.accessKeys[canon] {
+		return false
 	}
+	k.accessKeys[canon] = true
 	e := &accessListEntry{key: canon, doc: doc{}}
-	if ip, ok := m["ipAddress"].(string); ok {
-		addr, _ := netip.ParseAddr(ip)
-		e.doc["ipAddress"] = addr.String()
-		e.prefix = netip.PrefixFrom(addr, addr.BitLen())
-		e.doc["cidrBlock"] = e.prefix.String()
-	} else {
-		p, _ := netip.ParsePrefix(m["cidrBlock"].(string))
-		e.prefix = p.Masked()
-		e.doc["cidrBlock"] = e.prefix.String()
+	e.prefix, _ = netip.ParsePrefix(canon)
+	if _, ok := m["ipAddress"].(string); ok {
+		e.doc["ipAddress"] = e.prefix.Addr().String()
 	}
+	e.doc["cidrBlock"] = e.prefix.String()
 	e.doc["created"] = formatTime(now)
 	if c, ok := m["created"].(string); ok {
 		if t, err := parseTimestamp(c); err == nil {
@@ -259,6 +317,39 @@ func (k *apiKey) addAccessEntry(canon string, m doc, now time.Time) bool {
 	e.lastAddr, _ = m["lastUsedAddress"].(string)
 	k.accessList = append(k.accessList, e)
 	return true
+}
+
+// newAccessEntries counts the entries of canon the list does not hold yet.
+func (k *apiKey) newAccessEntries(canon []string) int {
+	fresh := map[string]bool{}
+	for _, c := range canon {
+		if !k.accessKeys[c] {
+			fresh[c] = true
+		}
+	}
+	return len(fresh)
+}
+
+// fixture writes the key back in fixture form, access list and counters
+// included.
+func (k *apiKey) fixture() doc {
+	d := deepCopy(k.doc).(doc)
+	var entries []any
+	for _, e := range k.accessList {
+		m := deepCopy(e.doc).(doc)
+		if _, isIP := m["ipAddress"]; isIP {
+			delete(m, "cidrBlock")
+		}
+		m["count"] = e.count
+		if !e.lastUsed.IsZero() {
+			m["lastUsed"], m["lastUsedAddress"] = formatTime(e.lastUsed), e.lastAddr
+		}
+		entries = append(entries, m)
+	}
+	if entries != nil {
+		d["accessList"] = entries
+	}
+	return d
 }
 
 // allows reports whether addr may use the key, recording the use.
@@ -347,6 +438,11 @@ func (s *state) promote(set *alertSet, now time.Time) {
 		r.doc["status"] = statusOpen
 		r.doc["updated"] = at
 		r.doc["lastNotified"] = at
+		if r.project == "" {
+			s.touch("globalAlerts", r.doc)
+		} else {
+			s.touch("alerts", r.doc)
+		}
 	})
 }
 
@@ -386,26 +482,8 @@ func (s *state) fixtures() *Fixtures {
 	for _, id := range sortedKeys(s.projects) {
 		f.Projects = append(f.Projects, s.projects[id])
 	}
-	keyIDs := sortedKeys(s.apiKeys)
-	for _, id := range keyIDs {
-		k := s.apiKeys[id]
-		d := deepCopy(k.doc).(doc)
-		var entries []any
-		for _, e := range k.accessList {
-			m := deepCopy(e.doc).(doc)
-			if _, isIP := m["ipAddress"]; isIP {
-				delete(m, "cidrBlock")
-			}
-			m["count"] = e.count
-			if !e.lastUsed.IsZero() {
-				m["lastUsed"], m["lastUsedAddress"] = formatTime(e.lastUsed), e.lastAddr
-			}
-			entries = append(entries, m)
-		}
-		if entries != nil {
-			d["accessList"] = entries
-		}
-		f.APIKeys = append(f.APIKeys, d)
+	for _, id := range s.keyOrder {
+		f.APIKeys = append(f.APIKeys, s.apiKeys[id].fixture())
 	}
 	for _, name := range sortedKeys(s.principals) {
 		if p := s.principals[name]; p.key == nil {

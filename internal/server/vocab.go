@@ -9,7 +9,11 @@ const (
 	maxItemsPerPage = 500
 	maxAPIKeysOrg   = 500
 	maxBodyBytes    = 1 << 20
-	realm           = "MMS Public API"
+	// maxAccessListEntries bounds one key's access list (docs/server.md).
+	maxAccessListEntries = 1000
+	// maxNotificationMinutes bounds delayMin and intervalMin: a year.
+	maxNotificationMinutes = 365 * 24 * 60
+	realm                  = "MMS Public API"
 
 	statusTracking  = api.StatusTracking
 	statusOpen      = api.StatusOpen
@@ -104,8 +108,8 @@ var operators = []string{"GREATER_THAN", "LESS_THAN", "EQUALS", "NOT_EQUALS", "C
 func notificationSchema() schema {
 	s := schema{
 		"typeName":    str(notificationTypeNames...).req(),
-		"delayMin":    integer(),
-		"intervalMin": integer(),
+		"delayMin":    integer().within(0, maxNotificationMinutes),
+		"intervalMin": integer().within(0, maxNotificationMinutes),
 	}
 	for _, fields := range notificationFields {
 		for _, f := range fields {

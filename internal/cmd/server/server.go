@@ -94,15 +94,34 @@ GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 
 // Run starts the server and serves until ctx ends or a signal arrives.
 func Run(ctx context.Context, opts *Options) error {
+	var state *srv.StateFile
+	var savedClock time.Time
+	if opts.StateFile != "" {
+		var err error
+		if state, err = srv.OpenState(opts.StateFile); err != nil {
+			return err
+		}
+		defer state.Close()
+		if savedClock, err = state.SavedClock(); err != nil {
+			return err
+		}
+	}
 	clock := srv.RealClock()
+	if !savedClock.IsZero() {
+		// A restart resumes a virtual clock where it stood; --clock sets it anew.
+		clock = srv.VirtualClock(savedClock)
+	}
 	if opts.Clock != "" {
 		t, err := time.Parse(time.RFC3339, opts.Clock)
 		if err != nil {
 			return cmdutil.FlagErrorf("invalid --clock %q: want RFC 3339 such as 2026-01-01T00:00:00Z", opts.Clock)
 		}
+		if err := srv.CheckTime(t); err != nil {
+			return cmdutil.FlagErrorf("invalid --clock: %v", err)
+		}
 		clock = srv.VirtualClock(t)
 	}
-	fixtures, err := loadData(opts, clock.Now())
+	fixtures, err := seedData(opts, clock.Now())
 	if err != nil {
 		return err
 	}
@@ -111,7 +130,7 @@ func Run(ctx context.Context, opts *Options) error {
 		logOut = io.Discard
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
-		StateFile: opts.StateFile, Log: logOut, Version: build.Version, GitHash: build.Commit})
+		State: state, Log: logOut, Version: build.Version, GitHash: build.Commit})
 	if err != nil {
 		return err
 	}
@@ -132,13 +151,13 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 
-	httpServer := &http.Server{Handler: server, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	httpServer := srv.NewHTTPServer(server)
 	errc := make(chan error, 1)
 	go func() { errc <- httpServer.Serve(ln) }()
 
 	// The env file exists before the URL is printed: a job that waits for
 	// the URL can source it at once.
-	creds := fixtures.Credentials()
+	creds := server.Credentials()
 	if opts.EnvFile != "" && len(creds) > 0 {
 		if err := writeEnvFile(opts.EnvFile, baseURL, creds[0], caFile); err != nil {
 			httpServer.Close()
@@ -167,18 +186,10 @@ func Run(ctx context.Context, opts *Options) error {
 	return httpServer.Shutdown(shutdown)
 }
 
-// loadData picks the data: the state file if it exists, else fixtures,
-// demo, or the default organization, project and key.
-func loadData(opts *Options, now time.Time) (*srv.Fixtures, error) {
-	if opts.StateFile != "" {
-		if _, err := os.Stat(opts.StateFile); err == nil {
-			f, err := srv.LoadFixtures(opts.StateFile)
-			if err != nil {
-				return nil, fmt.Errorf("state file: %w", err)
-			}
-			return f, nil
-		}
-	}
+// seedData is the data the server starts from, and goes back to on
+// reset: fixtures, demo, or the default organization, project and key. A
+// state file that holds data already takes precedence at start.
+func seedData(opts *Options, now time.Time) (*srv.Fixtures, error) {
 	switch {
 	case opts.FixturesFile != "":
 		f, err := srv.LoadFixtures(opts.FixturesFile)

@@ -1,0 +1,319 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"sort"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// StateFile keeps the server's data across restarts (docs/server.md,
+// "State"): a bbolt database with one bucket per kind of resource and one
+// record per resource, so a write costs what it changes, and each commit
+// is synced before the write is answered.
+type StateFile struct {
+	path string
+	db   *bolt.DB
+	// seq orders records as they were first written, so that lists come
+	// back in the order they had.
+	seq uint64
+}
+
+const (
+	stateFormat   = "omctl-state/1"
+	metaBucket    = "meta"
+	metaFormatKey = "format"
+	metaClockKey  = "clock"
+)
+
+// StateError says why a state file cannot be used; the file is left as it is.
+type StateError struct {
+	Path, Problem string
+}
+
+func (e *StateError) Error() string { return fmt.Sprintf("state file %s: %s", e.Path, e.Problem) }
+
+// OpenState opens the state file at path, creating it when it does not
+// exist. A file that exists but is not a sound state file of this server
+// is refused with a *StateError, untouched.
+func OpenState(path string) (*StateFile, error) {
+	fail := func(format string, a ...any) error { return &StateError{path, fmt.Sprintf(format, a...)} }
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		if err != nil {
+			return nil, fail("cannot be created: %v", plainError(err))
+		}
+		sf := &StateFile{path: path, db: db}
+		if err := db.Update(func(tx *bolt.Tx) error {
+			b, err := tx.CreateBucket([]byte(metaBucket))
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte(metaFormatKey), []byte(stateFormat))
+		}); err != nil {
+			db.Close()
+			os.Remove(path)
+			return nil, fail("cannot be created: %v", plainError(err))
+		}
+		return sf, nil
+	case err != nil:
+		return nil, fail("cannot be read: %v", plainError(err))
+	case info.IsDir():
+		return nil, fail("is a directory")
+	case info.Size() == 0:
+		return nil, fail("is empty, so it is not a state file of omctl server; remove it to start afresh")
+	}
+	if err := verifyState(path, info.Size()); err != nil {
+		return nil, fail("%v; it was left as it is", err)
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, fail("cannot be opened: %v", plainError(err))
+	}
+	sf := &StateFile{path: path, db: db}
+	sf.seq = sf.maxSeq()
+	return sf, nil
+}
+
+// verifyState opens the file read-only (so nothing can write to it) and
+// checks that it is a whole bbolt database of this server's format.
+func verifyState(path string, size int64) (err error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return errors.New("is in use by another running omctl server")
+		}
+		return errors.New("is not a state file of omctl server (not a bbolt database, or a damaged one)")
+	}
+	defer db.Close()
+	// A damaged file can make the memory map fault: turn that into an error.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if recover() != nil {
+			err = errors.New("is damaged (it could not be read through)")
+		}
+	}()
+	return db.View(func(tx *bolt.Tx) error {
+		if tx.Size() > size {
+			return fmt.Errorf("is truncated: it has %d bytes of the %d its pages need", size, tx.Size())
+		}
+		meta := tx.Bucket([]byte(metaBucket))
+		if meta == nil || string(meta.Get([]byte(metaFormatKey))) != stateFormat {
+			return fmt.Errorf("is a bbolt database of another format, not a state file of omctl server (%s)", stateFormat)
+		}
+		for cerr := range tx.Check() {
+			return fmt.Errorf("is damaged: %v", cerr)
+		}
+		return nil
+	})
+}
+
+// plainError keeps the operating system's words and drops Go's wrapping.
+func plainError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Close closes the file.
+func (sf *StateFile) Close() error { return sf.db.Close() }
+
+// Path is where the state lives.
+func (sf *StateFile) Path() string { return sf.path }
+
+// Empty reports whether the file holds no data yet (it was just created,
+// or a seed never completed): then the fixtures seed it.
+func (sf *StateFile) Empty() bool {
+	empty := true
+	sf.db.View(func(tx *bolt.Tx) error {
+		for _, k := range fixtureKeys {
+			if tx.Bucket([]byte(k)) != nil {
+				empty = false
+			}
+		}
+		return nil
+	})
+	return empty
+}
+
+func (sf *StateFile) maxSeq() uint64 {
+	var top uint64
+	sf.db.View(func(tx *bolt.Tx) error {
+		for _, k := range fixtureKeys {
+			b := tx.Bucket([]byte(k))
+			if b == nil {
+				continue
+			}
+			b.ForEach(func(_, v []byte) error {
+				if len(v) >= 8 {
+					top = max(top, binary.BigEndian.Uint64(v))
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	return top
+}
+
+// SavedClock is the virtual clock's saved time; zero when the server ran
+// on the real clock.
+func (sf *StateFile) SavedClock() (time.Time, error) {
+	var clock time.Time
+	err := sf.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket([]byte(metaBucket)).Get([]byte(metaClockKey))
+		if v == nil {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339Nano, string(v))
+		if err != nil || CheckTime(t) != nil {
+			return &StateError{sf.path, fmt.Sprintf("the saved clock %q cannot be read", v)}
+		}
+		clock = t
+		return nil
+	})
+	return clock, err
+}
+
+// Load reads the data back as fixtures, in the order it was written.
+func (sf *StateFile) Load() (*Fixtures, error) {
+	f := &Fixtures{}
+	lists := f.lists()
+	err := sf.db.View(func(tx *bolt.Tx) error {
+		for _, k := range fixtureKeys {
+			b := tx.Bucket([]byte(k))
+			if b == nil {
+				continue
+			}
+			type rec struct {
+				seq uint64
+				d   doc
+			}
+			var recs []rec
+			err := b.ForEach(func(key, v []byte) error {
+				if len(v) < 8 {
+					return fmt.Errorf("%s %s: record is damaged", k, key)
+				}
+				dec := json.NewDecoder(bytes.NewReader(v[8:]))
+				dec.UseNumber()
+				var d doc
+				if err := dec.Decode(&d); err != nil {
+					return fmt.Errorf("%s %s: record is not JSON", k, key)
+				}
+				recs = append(recs, rec{binary.BigEndian.Uint64(v), d})
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
+			for _, r := range recs {
+				*lists[k] = append(*lists[k], r.d)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, &StateError{sf.path, err.Error()}
+	}
+	if err := f.validate(); err != nil {
+		return nil, &StateError{sf.path, "holds data that breaks a rule: " + err.Error()}
+	}
+	return f, nil
+}
+
+// record is one resource to write: its kind (a fixture key), its key
+// within the kind, and its document (nil to delete it).
+type record struct {
+	kind, key string
+	doc       doc
+}
+
+// batch is what one request changed, encoded while the data was locked.
+type batch struct {
+	replaceAll bool // drop every record first (reset)
+	puts       []encodedRecord
+	clock      string // the virtual clock's time; "" for the real clock
+}
+
+type encodedRecord struct {
+	kind, key string
+	value     []byte // nil deletes
+}
+
+func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
+	b := &batch{replaceAll: replaceAll}
+	if clock.Virtual() {
+		b.clock = clock.Now().Format(time.RFC3339Nano)
+	}
+	for _, r := range recs {
+		er := encodedRecord{kind: r.kind, key: r.key}
+		if r.doc != nil {
+			data, err := json.Marshal(r.doc)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s cannot be encoded: %v", r.kind, r.key, err)
+			}
+			er.value = data
+		}
+		b.puts = append(b.puts, er)
+	}
+	return b, nil
+}
+
+// commit writes a batch in one transaction; bbolt syncs it to disk before
+// it returns.
+func (sf *StateFile) commit(b *batch) error {
+	return sf.db.Update(func(tx *bolt.Tx) error {
+		if b.replaceAll {
+			for _, k := range fixtureKeys {
+				if tx.Bucket([]byte(k)) != nil {
+					if err := tx.DeleteBucket([]byte(k)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		meta := tx.Bucket([]byte(metaBucket))
+		if b.clock != "" {
+			if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {
+				return err
+			}
+		}
+		for _, r := range b.puts {
+			bucket, err := tx.CreateBucketIfNotExists([]byte(r.kind))
+			if err != nil {
+				return err
+			}
+			if r.value == nil {
+				if err := bucket.Delete([]byte(r.key)); err != nil {
+					return err
+				}
+				continue
+			}
+			seq := sf.seq + 1
+			if old := bucket.Get([]byte(r.key)); len(old) >= 8 {
+				seq = binary.BigEndian.Uint64(old) // keep its place
+			} else {
+				sf.seq = seq
+			}
+			v := make([]byte, 8+len(r.value))
+			binary.BigEndian.PutUint64(v, seq)
+			copy(v[8:], r.value)
+			if err := bucket.Put([]byte(r.key), v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
