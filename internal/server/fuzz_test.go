@@ -55,6 +55,9 @@ func (z *fuzzServer) serve(t *testing.T, req *http.Request) *httptest.ResponseRe
 	return rec
 }
 
+// pick maps any fuzzed number to an index below n.
+func pick(which, n int) int { return int(uint(which) % uint(n)) }
+
 func FuzzListQuery(f *testing.F) {
 	for _, q := range []string{"pageNum=4611686018427387905&itemsPerPage=2", "pageNum=0", "itemsPerPage=501", "status=OPEN&pageNum=2",
 		"createdOnOrAfter=2025-12-01&createdOnOrBefore=2025-12-31", "pretty=true&envelope=maybe", "pageNum=-1&status=x", "%zz"} {
@@ -64,10 +67,7 @@ func FuzzListQuery(f *testing.F) {
 	}
 	z := newFuzzServer(f)
 	f.Fuzz(func(t *testing.T, which int, query string) {
-		if which < 0 {
-			which = -which
-		}
-		req, err := http.NewRequest("GET", apiBase+listPaths[which%len(listPaths)]+"?"+query, nil)
+		req, err := http.NewRequest("GET", apiBase+listPaths[pick(which, len(listPaths))]+"?"+query, nil)
 		if err != nil {
 			return
 		}
@@ -101,10 +101,7 @@ func FuzzRequestBody(f *testing.F) {
 	}
 	z := newFuzzServer(f)
 	f.Fuzz(func(t *testing.T, which int, body string) {
-		if which < 0 {
-			which = -which
-		}
-		w := writePaths[which%len(writePaths)]
+		w := writePaths[pick(which, len(writePaths))]
 		req := httptest.NewRequest(w.method, apiBase+w.path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		z.serve(t, req)
