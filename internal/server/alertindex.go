@@ -8,7 +8,7 @@ import (
 
 // alertRec is one stored alert with what the index needs to know of it.
 type alertRec struct {
-	doc     doc
+	cur     *AlertDoc
 	project string // "" for global alerts
 	status  string
 	created time.Time
@@ -58,6 +58,11 @@ func (s *alertSet) schedule(r *alertRec, openAt time.Time) {
 	if r.status == statusTracking && !openAt.IsZero() {
 		heap.Push(&s.tracking, trackingEntry{r, openAt})
 	}
+}
+
+// due reports whether the earliest scheduled opening has come.
+func (s *alertSet) due(now time.Time) bool {
+	return s != nil && s.tracking.Len() > 0 && !s.tracking[0].at.After(now)
 }
 
 // promote opens every TRACKING alert whose delay has passed by now.

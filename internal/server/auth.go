@@ -210,13 +210,13 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal
 		s.challenge(w, false)
 		return nil
 	}
-	s.mu.Lock()
+	s.mu.RLock()
 	p := s.st.principals[cred.Username]
 	var secret string
 	if p != nil {
 		secret = p.secret
 	}
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	if p == nil || cred.Realm != realm || !s.uriMatches(cred.URI, r) {
 		s.challenge(w, false)
 		return nil

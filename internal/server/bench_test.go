@@ -14,8 +14,8 @@ func benchServer(b *testing.B, n int) *Server {
 	project := f.Projects[0]["id"].(string)
 	statuses := []string{statusOpen, statusClosed, statusClosed, statusClosed}
 	for i := 0; i < n; i++ {
-		f.Alerts = append(f.Alerts, doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
-			"status": statuses[i%4], "created": formatTime(start.Add(time.Duration(i) * time.Second))})
+		f.Alerts = append(f.Alerts, newAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
+			"status": statuses[i%4], "created": formatTime(start.Add(time.Duration(i) * time.Second))}))
 	}
 	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
 	if err != nil {

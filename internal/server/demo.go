@@ -205,7 +205,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 				a["acknowledgementComment"] = "investigating"
 				a["acknowledgingUsername"] = "demomonitor"
 			}
-			f.Alerts = append(f.Alerts, a)
+			f.Alerts = append(f.Alerts, newAlertDoc(a))
 		}
 	}
 	globalEvents := []string{"RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE", "BACKUP_AGENT_DOWN"}
@@ -226,7 +226,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 		if st != statusTracking {
 			g["lastNotified"] = ts(age / 2)
 		}
-		f.GlobalAlerts = append(f.GlobalAlerts, g)
+		f.GlobalAlerts = append(f.GlobalAlerts, newAlertDoc(g))
 	}
 
 	clusters := []struct {

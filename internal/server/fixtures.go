@@ -1,12 +1,17 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/netip"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -18,9 +23,9 @@ type Fixtures struct {
 	Projects              []doc `json:"projects,omitempty"`
 	APIKeys               []doc `json:"apiKeys,omitempty"`
 	Users                 []doc `json:"users,omitempty"`
-	Alerts                []doc `json:"alerts,omitempty"`
+	Alerts                []*AlertDoc `json:"alerts,omitempty"`
 	AlertConfigs          []doc `json:"alertConfigs,omitempty"`
-	GlobalAlerts          []doc `json:"globalAlerts,omitempty"`
+	GlobalAlerts          []*AlertDoc `json:"globalAlerts,omitempty"`
 	GlobalAlertConfigs    []doc `json:"globalAlertConfigs,omitempty"`
 	BackupConfigs         []doc `json:"backupConfigs,omitempty"`
 	Snapshots             []doc `json:"snapshots,omitempty"`
@@ -35,39 +40,76 @@ var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "al
 
 // LoadFixtures reads and validates a fixture file.
 func LoadFixtures(path string) (*Fixtures, error) {
-	data, err := os.ReadFile(path)
+	file, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("fixtures: %w", err)
+		return nil, fmt.Errorf("fixtures: %s", plainError(err))
 	}
-	return ParseFixtures(path, data)
+	defer file.Close()
+	return readFixtures(path, bufio.NewReaderSize(file, 1<<20))
 }
 
 // ParseFixtures decodes and validates fixture data; name is used in messages.
 func ParseFixtures(name string, data []byte) (*Fixtures, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	return readFixtures(name, bytes.NewReader(data))
+}
+
+// readFixtures decodes a fixture file as a stream, so that a file of a
+// million alerts is never held whole; alerts are parsed by as many
+// workers as there are processors.
+func readFixtures(name string, r io.Reader) (*Fixtures, error) {
+	dec := json.NewDecoder(r)
 	dec.UseNumber()
-	var top map[string]any
-	if err := dec.Decode(&top); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object: %v", name, err)
+	malformed := func() error {
+		return fmt.Errorf("%s: not a JSON object of arrays (%s)", name, strings.Join(fixtureKeys, ", "))
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, malformed()
 	}
 	f := &Fixtures{}
 	lists := f.lists()
-	for _, k := range sortedKeys(top) {
-		dst, ok := lists[k]
-		if !ok {
+	alertLists := map[string]*[]*AlertDoc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, malformed()
+		}
+		k, _ := tok.(string)
+		dst, isDoc := lists[k]
+		alertDst, isAlert := alertLists[k]
+		if !isDoc && !isAlert {
 			return nil, fmt.Errorf("%s: unknown key %q: known keys are %s", name, k, strings.Join(fixtureKeys, ", "))
 		}
-		items, ok := top[k].([]any)
-		if !ok {
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
 			return nil, fmt.Errorf("%s: %s: must be an array of objects", name, k)
 		}
-		for i, it := range items {
-			m, ok := it.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: %s[%d]: must be an object", name, k, i)
+		if isAlert {
+			alerts, err := readAlerts(dec)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s%v", name, k, err)
 			}
-			*dst = append(*dst, m)
+			*alertDst = append(*alertDst, alerts...)
+		} else {
+			for i := 0; dec.More(); i++ {
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					return nil, malformed()
+				}
+				m, ok := v.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("%s: %s[%d]: must be an object", name, k, i)
+				}
+				*dst = append(*dst, m)
+			}
 		}
+		if _, err := dec.Token(); err != nil {
+			return nil, malformed()
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, malformed()
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: unexpected data after the fixture object", name)
 	}
 	if err := f.validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -75,11 +117,80 @@ func ParseFixtures(name string, data []byte) (*Fixtures, error) {
 	return f, nil
 }
 
+// readAlerts parses the items of an array of alerts, in chunks handed to
+// workers; an error names the first bad item.
+func readAlerts(dec *json.Decoder) ([]*AlertDoc, error) {
+	const chunk = 2048
+	type job struct {
+		first int
+		raws  []json.RawMessage
+		out   []*AlertDoc
+		err   error
+	}
+	jobs := make(chan *job)
+	var queued []*job
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ar := &arena{}
+			for j := range jobs {
+				j.out = make([]*AlertDoc, len(j.raws))
+				for i, raw := range j.raws {
+					a, err := parseAlert(raw, ar)
+					if err != nil {
+						j.err = fmt.Errorf("[%d]: %s", j.first+i, ruleOf(err))
+						break
+					}
+					j.out[i] = a
+				}
+				j.raws = nil
+			}
+		}()
+	}
+	var readErr error
+	cur := &job{}
+	n := 0
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			readErr = errors.New(": not valid JSON")
+			break
+		}
+		cur.raws = append(cur.raws, raw)
+		n++
+		if len(cur.raws) == chunk {
+			queued = append(queued, cur)
+			jobs <- cur
+			cur = &job{first: n}
+		}
+	}
+	if len(cur.raws) > 0 {
+		queued = append(queued, cur)
+		jobs <- cur
+	}
+	close(jobs)
+	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+	out := make([]*AlertDoc, 0, n)
+	for _, j := range queued {
+		if j.err != nil {
+			return nil, j.err
+		}
+		out = append(out, j.out...)
+	}
+	return out, nil
+}
+
+// lists names the fixture keys whose items are kept as documents (alerts
+// are kept as AlertDocs).
 func (f *Fixtures) lists() map[string]*[]doc {
 	return map[string]*[]doc{"orgs": &f.Orgs, "projects": &f.Projects, "apiKeys": &f.APIKeys, "users": &f.Users,
-		"alerts": &f.Alerts, "alertConfigs": &f.AlertConfigs, "globalAlerts": &f.GlobalAlerts,
-		"globalAlertConfigs": &f.GlobalAlertConfigs, "backupConfigs": &f.BackupConfigs, "snapshots": &f.Snapshots,
-		"configServerSnapshots": &f.ConfigServerSnapshots, "oplogStores": &f.OplogStores,
+		"alertConfigs": &f.AlertConfigs, "globalAlertConfigs": &f.GlobalAlertConfigs, "backupConfigs": &f.BackupConfigs,
+		"snapshots": &f.Snapshots, "configServerSnapshots": &f.ConfigServerSnapshots, "oplogStores": &f.OplogStores,
 		"snapshotStores": &f.SnapshotStores, "backupJobConfigs": &f.BackupJobConfigs}
 }
 
@@ -93,6 +204,9 @@ func (f *Fixtures) Clone() *Fixtures {
 			*dst[k] = append(*dst[k], deepCopy(d).(doc))
 		}
 	}
+	// Alerts never change once made, so they are shared.
+	c.Alerts = append([]*AlertDoc(nil), f.Alerts...)
+	c.GlobalAlerts = append([]*AlertDoc(nil), f.GlobalAlerts...)
 	return c
 }
 
@@ -315,21 +429,25 @@ func (f *Fixtures) validate() error {
 	}
 	for _, set := range []struct {
 		key     string
-		items   []doc
+		items   []*AlertDoc
 		project bool
 	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
-		idOf := uniqueID(set.key)
-		for i, d := range set.items {
-			if _, err := idOf(i, d); err != nil {
-				return err
+		seen := make(map[string]bool, len(set.items))
+		for i, a := range set.items {
+			if !api.IsObjectID(a.ID) {
+				return fail(set.key, i, "id %s must be 24 hexadecimal digits", a.ID)
 			}
-			if set.project || d["groupId"] != nil {
-				if err := needProject(set.key, i, d); err != nil {
-					return err
+			if seen[a.ID] {
+				return fail(set.key, i, "id %s appears twice", a.ID)
+			}
+			seen[a.ID] = true
+			if set.project || a.GroupID != "" {
+				if !api.IsObjectID(a.GroupID) {
+					return fail(set.key, i, "groupId %s must be 24 hexadecimal digits", a.GroupID)
 				}
-			}
-			if err := check(set.key, i, alertSchema(), d); err != nil {
-				return err
+				if !projects[a.GroupID] {
+					return fail(set.key, i, "groupId %s is not a project of the fixtures (projects)", a.GroupID)
+				}
 			}
 		}
 	}

@@ -7,42 +7,25 @@ import (
 	"github.com/omctl/omctl/internal/api"
 )
 
-// renderAlert shows an alert as 2.1 says: conditional fields only for
-// their event types, resolved only when CLOSED, acknowledgement fields
-// only while acknowledged.
-func (c *reqCtx) renderAlert(r *alertRec) doc {
-	d := r.doc
-	event, _ := d["eventTypeName"].(string)
-	out := make(doc, len(d)+1)
-	for k, v := range d {
-		out[k] = v
+// renderAlert shows an alert as 2.1 says, with its self link. The stored
+// JSON is already what 2.1 shows but for an acknowledgement that has run
+// out, whose fields are left out.
+func (c *reqCtx) renderAlert(r *alertRec) []byte {
+	raw := r.cur.raw
+	if a := r.cur.AcknowledgedUntil; !a.IsZero() && !a.After(c.s.clock.Now()) {
+		d := r.cur.Doc()
+		delete(d, "acknowledgedUntil")
+		delete(d, "acknowledgementComment")
+		delete(d, "acknowledgingUsername")
+		raw = encodeJSON(d)
 	}
-	for _, f := range conditionalAlertFields {
-		if !alertFieldAllowed(f, event) {
-			delete(out, f)
-		}
-	}
-	if r.status != statusClosed {
-		delete(out, "resolved")
-	}
-	if !acknowledged(d, c.s.clock.Now()) {
-		delete(out, "acknowledgedUntil")
-		delete(out, "acknowledgementComment")
-		delete(out, "acknowledgingUsername")
-	}
+	var self string
 	if r.project == "" {
-		return withLinks(out, c.resourceHref("globalAlerts", d["id"].(string)))
+		self = c.resourceHref("globalAlerts", r.cur.ID)
+	} else {
+		self = c.resourceHref("groups", r.project, "alerts", r.cur.ID)
 	}
-	return withLinks(out, c.resourceHref("groups", r.project, "alerts", d["id"].(string)))
-}
-
-func acknowledged(d doc, now time.Time) bool {
-	s, ok := d["acknowledgedUntil"].(string)
-	if !ok {
-		return false
-	}
-	t, err := parseTimestamp(s)
-	return err == nil && t.After(now)
+	return withLinksJSON(raw, self)
 }
 
 // alertFilter reads status and the date filters of a list request.
@@ -87,17 +70,16 @@ func (c *reqCtx) listAlertSet(set *alertSet, f alertFilter) *apiError {
 	if err != nil {
 		return err
 	}
-	c.s.st.promote(set, c.s.clock.Now())
 	var recs []*alertRec
 	total := 0
 	if set != nil {
 		recs, total = set.page(f, p.offset(), p.size)
 	}
-	items := make([]doc, len(recs))
+	items := make([][]byte, len(recs))
 	for i, r := range recs {
 		items[i] = c.renderAlert(r)
 	}
-	c.list(items, total, p)
+	c.listRaw(items, total, p)
 	return nil
 }
 
@@ -126,7 +108,6 @@ func (s *Server) findAlert(c *reqCtx, need access) (*alertRec, *apiError) {
 	if r == nil || r.project != project {
 		return nil, errNotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
 	}
-	s.st.promote(s.st.alerts[project], s.clock.Now())
 	return r, nil
 }
 
@@ -135,7 +116,7 @@ func (s *Server) getAlert(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	c.ok(c.renderAlert(r))
+	c.okRaw(c.renderAlert(r))
 	return nil
 }
 
@@ -150,7 +131,8 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkPathIDs(body, map[string]string{"id": r.doc["id"].(string), "groupId": r.project}); err != nil {
+	current := r.cur.Doc()
+	if err := checkPathIDs(body, map[string]string{"id": r.cur.ID, "groupId": r.project}); err != nil {
 		return err
 	}
 	sch := schema{
@@ -160,35 +142,37 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	}
 	// Other fields of an alert may be sent back unchanged (a GET, edited).
 	for k := range body {
-		if _, known := sch[k]; !known && r.doc[k] != nil {
+		if _, known := sch[k]; !known && current[k] != nil {
 			sch[k] = readOnly()
 		}
 	}
-	if err := sch.check(body, "", r.doc); err != nil {
+	if err := sch.check(body, "", current); err != nil {
 		return err
 	}
 	now := s.clock.Now()
-	if until, ok := body["acknowledgedUntil"].(string); ok {
+	until, acknowledge := body["acknowledgedUntil"].(string)
+	if acknowledge {
 		if t, _ := parseTimestamp(until); !t.After(now) {
 			return errBadRequest("INVALID_JSON_ATTRIBUTE",
 				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, formatTime(now)),
 				"acknowledgedUntil")
 		}
-		r.doc["acknowledgedUntil"] = until
-		r.doc["acknowledgingUsername"] = c.caller.name
-		if comment, ok := body["acknowledgementComment"].(string); ok && comment != "" {
-			r.doc["acknowledgementComment"] = comment
-		} else {
-			delete(r.doc, "acknowledgementComment")
-		}
-	} else {
-		delete(r.doc, "acknowledgedUntil")
-		delete(r.doc, "acknowledgementComment")
-		delete(r.doc, "acknowledgingUsername")
 	}
-	r.doc["updated"] = formatTime(now)
-	s.st.touch("alerts", r.doc)
-	c.ok(c.renderAlert(r))
+	r.cur = r.cur.with(func(d doc) {
+		delete(d, "acknowledgedUntil")
+		delete(d, "acknowledgementComment")
+		delete(d, "acknowledgingUsername")
+		if acknowledge {
+			d["acknowledgedUntil"] = until
+			d["acknowledgingUsername"] = c.caller.name
+			if comment, _ := body["acknowledgementComment"].(string); comment != "" {
+				d["acknowledgementComment"] = comment
+			}
+		}
+		d["updated"] = formatTime(now)
+	})
+	s.st.touchAlert(r)
+	c.okRaw(c.renderAlert(r))
 	return nil
 }
 

@@ -52,6 +52,19 @@ func withLinks(d doc, self string, extra ...map[string]any) doc {
 	return out
 }
 
+// withLinksJSON adds a self link to an encoded object.
+func withLinksJSON(raw []byte, self string) []byte {
+	links := encodeJSON([]any{link(self, "self")})
+	out := make([]byte, 0, len(raw)+len(links)+12)
+	out = append(out, raw[:len(raw)-1]...)
+	if len(raw) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, `"links":`...)
+	out = append(out, links...)
+	return append(out, '}')
+}
+
 // checkPathIDs applies compat.md's rule for bodies repeating the
 // resource's own ids: equal is fine, different is read-only.
 func checkPathIDs(body doc, ids map[string]string) *apiError {

@@ -110,7 +110,7 @@ func TestDemoAndDefaultDataAreValidFixtures(t *testing.T) {
 	}
 	statuses, kinds := map[any]bool{}, map[any]bool{}
 	for _, a := range demo.Alerts {
-		statuses[a["status"]] = true
+		statuses[a.Status] = true
 	}
 	for _, c := range demo.AlertConfigs {
 		for _, n := range c["notifications"].([]any) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -126,9 +127,15 @@ func (c *reqCtx) page() (page, *apiError) {
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
 func (c *reqCtx) list(items []map[string]any, total int, p page) {
-	if items == nil {
-		items = []map[string]any{}
+	raws := make([][]byte, len(items))
+	for i, d := range items {
+		raws[i] = encodeJSON(d)
 	}
+	c.listRaw(raws, total, p)
+}
+
+// listRaw writes a list of items already encoded, copying their bytes once.
+func (c *reqCtx) listRaw(items [][]byte, total int, p page) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()
@@ -142,11 +149,58 @@ func (c *reqCtx) list(items []map[string]any, total int, p page) {
 	if p.offset()+len(items) < total && len(items) > 0 {
 		links = append(links, link(pageLink(p.num+1), "next"))
 	}
-	body := map[string]any{"results": items, "links": links, "totalCount": total}
-	if c.envelope {
-		body["status"] = http.StatusOK
+	size := 64
+	for _, it := range items {
+		size += len(it) + 1
 	}
-	c.writeJSON(http.StatusOK, body)
+	buf := bytes.NewBuffer(make([]byte, 0, size+512))
+	buf.WriteString(`{"links":`)
+	buf.Write(encodeJSON(links))
+	buf.WriteString(`,"results":[`)
+	for i, it := range items {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(it)
+	}
+	buf.WriteString(`],`)
+	if c.envelope {
+		buf.WriteString(`"status":200,`)
+	}
+	buf.WriteString(`"totalCount":`)
+	buf.WriteString(strconv.Itoa(total))
+	buf.WriteByte('}')
+	c.writeRaw(http.StatusOK, buf.Bytes())
+}
+
+// okRaw writes one resource already encoded, in an envelope when asked.
+func (c *reqCtx) okRaw(b []byte) {
+	if c.envelope {
+		b = slices.Concat([]byte(`{"content":`), b, []byte(`,"status":200}`))
+	}
+	c.writeRaw(http.StatusOK, b)
+}
+
+// writeRaw answers with JSON already encoded (compact), indented when asked.
+func (c *reqCtx) writeRaw(status int, b []byte) {
+	if c.pretty {
+		var out bytes.Buffer
+		json.Indent(&out, b, "", "  ")
+		b = out.Bytes()
+	}
+	c.header.Set("Content-Type", "application/json")
+	c.status, c.out = status, append(b, '\n')
+}
+
+// encodeJSON encodes v compactly, leaving HTML characters as they are.
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("encoding %T: %v", v, err))
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // boolQuery reads an optional boolean query parameter.

@@ -93,7 +93,7 @@ type state struct {
 	backupJobs     map[string]doc
 
 	// What changed since the last commit to the state file.
-	dirty      map[recordRef]func() doc
+	dirty      map[recordRef]func() any
 	dirtyOrder []recordRef
 	dirtyAll   bool
 }
@@ -113,17 +113,26 @@ func recordKey(kind string, d doc) string {
 
 // touch records that a resource changed, for the state file.
 func (s *state) touch(kind string, d doc) {
-	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() doc { return d })
+	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() any { return d })
 }
 
 // touchKey records that an API key (or its access list) changed.
 func (s *state) touchKey(k *apiKey) {
-	s.touchRef(recordRef{"apiKeys", k.doc["id"].(string)}, func() doc { return k.fixture() })
+	s.touchRef(recordRef{"apiKeys", k.doc["id"].(string)}, func() any { return k.fixture() })
 }
 
-func (s *state) touchRef(ref recordRef, get func() doc) {
+// touchAlert records that an alert changed.
+func (s *state) touchAlert(r *alertRec) {
+	kind := "alerts"
+	if r.project == "" {
+		kind = "globalAlerts"
+	}
+	s.touchRef(recordRef{kind, r.cur.ID}, func() any { return r.cur })
+}
+
+func (s *state) touchRef(ref recordRef, get func() any) {
 	if s.dirty == nil {
-		s.dirty = map[recordRef]func() doc{}
+		s.dirty = map[recordRef]func() any{}
 	}
 	if _, seen := s.dirty[ref]; !seen {
 		s.dirtyOrder = append(s.dirtyOrder, ref)
@@ -140,8 +149,19 @@ func (s *state) takeChanges() (recs []record, all bool) {
 		f := s.fixtures()
 		lists := f.lists()
 		for _, kind := range fixtureKeys {
-			for _, d := range *lists[kind] {
-				recs = append(recs, record{kind, recordKey(kind, d), d})
+			switch kind {
+			case "alerts", "globalAlerts":
+				alerts := f.Alerts
+				if kind == "globalAlerts" {
+					alerts = f.GlobalAlerts
+				}
+				for _, a := range alerts {
+					recs = append(recs, record{kind, a.ID, a})
+				}
+			default:
+				for _, d := range *lists[kind] {
+					recs = append(recs, record{kind, recordKey(kind, d), d})
+				}
 			}
 		}
 	} else {
@@ -195,20 +215,20 @@ func newState(f *Fixtures, now time.Time) *state {
 		s.globalConfigs.add(d["id"].(string), d)
 	}
 	byProject := map[string][]*alertRec{}
-	for _, d := range f.Alerts {
-		r := s.alertRecord(d, now)
+	for _, a := range f.Alerts {
+		r := s.alertRecord(a, now)
 		byProject[r.project] = append(byProject[r.project], r)
-		s.alertByID[d["id"].(string)] = r
+		s.alertByID[a.ID] = r
 	}
 	for p, recs := range byProject {
 		s.alerts[p] = newAlertSet(recs)
 	}
 	var globals []*alertRec
-	for _, d := range f.GlobalAlerts {
-		r := s.alertRecord(d, now)
+	for _, a := range f.GlobalAlerts {
+		r := s.alertRecord(a, now)
 		r.project = ""
 		globals = append(globals, r)
-		s.globalAlertIDs[d["id"].(string)] = r
+		s.globalAlertIDs[a.ID] = r
 	}
 	s.globalAlerts = newAlertSet(globals)
 	for p := range s.alerts {
@@ -372,20 +392,12 @@ func (k *apiKey) allows(addr netip.Addr, now time.Time) bool {
 	return true
 }
 
-func (s *state) alertRecord(d doc, now time.Time) *alertRec {
-	if d["created"] == nil {
-		d["created"] = formatTime(now)
+// alertRecord indexes an alert; one without a creation time was created now.
+func (s *state) alertRecord(a *AlertDoc, now time.Time) *alertRec {
+	if a.Created.IsZero() {
+		a = a.with(func(d doc) { d["created"] = formatTime(now) })
 	}
-	if d["updated"] == nil {
-		d["updated"] = d["created"]
-	}
-	created, _ := parseTimestamp(d["created"].(string))
-	r := &alertRec{doc: d, status: d["status"].(string), created: created}
-	r.project, _ = d["groupId"].(string)
-	if r.status == statusClosed && d["resolved"] == nil {
-		d["resolved"] = d["updated"]
-	}
-	return r
+	return &alertRec{cur: a, status: a.Status, created: a.Created, project: a.GroupID}
 }
 
 // scheduleTracking computes, for every TRACKING alert of set, when it opens.
@@ -394,7 +406,7 @@ func (s *state) scheduleTracking(set *alertSet, project string) {
 		if r.status != statusTracking {
 			continue
 		}
-		cfgID, _ := r.doc["alertConfigId"].(string)
+		cfgID := r.cur.AlertConfigID
 		s.configAlerts[cfgID] = append(s.configAlerts[cfgID], r)
 		set.schedule(r, s.openTime(r, project))
 	}
@@ -403,7 +415,7 @@ func (s *state) scheduleTracking(set *alertSet, project string) {
 // openTime is when a TRACKING alert opens: its creation plus the smallest
 // delayMin of its configuration's notifications (spec part 3).
 func (s *state) openTime(r *alertRec, project string) time.Time {
-	cfgID, _ := r.doc["alertConfigId"].(string)
+	cfgID := r.cur.AlertConfigID
 	var cfg doc
 	if project == "" {
 		cfg = s.globalConfigs.get(cfgID)
@@ -428,6 +440,27 @@ func (s *state) openTime(r *alertRec, project string) time.Time {
 	return r.created.Add(time.Duration(smallest) * time.Minute)
 }
 
+// anyDue reports whether a TRACKING alert may be due to open by now.
+func (s *state) anyDue(now time.Time) bool {
+	if s.globalAlerts.due(now) {
+		return true
+	}
+	for _, set := range s.alerts {
+		if set.due(now) {
+			return true
+		}
+	}
+	return false
+}
+
+// promoteAll opens every TRACKING alert whose delay has passed.
+func (s *state) promoteAll(now time.Time) {
+	s.promote(s.globalAlerts, now)
+	for _, set := range s.alerts {
+		s.promote(set, now)
+	}
+}
+
 // promote opens the TRACKING alerts of set whose delay has passed.
 func (s *state) promote(set *alertSet, now time.Time) {
 	if set == nil {
@@ -435,14 +468,12 @@ func (s *state) promote(set *alertSet, now time.Time) {
 	}
 	set.promote(now, func(r *alertRec) {
 		at := formatTime(r.openAt)
-		r.doc["status"] = statusOpen
-		r.doc["updated"] = at
-		r.doc["lastNotified"] = at
-		if r.project == "" {
-			s.touch("globalAlerts", r.doc)
-		} else {
-			s.touch("alerts", r.doc)
-		}
+		r.cur = r.cur.with(func(d doc) {
+			d["status"] = statusOpen
+			d["updated"] = at
+			d["lastNotified"] = at
+		})
+		s.touchAlert(r)
 	})
 }
 
@@ -492,14 +523,14 @@ func (s *state) fixtures() *Fixtures {
 	}
 	for _, p := range sortedKeys(s.alerts) {
 		for _, r := range s.alerts[p].items {
-			f.Alerts = append(f.Alerts, r.doc)
+			f.Alerts = append(f.Alerts, r.cur)
 		}
 	}
 	for _, p := range sortedKeys(s.alertConfigs) {
 		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
 	}
 	for _, r := range s.globalAlerts.items {
-		f.GlobalAlerts = append(f.GlobalAlerts, r.doc)
+		f.GlobalAlerts = append(f.GlobalAlerts, r.cur)
 	}
 	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
 	for _, k := range sortedKeys(s.backupConfigs) {

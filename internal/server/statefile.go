@@ -190,6 +190,7 @@ func (sf *StateFile) SavedClock() (time.Time, error) {
 func (sf *StateFile) Load() (*Fixtures, error) {
 	f := &Fixtures{}
 	lists := f.lists()
+	ar := &arena{}
 	err := sf.db.View(func(tx *bolt.Tx) error {
 		for _, k := range fixtureKeys {
 			b := tx.Bucket([]byte(k))
@@ -197,21 +198,30 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 				continue
 			}
 			type rec struct {
-				seq uint64
-				d   doc
+				seq   uint64
+				doc   doc
+				alert *AlertDoc
 			}
 			var recs []rec
 			err := b.ForEach(func(key, v []byte) error {
 				if len(v) < 8 {
 					return fmt.Errorf("%s %s: record is damaged", k, key)
 				}
-				dec := json.NewDecoder(bytes.NewReader(v[8:]))
-				dec.UseNumber()
-				var d doc
-				if err := dec.Decode(&d); err != nil {
-					return fmt.Errorf("%s %s: record is not JSON", k, key)
+				r := rec{seq: binary.BigEndian.Uint64(v)}
+				if k == "alerts" || k == "globalAlerts" {
+					a, err := parseAlert(v[8:], ar)
+					if err != nil {
+						return fmt.Errorf("%s %s: %s", k, key, ruleOf(err))
+					}
+					r.alert = a
+				} else {
+					dec := json.NewDecoder(bytes.NewReader(v[8:]))
+					dec.UseNumber()
+					if err := dec.Decode(&r.doc); err != nil || r.doc == nil {
+						return fmt.Errorf("%s %s: record is not a JSON object", k, key)
+					}
 				}
-				recs = append(recs, rec{binary.BigEndian.Uint64(v), d})
+				recs = append(recs, r)
 				return nil
 			})
 			if err != nil {
@@ -219,7 +229,14 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 			}
 			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
 			for _, r := range recs {
-				*lists[k] = append(*lists[k], r.d)
+				switch k {
+				case "alerts":
+					f.Alerts = append(f.Alerts, r.alert)
+				case "globalAlerts":
+					f.GlobalAlerts = append(f.GlobalAlerts, r.alert)
+				default:
+					*lists[k] = append(*lists[k], r.doc)
+				}
 			}
 		}
 		return nil
@@ -237,7 +254,7 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 // within the kind, and its document (nil to delete it).
 type record struct {
 	kind, key string
-	doc       doc
+	doc       any // a doc or an *AlertDoc
 }
 
 // batch is what one request changed, encoded while the data was locked.

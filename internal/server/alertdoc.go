@@ -1,0 +1,255 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// AlertDoc is one alert (2.1) as stored: its JSON, compact and canonical
+// (the conditional fields of its event type only, resolved only when
+// CLOSED, timestamps in UTC), which is what GET returns but for links, and
+// the fields the server reasons about. It never changes: a change makes a
+// new one, so fixtures and the running data can share them, and a million
+// alerts cost their JSON and little more.
+type AlertDoc struct {
+	raw []byte
+	alertFields
+}
+
+type alertFields struct {
+	ID, GroupID, AlertConfigID, EventTypeName, Status string
+	Created, AcknowledgedUntil                        time.Time
+}
+
+// MarshalJSON writes the alert as stored.
+func (a *AlertDoc) MarshalJSON() ([]byte, error) { return a.raw, nil }
+
+// Doc decodes the alert into a document, to read or to change.
+func (a *AlertDoc) Doc() doc {
+	dec := json.NewDecoder(bytes.NewReader(a.raw))
+	dec.UseNumber()
+	var d doc
+	if err := dec.Decode(&d); err != nil {
+		panic(fmt.Sprintf("stored alert %s is not JSON: %v", a.ID, err))
+	}
+	normalizeNumbers(d)
+	return d
+}
+
+// newAlertDoc makes an alert from a document that passed alertSchema: it
+// drops what 2.1 does not show for its event type and status, and encodes
+// what is left. A CLOSED alert without resolved was resolved when last
+// updated.
+func newAlertDoc(d doc) *AlertDoc {
+	event, _ := d["eventTypeName"].(string)
+	for _, f := range conditionalAlertFields {
+		if !alertFieldAllowed(f, event) {
+			delete(d, f)
+		}
+	}
+	if d["updated"] == nil && d["created"] != nil {
+		d["updated"] = d["created"]
+	}
+	if st, _ := d["status"].(string); st == statusClosed {
+		if d["resolved"] == nil && d["updated"] != nil {
+			d["resolved"] = d["updated"]
+		}
+	} else {
+		delete(d, "resolved")
+	}
+	a := &AlertDoc{raw: encodeJSON(d)}
+	a.alertFields = fieldsOf(d)
+	return a
+}
+
+func fieldsOf(d doc) alertFields {
+	var f alertFields
+	f.ID, _ = d["id"].(string)
+	f.GroupID, _ = d["groupId"].(string)
+	f.AlertConfigID, _ = d["alertConfigId"].(string)
+	f.EventTypeName, _ = d["eventTypeName"].(string)
+	f.Status, _ = d["status"].(string)
+	if s, ok := d["created"].(string); ok {
+		f.Created, _ = parseTimestamp(s)
+	}
+	if s, ok := d["acknowledgedUntil"].(string); ok {
+		f.AcknowledgedUntil, _ = parseTimestamp(s)
+	}
+	return f
+}
+
+// with returns the alert changed by edit, as a new AlertDoc.
+func (a *AlertDoc) with(edit func(doc)) *AlertDoc {
+	d := a.Doc()
+	edit(d)
+	return newAlertDoc(d)
+}
+
+// alertWire is what parseAlert reads of an alert to take its fast path:
+// pointers tell a field that is absent from one that is empty.
+type alertWire struct {
+	ID                *string `json:"id"`
+	GroupID           *string `json:"groupId"`
+	AlertConfigID     *string `json:"alertConfigId"`
+	EventTypeName     *string `json:"eventTypeName"`
+	Status            *string `json:"status"`
+	Created           *string `json:"created"`
+	Updated           *string `json:"updated"`
+	LastNotified      *string `json:"lastNotified"`
+	Resolved          *string `json:"resolved"`
+	AcknowledgedUntil *string `json:"acknowledgedUntil"`
+	MetricName        *string `json:"metricName"`
+	SourceTypeName    *string `json:"sourceTypeName"`
+	CurrentValue      *struct {
+		Number *json.Number `json:"number"`
+		Units  *string      `json:"units"`
+	} `json:"currentValue"`
+	Tags []string `json:"tags"`
+
+	ClusterID       json.RawMessage `json:"clusterId"`
+	ClusterName     json.RawMessage `json:"clusterName"`
+	HostID          json.RawMessage `json:"hostId"`
+	HostnameAndPort json.RawMessage `json:"hostnameAndPort"`
+	ReplicaSetName  json.RawMessage `json:"replicaSetName"`
+}
+
+// arena keeps many small byte strings in large blocks: fewer objects for
+// the collector, no size-class waste.
+type arena struct {
+	block   []byte
+	scratch bytes.Buffer
+	strs    map[string]string
+}
+
+// intern shares one copy of a string that many alerts repeat (a project,
+// a configuration, an event type).
+func (a *arena) intern(s string) string {
+	if v, ok := a.strs[s]; ok {
+		return v
+	}
+	if a.strs == nil {
+		a.strs = map[string]string{}
+	}
+	if len(a.strs) < 1<<16 {
+		a.strs[s] = s
+	}
+	return s
+}
+
+func (a *arena) keep(b []byte) []byte {
+	if len(a.block)+len(b) > cap(a.block) {
+		a.block = make([]byte, 0, max(1<<20, len(b)))
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return a.block[start:len(a.block):len(a.block)]
+}
+
+// parseAlert reads one alert of a fixture. An alert already in canonical
+// form (as GET returns it, and as the state file keeps it) is taken as it
+// is; any other goes through the schema, which says what is wrong.
+func parseAlert(raw []byte, ar *arena) (*AlertDoc, *apiError) {
+	var w alertWire
+	if json.Unmarshal(raw, &w) == nil {
+		if f, ok := w.canonical(); ok {
+			ar.scratch.Reset()
+			var err error
+			if bytes.ContainsAny(raw, " \t\r\n") {
+				err = json.Compact(&ar.scratch, raw)
+			} else {
+				ar.scratch.Write(raw) // already compact, as generated files and the state file are
+			}
+			if err == nil && ar.scratch.Len() > 2 {
+				if f.Status == statusClosed && w.Resolved == nil {
+					// A CLOSED alert was resolved when it was last updated.
+					ar.scratch.Truncate(ar.scratch.Len() - 1)
+					ar.scratch.WriteString(`,"resolved":"` + *w.Updated + `"}`)
+				}
+				f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
+				f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
+				return &AlertDoc{raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var d doc
+	if err := dec.Decode(&d); err != nil || d == nil {
+		return nil, errBadRequest("INVALID_JSON", "must be an object")
+	}
+	if err := alertSchema().checkFixture(d, ""); err != nil {
+		return nil, err
+	}
+	return newAlertDoc(d), nil
+}
+
+// canonical reports whether the alert needs no change to be stored, and
+// its fields.
+func (w *alertWire) canonical() (alertFields, bool) {
+	var f alertFields
+	if w.ID == nil || w.Status == nil || w.EventTypeName == nil || w.Created == nil || w.Updated == nil {
+		return f, false
+	}
+	f.ID, f.Status, f.EventTypeName = *w.ID, *w.Status, *w.EventTypeName
+	if w.GroupID != nil {
+		f.GroupID = *w.GroupID
+	}
+	if w.AlertConfigID != nil {
+		f.AlertConfigID = *w.AlertConfigID
+	}
+	if !api.OneOf(f.Status, api.AlertStatuses) || f.EventTypeName == "" {
+		return f, false
+	}
+	if f.Status != statusClosed && w.Resolved != nil {
+		return f, false
+	}
+	var ok bool
+	if f.Created, ok = canonicalTime(w.Created); !ok {
+		return f, false
+	}
+	for _, t := range []*string{w.Updated, w.LastNotified, w.Resolved} {
+		if _, ok := canonicalTime(t); !ok {
+			return f, false
+		}
+	}
+	if f.AcknowledgedUntil, ok = canonicalTime(w.AcknowledgedUntil); !ok {
+		return f, false
+	}
+	if w.MetricName != nil && !api.OneOf(*w.MetricName, api.MetricNames) ||
+		w.SourceTypeName != nil && !api.OneOf(*w.SourceTypeName, api.SourceTypeNames) {
+		return f, false
+	}
+	if cv := w.CurrentValue; cv != nil {
+		if cv.Units != nil && !api.OneOf(*cv.Units, api.Units) {
+			return f, false
+		}
+		if cv.Number != nil && fmt.Sprint(normalizeNumbers(*cv.Number)) != cv.Number.String() {
+			return f, false
+		}
+	}
+	for _, p := range [...]struct {
+		field string
+		here  bool
+	}{{"clusterId", w.ClusterID != nil}, {"clusterName", w.ClusterName != nil}, {"hostId", w.HostID != nil},
+		{"hostnameAndPort", w.HostnameAndPort != nil}, {"replicaSetName", w.ReplicaSetName != nil},
+		{"currentValue", w.CurrentValue != nil}, {"metricName", w.MetricName != nil}, {"sourceTypeName", w.SourceTypeName != nil}} {
+		if p.here && !alertFieldAllowed(p.field, f.EventTypeName) {
+			return f, false
+		}
+	}
+	return f, true
+}
+
+// canonicalTime parses an optional timestamp that must already be written
+// as the server writes it.
+func canonicalTime(s *string) (time.Time, bool) {
+	if s == nil {
+		return time.Time{}, true
+	}
+	t, err := parseTimestamp(*s)
+	return t, err == nil && formatTime(t) == *s
+}
