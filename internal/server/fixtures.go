@@ -19,20 +19,20 @@ import (
 // Fixtures is the data a server starts from (server.md "Fixture file"):
 // every resource as the API would return it, kept as JSON documents.
 type Fixtures struct {
-	Orgs                  []doc `json:"orgs,omitempty"`
-	Projects              []doc `json:"projects,omitempty"`
-	APIKeys               []doc `json:"apiKeys,omitempty"`
-	Users                 []doc `json:"users,omitempty"`
+	Orgs                  []doc       `json:"orgs,omitempty"`
+	Projects              []doc       `json:"projects,omitempty"`
+	APIKeys               []doc       `json:"apiKeys,omitempty"`
+	Users                 []doc       `json:"users,omitempty"`
 	Alerts                []*AlertDoc `json:"alerts,omitempty"`
-	AlertConfigs          []doc `json:"alertConfigs,omitempty"`
+	AlertConfigs          []doc       `json:"alertConfigs,omitempty"`
 	GlobalAlerts          []*AlertDoc `json:"globalAlerts,omitempty"`
-	GlobalAlertConfigs    []doc `json:"globalAlertConfigs,omitempty"`
-	BackupConfigs         []doc `json:"backupConfigs,omitempty"`
-	Snapshots             []doc `json:"snapshots,omitempty"`
-	ConfigServerSnapshots []doc `json:"configServerSnapshots,omitempty"`
-	OplogStores           []doc `json:"oplogStores,omitempty"`
-	SnapshotStores        []doc `json:"snapshotStores,omitempty"`
-	BackupJobConfigs      []doc `json:"backupJobConfigs,omitempty"`
+	GlobalAlertConfigs    []doc       `json:"globalAlertConfigs,omitempty"`
+	BackupConfigs         []doc       `json:"backupConfigs,omitempty"`
+	Snapshots             []doc       `json:"snapshots,omitempty"`
+	ConfigServerSnapshots []doc       `json:"configServerSnapshots,omitempty"`
+	OplogStores           []doc       `json:"oplogStores,omitempty"`
+	SnapshotStores        []doc       `json:"snapshotStores,omitempty"`
+	BackupJobConfigs      []doc       `json:"backupJobConfigs,omitempty"`
 }
 
 var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "alertConfigs", "globalAlerts",
