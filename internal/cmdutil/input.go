@@ -2,8 +2,10 @@ package cmdutil
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -14,22 +16,25 @@ import (
 // more than 1 MiB anyway.
 const MaxInputBytes = 1 << 20
 
-// ReadJSONInput reads the JSON document of --file (a path, or - for
-// standard input) and checks that it is JSON.
-func ReadJSONInput(ios *iostreams.IOStreams, file string) ([]byte, error) {
+// ReadJSONInput reads the JSON document named by a flag (--file or
+// --input): a path, or - for standard input. It checks that it is JSON.
+func ReadJSONInput(ios *iostreams.IOStreams, flag, file string) ([]byte, error) {
 	var r io.Reader
 	name := file
 	switch file {
 	case "":
-		return nil, FlagErrorf("no input: give --file FILE, or --file - to read standard input")
+		return nil, FlagErrorf("no input: give %s FILE, or %s - to read standard input", flag, flag)
 	case "-":
 		r, name = ios.In, "standard input"
 	default:
 		fh, err := os.Open(file)
 		if err != nil {
-			return nil, FlagErrorf("reading --file: %v", err)
+			return nil, FlagErrorf("cannot read %s %s: %s", flag, file, describeOpenError(err))
 		}
 		defer fh.Close()
+		if st, err := fh.Stat(); err == nil && st.IsDir() {
+			return nil, FlagErrorf("cannot read %s %s: it is a directory; give a JSON file, or - for standard input", flag, file)
+		}
 		r = fh
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
@@ -40,11 +45,53 @@ func ReadJSONInput(ios *iostreams.IOStreams, file string) ([]byte, error) {
 		return nil, FlagErrorf("%s is larger than %d bytes, the most the server accepts", name, MaxInputBytes)
 	}
 	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		return nil, FlagErrorf("%s is not valid JSON: %v", name, err)
+		return nil, FlagErrorf("%s is not valid JSON: %s", name, describeJSONError(data))
 	}
 	return data, nil
+}
+
+// describeOpenError says why a file could not be opened, without Go's
+// "open PATH:" prefix.
+func describeOpenError(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err.Error()
+	}
+	return err.Error()
+}
+
+// describeJSONError says where invalid JSON goes wrong, by line and column.
+func describeJSONError(data []byte) string {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Sprintf("line %d, column %d: %s", line, col, syn.Error())
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "unexpected content"
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(data []byte, offset int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < offset-1 && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 // Title capitalises the first letter of a word.

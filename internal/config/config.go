@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -79,7 +80,7 @@ func Load(path string) (*File, error) {
 	if err := dec.Decode(f); err != nil {
 		var strict *toml.StrictMissingError
 		if errors.As(err, &strict) {
-			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %v", path, strict.String(), Keys)
+			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %s", path, strict.String(), strings.Join(Keys, ", "))
 		}
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
@@ -128,6 +129,14 @@ func (f *File) ProfileNames() []string {
 	return names
 }
 
+// KnownProfiles lists the profiles for a message: "a, b", or "none yet".
+func (f *File) KnownProfiles() string {
+	if len(f.Profiles) == 0 {
+		return "none yet"
+	}
+	return strings.Join(f.ProfileNames(), ", ")
+}
+
 // Active is the profile a run uses when -P and OMCTL_PROFILE are not set.
 func (f *File) Active() string {
 	if f.ActiveProfile != "" {
@@ -139,7 +148,7 @@ func (f *File) Active() string {
 // ValidateKey checks a key name.
 func ValidateKey(key string) error {
 	if !slices.Contains(Keys, key) {
-		return fmt.Errorf("unknown config key %q: valid keys are %v", key, Keys)
+		return fmt.Errorf("unknown config key %q: valid keys are %s", key, strings.Join(Keys, ", "))
 	}
 	return nil
 }
@@ -161,7 +170,7 @@ func ValidateValue(key, value string) error {
 		}
 	case "output":
 		if !slices.Contains(OutputFormats, value) {
-			return fmt.Errorf("invalid output %q: valid formats are %v", value, OutputFormats)
+			return fmt.Errorf("invalid output %q: valid formats are %s", value, strings.Join(OutputFormats, ", "))
 		}
 	case "insecure":
 		if _, err := strconv.ParseBool(value); err != nil {

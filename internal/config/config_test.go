@@ -76,7 +76,7 @@ func TestProfileSelection(t *testing.T) {
 	if s, _ := Resolve(f, "prod", nil); s.BaseURL != "https://prod" {
 		t.Errorf("-P did not beat OMCTL_PROFILE: %+v", s)
 	}
-	if _, err := Resolve(f, "nope", nil); err == nil || !strings.Contains(err.Error(), "[prod staging]") {
+	if _, err := Resolve(f, "nope", nil); err == nil || !strings.Contains(err.Error(), "known profiles: prod, staging") {
 		t.Errorf("missing profile: %v", err)
 	}
 }

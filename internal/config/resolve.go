@@ -64,7 +64,7 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 	}
 	prof, ok := f.Profiles[name]
 	if !ok && explicit {
-		return nil, fmt.Errorf("profile %q not found: known profiles are %v (create it with `omctl config set --profile %s KEY VALUE`)", name, f.ProfileNames(), name)
+		return nil, fmt.Errorf("profile %q not found: known profiles: %s (create it with `omctl config set --profile %s KEY VALUE`)", name, f.KnownProfiles(), name)
 	}
 
 	v := viper.New()

@@ -87,7 +87,7 @@ func TestBadFormatIsUsageError(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	_, err := New(ios, Options{Format: "yaml"})
 	var ue *UsageError
-	if err == nil || !strings.Contains(err.Error(), "table json jsonl") || !asUsage(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "valid formats are table, json, jsonl") || !asUsage(err, &ue) {
 		t.Errorf("err = %v", err)
 	}
 }

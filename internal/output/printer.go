@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/omctl/omctl/internal/client"
@@ -57,7 +58,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 		opts.Format = FormatTable
 	}
 	if !slices.Contains(Formats, opts.Format) {
-		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %v", opts.Format, Formats)}
+		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %s", opts.Format, strings.Join(Formats, ", "))}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

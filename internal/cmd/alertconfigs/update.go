@@ -60,7 +60,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	raw, err := cmdutil.ReadJSONInput(opts.IO, opts.File)
+	raw, err := cmdutil.ReadJSONInput(opts.IO, "--file", opts.File)
 	if err != nil {
 		return err
 	}

@@ -16,9 +16,6 @@ import (
 // table each time; piped, it prints each alert once as it appears and again
 // whenever its status changes, so `-o jsonl` makes an event stream.
 func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer *output.Printer, path string, lo client.ListOptions) error {
-	if opts.Interval <= 0 {
-		return fmt.Errorf("--interval must be positive")
-	}
 	seen := map[string]string{}
 	tick := time.NewTicker(opts.Interval)
 	defer tick.Stop()

@@ -81,7 +81,7 @@ func apiRun(ctx context.Context, opts *Options) error {
 	}
 	var body []byte
 	if opts.Input != "" {
-		if body, err = cmdutil.ReadJSONInput(opts.IO, opts.Input); err != nil {
+		if body, err = cmdutil.ReadJSONInput(opts.IO, "--input", opts.Input); err != nil {
 			return err
 		}
 	}

@@ -44,7 +44,7 @@ func TestSetRejectsBadValues(t *testing.T) {
 	for _, kv := range [][3]string{
 		{"project_id", "abc", "24 hexadecimal digits"},
 		{"base_url", "om.example.com", "http(s)://"},
-		{"output", "yaml", "table json jsonl"},
+		{"output", "yaml", "valid formats are table, json, jsonl"},
 		{"colour", "red", "valid keys are"},
 	} {
 		err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]})

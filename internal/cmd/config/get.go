@@ -52,7 +52,7 @@ func getRun(opts *GetOptions) error {
 	}
 	prof, ok := file.Profiles[name]
 	if !ok {
-		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 	}
 	v := prof.Get(opts.Key)
 	if v == "" {

@@ -54,7 +54,7 @@ func listRun(opts *ListOptions) error {
 	prof, ok := file.Profiles[name]
 	if !ok {
 		if opts.Profile != "" {
-			return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
+			return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "No profile %q yet: create one with 'omctl config init' or 'omctl config set KEY VALUE'.\n", name)
 		return nil

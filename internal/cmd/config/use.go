@@ -47,7 +47,7 @@ func useRun(opts *UseOptions) error {
 		return err
 	}
 	if _, ok := file.Profiles[opts.Profile]; !ok {
-		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", opts.Profile, file.ProfileNames())
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", opts.Profile, file.KnownProfiles())
 	}
 	file.ActiveProfile = opts.Profile
 	if err := file.Save(path); err != nil {

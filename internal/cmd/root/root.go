@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -97,6 +96,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	for _, t := range helpTopics() {
 		cmd.AddCommand(t)
 	}
+	strictBuiltins(cmd)
 	return cmd
 }
 
@@ -123,10 +123,13 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
 	}
-	// cobra reports unknown commands and bad arguments as plain errors.
+	// cobra reports unknown commands, bad arguments and missing or
+	// conflicting flags as plain errors in its own words.
 	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) && isCobraUsageError(err) {
-		err = &cmdutil.FlagError{Err: err}
+	if !errors.As(err, &apiErr) {
+		if usage, ok := cobraUsageError(err); ok {
+			err = usage
+		}
 	}
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
 	code := cmdutil.ExitCode(err)
@@ -134,14 +137,4 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 		fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", executed.CommandPath())
 	}
 	return code
-}
-
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag", "if any flags in the group", "at least one of the flags in the group", "none of the others can be"} {
-		if strings.HasPrefix(msg, prefix) || strings.Contains(msg, prefix) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,10 @@
 package root
 
 import (
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,6 +30,10 @@ func run(t *testing.T, baseURL string, args ...string) (code int, stdout, stderr
 	return code, out.String(), errOut.String()
 }
 
+// goList matches Go's list syntax, "[until forever]", which users should
+// never see.
+var goList = regexp.MustCompile(`\[[a-z-]+ [a-z-]+`)
+
 func TestExitCodes(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts/5f1a0c2e8f9d4b0012345678", 404,
@@ -34,6 +42,12 @@ func TestExitCodes(t *testing.T) {
 	srv.Reply("GET", "/globalAlertConfigs", 403, `{"error":403,"errorCode":"IP_ADDRESS_NOT_ON_ACCESS_LIST","reason":"Forbidden","detail":"IP address 10.1.1.1 is not allowed to access this resource."}`)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 500, `{"error":500,"reason":"Internal Server Error","detail":"boom"}`)
 	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[],"totalCount":0}`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
 	for _, tc := range []struct {
 		args      []string
 		code      int
@@ -48,14 +62,38 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"alerts", "list", "--bogus"}, cmdutil.ExitUsage, "unknown flag: --bogus"},
 		{[]string{"alerts", "frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
 		{[]string{"frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
-		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "until forever"},
+		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing flag: give --until or --forever\nRun 'omctl alerts ack --help'"},
+		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678", "--until", "4h", "--forever"}, cmdutil.ExitUsage, "--forever and --until cannot be used together\n"},
+		// A missing required flag is a usage error with the help hint.
+		{[]string{"alerts", "wait", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --for-status\nRun 'omctl alerts wait --help'"},
+		{[]string{"alertconfigs", "update", "5f2a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --file\nRun"},
+		{[]string{"backupconfigs", "assign-regions", "5e3c0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --region\nRun"},
+		{[]string{"snapshots", "expire", "5f3c0c2e8f9d4b0012345678", "--expires", "1d"}, cmdutil.ExitUsage, "missing required flag --cluster\nRun"},
+		{[]string{"apikeys", "create"}, cmdutil.ExitUsage, "missing required flags --desc and --role\nRun"},
+		// Intervals: zero, or without --watch.
+		{[]string{"alerts", "list", "--watch", "--interval", "0s"}, cmdutil.ExitUsage, "invalid --interval 0s"},
+		{[]string{"alerts", "list", "--interval", "5s"}, cmdutil.ExitUsage, "add --watch"},
+		{[]string{"alerts", "list", "--watch", "-o", "json"}, cmdutil.ExitUsage, "use -o jsonl"},
+		{[]string{"alerts", "wait", "5f1a0c2e8f9d4b0012345678", "--for-status", "OPEN", "--interval", "0s"}, cmdutil.ExitUsage, "must be positive"},
+		// Input files: a directory is as wrong as a missing file.
+		{[]string{"oplogstores", "create", "--file", os.TempDir()}, cmdutil.ExitUsage, "is a directory"},
+		{[]string{"oplogstores", "create", "--file", filepath.Join(os.TempDir(), "no-such-store.json")}, cmdutil.ExitUsage, "no such file"},
+		{[]string{"api", "/groups", "--input", filepath.Join(os.TempDir(), "no-such-body.json")}, cmdutil.ExitUsage, "cannot read --input"},
+		// cobra's own commands and typos.
+		{[]string{"completion", "tcsh"}, cmdutil.ExitUsage, `unknown command "tcsh"`},
+		{[]string{"help", "nosuch"}, cmdutil.ExitUsage, `unknown help topic "nosuch"`},
+		{[]string{"alerts", "lst"}, cmdutil.ExitUsage, "did you mean list?"},
+		// A past expiry would make the snapshot's expiry unchangeable.
+		{[]string{"snapshots", "expire", "5f3c0c2e8f9d4b0012345678", "--cluster", "5e3c0c2e8f9d4b0012345678", "--expires", "2020-01-01"}, cmdutil.ExitUsage, "not in the future"},
+		// A busy port is a runtime failure, not a usage error.
+		{[]string{"server", "--listen", busy}, cmdutil.ExitError, "cannot listen on " + busy},
 		{[]string{"alerts", "list", "-o", "yaml"}, cmdutil.ExitUsage, "valid formats are"},
 		{[]string{"alerts", "list", "--jq", ".["}, cmdutil.ExitUsage, "invalid --jq expression"},
 		{[]string{"alerts", "list", "--project", "nothex"}, cmdutil.ExitUsage, "24 hexadecimal digits"},
-		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "none of the others"},
+		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "--cluster and --host cannot be used together\n"},
 	} {
 		code, _, stderr := run(t, srv.URL, tc.args...)
-		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) {
+		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) || goList.MatchString(stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.errSubstr)
 		}
 	}

@@ -70,7 +70,7 @@ func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
 func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error) {
 	body := map[string]any{}
 	if f.File != "" {
-		raw, err := cmdutil.ReadJSONInput(ios, f.File)
+		raw, err := cmdutil.ReadJSONInput(ios, "--file", f.File)
 		if err != nil {
 			return nil, err
 		}
