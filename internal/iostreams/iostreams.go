@@ -61,3 +61,6 @@ func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
 
 // SetNoColor lets tests act as if NO_COLOR were set.
 func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }
+
+// SetTerminalWidth lets tests act as a terminal of a given width.
+func (s *IOStreams) SetTerminalWidth(w int) { s.termWidth = w }
