@@ -101,3 +101,13 @@ func Title(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// DecodeAnswer reads the resource of a server's answer (unwrapping an
+// envelope) into v, so a confirmation can say what the server did rather
+// than what was asked.
+func DecodeAnswer(content []byte, what string, v any) error {
+	if err := json.Unmarshal(content, v); err != nil {
+		return fmt.Errorf("the server's answer is not %s", what)
+	}
+	return nil
+}

@@ -113,9 +113,16 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
-	if body.Expires != nil {
-		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, *body.Expires)
+	var got api.Snapshot
+	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot", &got); err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("Snapshot %s has no expiry", opts.SnapshotID)
+	switch {
+	case got.DoNotDelete:
+		msg = fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
+	case got.Expires != "":
+		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, got.Expires)
 	}
 	return printer.Confirm(res, Table, msg)
 }
