@@ -1,6 +1,7 @@
 package root
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
@@ -167,5 +168,17 @@ func TestInsecureWarnsOnStderr(t *testing.T) {
 	}
 	if _, _, stderr := run(t, srv.URL, "globalalerts", "list"); strings.Contains(stderr, "Warning") {
 		t.Errorf("warned without --insecure: %q", stderr)
+	}
+}
+
+func TestVersionAsJSON(t *testing.T) {
+	code, out, stderr := run(t, "http://x", "version", "-o", "json")
+	var info map[string]string
+	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info["version"] != build.Version || info["commit"] != build.Commit {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = run(t, "http://x", "version", "--jq", ".version")
+	if code != 0 || out != build.Version+"\n" {
+		t.Errorf("--jq .version: exit %d, stdout %q", code, out)
 	}
 }
