@@ -161,6 +161,10 @@ func ValidateValue(key, value string) error {
 	switch key {
 	case "base_url":
 		u, err := url.Parse(value)
+		if err == nil && u.User != nil {
+			// Never echo it: the part before @ may be a private key.
+			return fmt.Errorf("invalid base_url: it must not hold credentials (user:key@); set public_key and private_key instead")
+		}
 		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
 		}
@@ -176,9 +180,16 @@ func ValidateValue(key, value string) error {
 		if _, err := strconv.ParseBool(value); err != nil {
 			return fmt.Errorf("invalid insecure %q: want true or false", value)
 		}
-	case "public_key", "private_key", "ca_cert":
+	case "public_key", "private_key":
 		if value == "" {
 			return fmt.Errorf("%s must not be empty", key)
+		}
+	case "ca_cert":
+		if value == "" {
+			return fmt.Errorf("ca_cert must not be empty (omctl config unset ca_cert removes it)")
+		}
+		if st, err := os.Stat(value); err != nil || st.IsDir() {
+			return fmt.Errorf("invalid ca_cert %q: no such file; want the path of a PEM file", value)
 		}
 	}
 	return nil

@@ -120,3 +120,40 @@ func TestPathOrder(t *testing.T) {
 		t.Errorf("Path = %s", p)
 	}
 }
+
+func TestInvalidValuesNameTheirSource(t *testing.T) {
+	f := &File{Profiles: map[string]Profile{"default": {OrgID: "bad-org"}, "ok": {}}}
+	for _, tc := range []struct {
+		env   map[string]string
+		flags []string
+		file  *File
+		want  string
+	}{
+		{env: map[string]string{"OMCTL_INSECURE": "maybe"}, want: `invalid insecure "maybe": want true or false (from OMCTL_INSECURE)`},
+		{env: map[string]string{"OMCTL_PROJECT_ID": "bad"}, want: `invalid project_id "bad": want 24 hexadecimal digits (from OMCTL_PROJECT_ID)`},
+		{flags: []string{"--project", "bad"}, want: `(from --project)`},
+		{file: f, want: `invalid org_id "bad-org": want 24 hexadecimal digits (from org_id in profile "default")`},
+		{env: map[string]string{"OMCTL_CA_CERT": "/nonexistent.pem"}, want: `invalid ca_cert "/nonexistent.pem": no such file`},
+		{file: &File{ActiveProfile: "nope", Profiles: map[string]Profile{"ok": {}}}, want: `the active profile "nope" does not exist: known profiles: ok`},
+	} {
+		clearEnv(t)
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		file := tc.file
+		if file == nil {
+			file = &File{Profiles: map[string]Profile{}}
+		}
+		_, err := Resolve(file, "", flags(tc.flags...))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v %v: err = %v, want %q", tc.env, tc.flags, err, tc.want)
+		}
+	}
+}
+
+func TestBaseURLWithCredentialsIsRefusedWithoutEchoingThem(t *testing.T) {
+	err := ValidateValue("base_url", "https://user:s3cret-key@om.example.com")
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "must not hold credentials") {
+		t.Errorf("err = %v", err)
+	}
+}
