@@ -247,6 +247,32 @@ func (p *Profile) Set(key, value string) error {
 	return nil
 }
 
+// Unset removes key from the profile.
+func (p *Profile) Unset(key string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	switch key {
+	case "base_url":
+		p.BaseURL = ""
+	case "public_key":
+		p.PublicKey = ""
+	case "private_key":
+		p.PrivateKey = ""
+	case "project_id":
+		p.ProjectID = ""
+	case "org_id":
+		p.OrgID = ""
+	case "output":
+		p.Output = ""
+	case "ca_cert":
+		p.CACert = ""
+	case "insecure":
+		p.Insecure = false
+	}
+	return nil
+}
+
 // Redact shows a secret's last four characters only.
 func Redact(secret string) string {
 	if secret == "" {

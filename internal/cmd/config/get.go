@@ -29,7 +29,8 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
 		Long:  "Print the value a profile stores for KEY. The private key prints redacted unless --reveal is given.",
 		Example: `  omctl config get base_url
   omctl config get -P staging project_id`,
-		Args: cmdutil.ExactArgs(1, "KEY"),
+		Args:              cmdutil.ExactArgs(1, "KEY"),
+		ValidArgsFunction: completeKey,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Profile, opts.Key = f.Flags.Profile, args[0]
 			if runF != nil {

@@ -22,11 +22,12 @@ type UseOptions struct {
 func NewCmdUse(f *cmdutil.Factory, runF func(*UseOptions) error) *cobra.Command {
 	opts := &UseOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
 	return &cobra.Command{
-		Use:     "use PROFILE",
-		Short:   "Make a profile the active one",
-		Long:    "Make PROFILE the one used when neither -P nor OMCTL_PROFILE names another.",
-		Example: "  omctl config use staging",
-		Args:    cmdutil.ExactArgs(1, "PROFILE"),
+		Use:               "use PROFILE",
+		Short:             "Make a profile the active one",
+		Long:              "Make PROFILE the one used when neither -P nor OMCTL_PROFILE names another.",
+		Example:           "  omctl config use staging",
+		Args:              cmdutil.ExactArgs(1, "PROFILE"),
+		ValidArgsFunction: completeProfile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Profile = args[0]
 			if runF != nil {
