@@ -59,9 +59,9 @@ func runAtTerminal(t *testing.T, width int, args ...string) string {
 	return out.String()
 }
 
-// TestTablesFitTheTerminal renders every table at 80 and 100 columns: no
-// line may be wider than the terminal, and the result must match its golden
-// file under testdata/tables (rewritten by -update).
+// TestTablesFitTheTerminal renders every table and describe view at 80 and
+// 100 columns: no line may be wider than the terminal, and the result must
+// match its golden file under testdata/tables (rewritten by -update).
 func TestTablesFitTheTerminal(t *testing.T) {
 	demoServer(t)
 	for name, args := range map[string][]string{
@@ -74,6 +74,8 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		"backupjobs-describe":     {"backupjobs", "describe", "5e2b0c2e8f9d4b0012340001"},
 		"oplogstores-describe":    {"oplogstores", "describe", "oplog-us-east-1"},
 		"snapshotstores-describe": {"snapshotstores", "describe", "blockstore-us-1"},
+		"alerts-describe":         {"alerts", "describe", "5f1a0c2e8f9d4b0000000092"},
+		"snapshots-describe":      {"snapshots", "describe", "5f3c0c2e8f9d4b000000019c", "--cluster", "5e3c0c2e8f9d4b0012340001"},
 	} {
 		for _, width := range []int{80, 100} {
 			got := runAtTerminal(t, width, args...)

@@ -152,15 +152,35 @@ func flagNames(fields []string) string {
 	return strings.Join(names, ", ")
 }
 
-// Table shows stores.
+// Table shows oplog stores.
 var Table = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", "MAX CONNECTIONS", "ASSIGNMENT", "LABELS"},
 	func(s api.S3Store) []string {
-		auth := s.S3AuthMethod
-		if auth == "" {
-			auth = "KEYS"
-		}
-		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, auth, optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ",")}
+		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, authMethod(s), optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ",")}
 	})
+
+// SnapshotTable shows snapshot stores: the oplog store's columns and the
+// load factor, which only snapshot stores have (last, so piped columns
+// keep their place).
+var SnapshotTable = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", "MAX CONNECTIONS", "ASSIGNMENT", "LABELS", "LOAD FACTOR"},
+	func(s api.S3Store) []string {
+		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, authMethod(s), optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ","), optInt(s.LoadFactor)}
+	})
+
+// TableFor is the table of a kind of store.
+func TableFor(kind Kind) output.TableDef {
+	if kind == Snapshot {
+		return SnapshotTable
+	}
+	return Table
+}
+
+// authMethod is the store's s3AuthMethod; absent means KEYS.
+func authMethod(s api.S3Store) string {
+	if s.S3AuthMethod == "" {
+		return "KEYS"
+	}
+	return s.S3AuthMethod
+}
 
 func optInt(v *int64) string {
 	if v == nil {

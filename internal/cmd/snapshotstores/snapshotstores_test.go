@@ -50,12 +50,13 @@ func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
 
 func TestDescribeReadsBack(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"]}`)
+	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"],"loadFactor":3}`)
 	ios, _, out, _ := iostreams.Test()
-	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), BasePath: basePath, StoreID: "blockstore-1"}); err != nil {
+	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), BasePath: basePath, Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\n"; out.String() != want {
+	// The load factor, which only snapshot stores have, comes last.
+	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\t3\n"; out.String() != want {
 		t.Errorf("output = %q, want %q", out.String(), want)
 	}
 }
