@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/omctl/omctl/internal/iostreams"
@@ -110,4 +111,60 @@ func DecodeAnswer(content []byte, what string, v any) error {
 		return fmt.Errorf("the server's answer is not %s", what)
 	}
 	return nil
+}
+
+// DescribeJSONError says what is wrong with a JSON document in a user's
+// terms ("s3MaxConnections: got a string, want an integer"), never in Go's
+// ("cannot unmarshal string into Go struct field S3Store.s3MaxConnections
+// of type int64").
+func DescribeJSONError(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		got := typeErr.Value
+		if i := strings.IndexByte(got, ' '); i > 0 {
+			got = got[:i] // "number 1.5" -> "number"
+		}
+		msg := fmt.Sprintf("got %s %s, want %s", article(got), got, jsonKind(typeErr.Type))
+		if typeErr.Field != "" {
+			msg = typeErr.Field + ": " + msg
+		}
+		return msg
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return syn.Error()
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind names what JSON a Go type takes.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -82,12 +83,39 @@ func Load(path string) (*File, error) {
 		if errors.As(err, &strict) {
 			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %s", path, strict.String(), strings.Join(Keys, ", "))
 		}
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, describeTOMLError(path, err)
 	}
 	if f.Profiles == nil {
 		f.Profiles = map[string]Profile{}
 	}
 	return f, nil
+}
+
+// tomlTypeRE is go-toml's message for a value of the wrong type, which
+// names Go's struct field and type.
+var tomlTypeRE = regexp.MustCompile(`^cannot decode TOML (\w+) into .* of type (\w+)$`)
+
+// describeTOMLError says where the file is wrong, by line and column, and
+// what is wrong in the file's terms rather than Go's.
+func describeTOMLError(path string, err error) error {
+	var decErr *toml.DecodeError
+	if !errors.As(err, &decErr) {
+		return fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	row, col := decErr.Position()
+	msg := strings.TrimPrefix(decErr.Error(), "toml: ")
+	if m := tomlTypeRE.FindStringSubmatch(msg); m != nil {
+		want := map[string]string{"bool": "true or false", "string": "a string in quotes"}[m[2]]
+		if want == "" {
+			want = "a " + m[2]
+		}
+		got := "a " + m[1]
+		if strings.HasPrefix(m[1], "i") {
+			got = "an " + m[1] // integer
+		}
+		msg = fmt.Sprintf("%s is %s, want %s", strings.Join(decErr.Key(), "."), got, want)
+	}
+	return fmt.Errorf("config %s, line %d, column %d: %s", path, row, col, msg)
 }
 
 // Save writes the file with mode 0600, since it may hold a private key,

@@ -157,3 +157,20 @@ func TestBaseURLWithCredentialsIsRefusedWithoutEchoingThem(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestBrokenFileSaysWhereAndWhatInTOMLTerms(t *testing.T) {
+	for body, want := range map[string]string{
+		"[profiles.default]\ninsecure = \"yes\"\n": "line 2, column 12: profiles.default.insecure is a string, want true or false",
+		"[profiles.default]\nproject_id = 5\n":     "line 2, column 14: profiles.default.project_id is an integer, want a string in quotes",
+		"[profiles.default\n":                      "line 1, column 18: expected ']' to close table name",
+	} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "struct field") {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func Columns[T any](headers []string, row func(T) []string) TableDef {
 		Row: func(item json.RawMessage) ([]string, error) {
 			var v T
 			if err := json.Unmarshal(item, &v); err != nil {
-				return nil, fmt.Errorf("reading %s: %w", strings.ToLower(headers[0]), err)
+				return nil, fmt.Errorf("the server's answer does not have the shape of %s (see it with -o json)", strings.ToLower(headers[0]))
 			}
 			return row(v), nil
 		},

@@ -90,7 +90,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		if err == nil {
 			var a api.Alert
 			if err := json.Unmarshal(c.Content(body), &a); err != nil {
-				return fmt.Errorf("reading alert: %w", err)
+				return fmt.Errorf("the server's answer is not an alert: %s", cmdutil.DescribeJSONError(err))
 			}
 			last = a.Status
 			if a.Status == opts.ForStatus {

@@ -53,7 +53,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cmdutil.FlagError{Err: err}
+		return &cmdutil.FlagError{Err: flagValueError(c, err)}
 	})
 
 	pf := cmd.PersistentFlags()
@@ -131,6 +131,7 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 			err = usage
 		}
 	}
+	err = timeoutError(err, f.Flags.Timeout)
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
 	code := cmdutil.ExitCode(err)
 	if code == cmdutil.ExitUsage && executed != nil {

@@ -1,13 +1,17 @@
 package root
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
@@ -34,6 +38,10 @@ func run(t *testing.T, baseURL string, args ...string) (code int, stdout, stderr
 // goList matches Go's list syntax, "[until forever]", which users should
 // never see.
 var goList = regexp.MustCompile(`\[[a-z-]+ [a-z-]+`)
+
+// goInternals matches what Go and its libraries say, which users should
+// never see either.
+var goInternals = regexp.MustCompile(`strconv\.|(?:^|\s)json: |Go struct|Go value|(?:^|\s)toml: |context deadline`)
 
 func TestExitCodes(t *testing.T) {
 	srv := stubapi.New(t)
@@ -80,6 +88,11 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"oplogstores", "create", "--file", os.TempDir()}, cmdutil.ExitUsage, "is a directory"},
 		{[]string{"oplogstores", "create", "--file", filepath.Join(os.TempDir(), "no-such-store.json")}, cmdutil.ExitUsage, "no such file"},
 		{[]string{"api", "/groups", "--input", filepath.Join(os.TempDir(), "no-such-body.json")}, cmdutil.ExitUsage, "cannot read --input"},
+		// Flag values are described by what the flag takes, not by Go's parser.
+		{[]string{"alerts", "list", "--limit", "abc"}, cmdutil.ExitUsage, `invalid --limit "abc": want an integer`},
+		{[]string{"alerts", "list", "--watch", "--interval", "x"}, cmdutil.ExitUsage, `invalid --interval "x": want a duration`},
+		{[]string{"alerts", "list", "--backup-jobs-enabled-only=maybe"}, cmdutil.ExitUsage, `invalid --backup-jobs-enabled-only "maybe": want true or false`},
+		{[]string{"oplogstores", "create", "--max-connections", "x"}, cmdutil.ExitUsage, `invalid --max-connections "x": want an integer`},
 		// cobra's own commands and typos.
 		{[]string{"completion", "tcsh"}, cmdutil.ExitUsage, `unknown command "tcsh"`},
 		{[]string{"help", "nosuch"}, cmdutil.ExitUsage, `unknown help topic "nosuch"`},
@@ -94,7 +107,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "--cluster and --host cannot be used together\n"},
 	} {
 		code, _, stderr := run(t, srv.URL, tc.args...)
-		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) || goList.MatchString(stderr) {
+		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) || goList.MatchString(stderr) || goInternals.MatchString(stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.errSubstr)
 		}
 	}
@@ -180,5 +193,16 @@ func TestVersionAsJSON(t *testing.T) {
 	code, out, _ = run(t, "http://x", "version", "--jq", ".version")
 	if code != 0 || out != build.Version+"\n" {
 		t.Errorf("--jq .version: exit %d, stdout %q", code, out)
+	}
+}
+
+func TestTimeoutSaysWhichFlagWaits(t *testing.T) {
+	err := timeoutError(fmt.Errorf("GET http://om:8080/api/public/v1.0/groups: %w", context.DeadlineExceeded), 5*time.Second)
+	if want := "GET http://om:8080/api/public/v1.0/groups: no answer within 5s (--timeout sets how long to wait)"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+	other := errors.New("GET http://om: connection refused")
+	if timeoutError(other, time.Second) != other {
+		t.Error("a failure that is not a timeout was reworded")
 	}
 }

@@ -1,9 +1,14 @@
 package root
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 )
@@ -64,4 +69,41 @@ func plural(n int, word string) string {
 		return word
 	}
 	return fmt.Sprintf("%ss", word)
+}
+
+// badValueRE is pflag's message for a value its flag type cannot parse,
+// which ends in Go's parser error ("strconv.ParseInt: parsing ...").
+var badValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+
+// flagValueError rewords a bad flag value by what the flag takes.
+func flagValueError(c *cobra.Command, err error) error {
+	m := badValueRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	fl := c.Flags().Lookup(m[2])
+	if fl == nil {
+		return err
+	}
+	want := map[string]string{
+		"int": "an integer", "int64": "an integer", "uint": "a whole number",
+		"bool": "true or false", "optionalBool": "true or false",
+		"duration": "a duration such as 30s, 5m or 2h",
+	}[fl.Value.Type()]
+	if want == "" {
+		return err
+	}
+	return fmt.Errorf("invalid --%s %q: want %s", m[2], m[1], want)
+}
+
+// timeoutError says that the server did not answer in time, and which flag
+// sets how long omctl waits, instead of Go's "context deadline exceeded".
+// The client reports a failed request as "METHOD URL: cause".
+func timeoutError(err error, timeout time.Duration) error {
+	var timeoutErr interface{ Timeout() bool }
+	if !errors.Is(err, context.DeadlineExceeded) && !(errors.As(err, &timeoutErr) && timeoutErr.Timeout()) {
+		return err
+	}
+	request, _, _ := strings.Cut(err.Error(), ": ")
+	return fmt.Errorf("%s: no answer within %s (--timeout sets how long to wait)", request, timeout)
 }

@@ -75,7 +75,7 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error
 			return nil, err
 		}
 		if err := json.Unmarshal(raw, &body); err != nil {
-			return nil, cmdutil.FlagErrorf("--file: a store must be a JSON object: %v", err)
+			return nil, cmdutil.FlagErrorf("--file %s: a store must be a JSON object: %s", f.File, cmdutil.DescribeJSONError(err))
 		}
 	}
 	s := f.Store
@@ -117,7 +117,7 @@ func Validate(body map[string]any, kind Kind) error {
 	raw, _ := json.Marshal(body)
 	var s api.S3Store
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return cmdutil.FlagErrorf("invalid store: %v", err)
+		return cmdutil.FlagErrorf("invalid store field %s", cmdutil.DescribeJSONError(err))
 	}
 	if s.AcceptedTos == nil || !*s.AcceptedTos {
 		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
