@@ -167,6 +167,9 @@ func (f *Factory) JSONPrinter() (*output.Printer, error) {
 	}
 	format := s.Output
 	if format == output.FormatTable {
+		if f.FlagSet != nil && f.FlagSet.Changed("output") {
+			return nil, &output.UsageError{Err: fmt.Errorf("-o table does not apply here: the answer prints as JSON; use -o json or -o jsonl")}
+		}
 		format = output.FormatJSON
 	}
 	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})

@@ -38,7 +38,9 @@ func NewCmdAPI(f *cmdutil.Factory, runF func(context.Context, *Options) error) *
 		Use:   "api [-X METHOD] PATH [--input FILE|-] [--paginate]",
 		Short: "Make an authenticated API request",
 		Long: `Make an authenticated request to PATH, relative to the base URL
-(/api/public/v1.0), and print the JSON answer.
+(/api/public/v1.0), and print the JSON answer. PATH may also be a full URL of
+the same server, as the API gives in links[].href. -o table does not apply:
+the answer prints as JSON.
 
 {project_id} and {org_id} in PATH are replaced by --project and --org (or the
 profile's). With --paginate, a GET of a list fetches every page and prints
@@ -91,6 +93,9 @@ func apiRun(ctx context.Context, opts *Options) error {
 	}
 	c, err := opts.Client()
 	if err != nil {
+		return err
+	}
+	if path, err = fullURLPath(c, path); err != nil {
 		return err
 	}
 	if method == http.MethodGet {

@@ -93,6 +93,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"alerts", "list", "--watch", "--interval", "x"}, cmdutil.ExitUsage, `invalid --interval "x": want a duration`},
 		{[]string{"alerts", "list", "--backup-jobs-enabled-only=maybe"}, cmdutil.ExitUsage, `invalid --backup-jobs-enabled-only "maybe": want true or false`},
 		{[]string{"oplogstores", "create", "--max-connections", "x"}, cmdutil.ExitUsage, `invalid --max-connections "x": want an integer`},
+		// omctl api prints JSON; an explicit -o table is refused, not ignored.
+		{[]string{"api", "/groups/{project_id}/alerts", "-o", "table"}, cmdutil.ExitUsage, "-o table does not apply here"},
 		// cobra's own commands and typos.
 		{[]string{"completion", "tcsh"}, cmdutil.ExitUsage, `unknown command "tcsh"`},
 		{[]string{"help", "nosuch"}, cmdutil.ExitUsage, `unknown help topic "nosuch"`},
