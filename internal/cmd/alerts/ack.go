@@ -49,7 +49,7 @@ recommends for an indefinite acknowledgement.`,
 		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
   omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -75,7 +75,7 @@ func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) err
 		Long:              "Remove the acknowledgement of an alert, so its notifications resume (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).",
 		Example:           "  omctl alerts unack 5f1a0c2e8f9d4b0012345678",
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {

@@ -26,7 +26,7 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --timeout 30m
   omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {

@@ -97,6 +97,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 		cmd.AddCommand(t)
 	}
 	strictBuiltins(cmd)
+	noFileCompletions(cmd)
 	return cmd
 }
 
