@@ -19,13 +19,17 @@ type IOStreams struct {
 	stdinTTY, stdoutTTY, stderrTTY bool
 	termWidth                      int
 	noColor                        bool
+	// colorForced keeps colour in output that is not a terminal.
+	colorForced bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, termWidth: 80}
-	// https://no-color.org and the CLICOLOR convention.
+	// https://no-color.org and the CLICOLOR convention (CLICOLOR=0 turns
+	// colour off, CLICOLOR_FORCE keeps it when piped); NO_COLOR wins.
 	s.noColor = os.Getenv("NO_COLOR") != "" || os.Getenv("CLICOLOR") == "0" || os.Getenv("TERM") == "dumb"
+	s.colorForced = os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
 	s.stdinTTY = term.IsTerminal(int(os.Stdin.Fd()))
 	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
 	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
@@ -55,9 +59,9 @@ func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 // TerminalWidth is the width of stdout, 80 when it is not a terminal.
 func (s *IOStreams) TerminalWidth() int { return s.termWidth }
 
-// ColorEnabled reports whether stdout may carry colour: a terminal, with
-// neither NO_COLOR nor CLICOLOR=0 set.
-func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+// ColorEnabled reports whether stdout may carry colour: a terminal, or
+// CLICOLOR_FORCE set, with neither NO_COLOR nor CLICOLOR=0 set.
+func (s *IOStreams) ColorEnabled() bool { return (s.stdoutTTY || s.colorForced) && !s.noColor }
 
 // SetNoColor lets tests act as if NO_COLOR were set.
 func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }

@@ -37,12 +37,15 @@ func Columns[T any](headers []string, row func(T) []string) TableDef {
 }
 
 type table struct {
-	def  TableDef
-	rows [][]string
-	now  func() time.Time
+	def       TableDef
+	rows      [][]string
+	now       func() time.Time
+	noHeaders bool
 }
 
-func newTable(def TableDef, now func() time.Time) *table { return &table{def: def, now: now} }
+func newTable(def TableDef, opts Options) *table {
+	return &table{def: def, now: opts.Now, noHeaders: opts.NoHeaders}
+}
 
 func (t *table) add(item json.RawMessage) error {
 	row, err := t.def.Row(item)
@@ -60,6 +63,9 @@ func (t *table) render(ios *iostreams.IOStreams) error {
 	rows := t.rows
 	t.rows = nil
 	if !ios.IsStdoutTTY() {
+		if ios.ColorEnabled() { // CLICOLOR_FORCE
+			colorStatuses(t.def.Headers, rows)
+		}
 		var b strings.Builder
 		for _, r := range rows {
 			for i, c := range r {
@@ -94,7 +100,9 @@ func (t *table) render(ios *iostreams.IOStreams) error {
 		tablewriter.WithHeaderPaddingPerColumn(padding(len(headers))),
 		tablewriter.WithRowPaddingPerColumn(padding(len(headers))),
 	)
-	tbl.Header(headers)
+	if !t.noHeaders {
+		tbl.Header(headers)
+	}
 	if err := tbl.Bulk(rows); err != nil {
 		return err
 	}

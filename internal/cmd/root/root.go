@@ -70,6 +70,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request")
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
+	pf.BoolVar(&g.NoHeaders, "no-headers", false, "leave the header line out of tables on a terminal (piped tables have none)")
 	f.FlagSet = pf
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteValues(output.Formats...))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles)
