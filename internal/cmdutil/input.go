@@ -30,7 +30,7 @@ func ReadJSONInput(ios *iostreams.IOStreams, flag, file string) ([]byte, error) 
 	default:
 		fh, err := os.Open(file)
 		if err != nil {
-			return nil, FlagErrorf("cannot read %s %s: %s", flag, file, describeOpenError(err))
+			return nil, FlagErrorf("cannot read %s %s: %s", flag, file, DescribeFileError(err))
 		}
 		defer fh.Close()
 		if st, err := fh.Stat(); err == nil && st.IsDir() {
@@ -51,9 +51,9 @@ func ReadJSONInput(ios *iostreams.IOStreams, flag, file string) ([]byte, error) 
 	return data, nil
 }
 
-// describeOpenError says why a file could not be opened, without Go's
+// DescribeFileError says why a file could not be read, without Go's
 // "open PATH:" prefix.
-func describeOpenError(err error) string {
+func DescribeFileError(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "no such file"

@@ -5,6 +5,7 @@ package s3store
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,11 +81,14 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error
 	}
 	s := f.Store
 	for _, path := range f.CertFiles {
-		pem, err := os.ReadFile(path)
+		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, cmdutil.FlagErrorf("reading --custom-cert: %v", err)
+			return nil, cmdutil.FlagErrorf("cannot read --custom-cert %s: %s", path, cmdutil.DescribeFileError(err))
 		}
-		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(pem)})
+		if block, _ := pem.Decode(data); block == nil || block.Type != "CERTIFICATE" {
+			return nil, cmdutil.FlagErrorf("--custom-cert %s is not a PEM certificate: want a file holding -----BEGIN CERTIFICATE-----", path)
+		}
+		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(data)})
 	}
 	fromFlags, _ := json.Marshal(s)
 	var overlay map[string]any
@@ -134,6 +138,9 @@ func Validate(body map[string]any, kind Kind) error {
 	if s.S3AuthMethod != "" && !api.OneOf(s.S3AuthMethod, api.S3AuthMethods) {
 		return cmdutil.FlagErrorf("invalid s3AuthMethod %q: valid values are %s", s.S3AuthMethod, strings.Join(api.S3AuthMethods, ", "))
 	}
+	if authMethod(s) == "KEYS" && !hasKeys(s) {
+		return cmdutil.FlagErrorf("s3AuthMethod KEYS needs the bucket's keys: give --access-key and --secret-key (cloudAccessKey, cloudSecretKey in --file), or --auth-method IAM_ROLE")
+	}
 	if s.WriteConcern != "" && !api.OneOf(s.WriteConcern, api.WriteConcerns) {
 		return cmdutil.FlagErrorf("invalid writeConcern %q: valid values are %s", s.WriteConcern, strings.Join(api.WriteConcerns, ", "))
 	}
@@ -172,6 +179,12 @@ func TableFor(kind Kind) output.TableDef {
 		return SnapshotTable
 	}
 	return Table
+}
+
+// hasKeys reports whether a store carries an access key and a secret key,
+// under either of the names the API accepts.
+func hasKeys(s api.S3Store) bool {
+	return (s.CloudAccessKey != "" && s.CloudSecretKey != "") || (s.AWSAccessKey != "" && s.AWSSecretKey != "")
 }
 
 // authMethod is the store's s3AuthMethod; absent means KEYS.

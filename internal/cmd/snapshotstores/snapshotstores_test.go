@@ -10,7 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
-const store = `{"acceptedTos":true,"pathStyleAccessEnabled":true,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"blocks","s3MaxConnections":10,"sseEnabled":false,"uri":"db1:27017,db2:27017"}`
+const store = `{"acceptedTos":true,"s3AuthMethod":"IAM_ROLE","pathStyleAccessEnabled":true,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"blocks","s3MaxConnections":10,"sseEnabled":false,"uri":"db1:27017,db2:27017"}`
 
 func TestUpdatePutsFileWithLoadFactor(t *testing.T) {
 	srv := stubapi.New(t)
@@ -35,6 +35,9 @@ func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
 		{strings.Replace(store, `{`, `{"loadFactor":0,`, 1), "loadFactor must be a positive integer"},
 		{strings.Replace(store, `{`, `{"id":"other",`, 1), `differs from STORE_ID "blockstore-1"`},
 		{strings.Replace(store, `"s3MaxConnections":10`, `"s3MaxConnections":-1`, 1), "s3MaxConnections must be a positive"},
+		// KEYS, said or implied, needs the keys.
+		{strings.Replace(store, `"IAM_ROLE"`, `"KEYS"`, 1), "s3AuthMethod KEYS needs the bucket's keys"},
+		{strings.Replace(store, `"s3AuthMethod":"IAM_ROLE",`, ``, 1), "s3AuthMethod KEYS needs the bucket's keys"},
 	} {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
