@@ -17,7 +17,7 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
-	termWidth                      int
+	termWidth, termHeight          int
 	noColor                        bool
 	// colorForced keeps colour in output that is not a terminal.
 	colorForced bool
@@ -34,8 +34,8 @@ func System() *IOStreams {
 	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
 	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
 	if s.stdoutTTY {
-		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
-			s.termWidth = w
+		if w, h, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			s.termWidth, s.termHeight = w, h
 		}
 	}
 	return s
@@ -68,3 +68,9 @@ func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }
 
 // SetTerminalWidth lets tests act as a terminal of a given width.
 func (s *IOStreams) SetTerminalWidth(w int) { s.termWidth = w }
+
+// TerminalHeight is the number of lines of stdout, 0 when unknown.
+func (s *IOStreams) TerminalHeight() int { return s.termHeight }
+
+// SetTerminalHeight lets tests act as a terminal of a given height.
+func (s *IOStreams) SetTerminalHeight(h int) { s.termHeight = h }

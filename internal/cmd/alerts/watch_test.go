@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -137,5 +138,23 @@ func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
 	}
 	if want := "a OPEN\nb OPEN\n"; out.String() != want {
 		t.Errorf("watch output = %q, want %q", out.String(), want)
+	}
+}
+
+func TestWatchRedrawFitsTheScreen(t *testing.T) {
+	var items []json.RawMessage
+	for i := 0; i < 30; i++ {
+		items = append(items, json.RawMessage(`{}`))
+	}
+	for _, tc := range []struct{ height, shown, hidden int }{
+		{0, 30, 0},   // height unknown: everything
+		{40, 30, 0},  // room for all
+		{33, 30, 0},  // exactly: title, blank, header, 30 rows
+		{24, 20, 10}, // the rest is counted on the last line
+	} {
+		shown, hidden := fitScreen(items, tc.height)
+		if len(shown) != tc.shown || hidden != tc.hidden {
+			t.Errorf("height %d: %d shown, %d hidden; want %d, %d", tc.height, len(shown), hidden, tc.shown, tc.hidden)
+		}
 	}
 }
