@@ -223,28 +223,25 @@ func ValidateValue(key, value string) error {
 	return nil
 }
 
+// text is the field of a key that holds text; nil for insecure (a bool)
+// and for unknown keys.
+func (p *Profile) text(key string) *string {
+	return map[string]*string{
+		"base_url": &p.BaseURL, "public_key": &p.PublicKey, "private_key": &p.PrivateKey,
+		"project_id": &p.ProjectID, "org_id": &p.OrgID, "output": &p.Output, "ca_cert": &p.CACert,
+	}[key]
+}
+
 // Get returns the value of key as text.
 func (p Profile) Get(key string) string {
-	switch key {
-	case "base_url":
-		return p.BaseURL
-	case "public_key":
-		return p.PublicKey
-	case "private_key":
-		return p.PrivateKey
-	case "project_id":
-		return p.ProjectID
-	case "org_id":
-		return p.OrgID
-	case "output":
-		return p.Output
-	case "ca_cert":
-		return p.CACert
-	case "insecure":
+	if key == "insecure" {
 		if p.Insecure {
 			return "true"
 		}
 		return ""
+	}
+	if f := p.text(key); f != nil {
+		return *f
 	}
 	return ""
 }
@@ -254,23 +251,10 @@ func (p *Profile) Set(key, value string) error {
 	if err := ValidateValue(key, value); err != nil {
 		return err
 	}
-	switch key {
-	case "base_url":
-		p.BaseURL = value
-	case "public_key":
-		p.PublicKey = value
-	case "private_key":
-		p.PrivateKey = value
-	case "project_id":
-		p.ProjectID = value
-	case "org_id":
-		p.OrgID = value
-	case "output":
-		p.Output = value
-	case "ca_cert":
-		p.CACert = value
-	case "insecure":
+	if key == "insecure" {
 		p.Insecure, _ = strconv.ParseBool(value)
+	} else if f := p.text(key); f != nil {
+		*f = value
 	}
 	return nil
 }
@@ -280,23 +264,10 @@ func (p *Profile) Unset(key string) error {
 	if err := ValidateKey(key); err != nil {
 		return err
 	}
-	switch key {
-	case "base_url":
-		p.BaseURL = ""
-	case "public_key":
-		p.PublicKey = ""
-	case "private_key":
-		p.PrivateKey = ""
-	case "project_id":
-		p.ProjectID = ""
-	case "org_id":
-		p.OrgID = ""
-	case "output":
-		p.Output = ""
-	case "ca_cert":
-		p.CACert = ""
-	case "insecure":
+	if key == "insecure" {
 		p.Insecure = false
+	} else if f := p.text(key); f != nil {
+		*f = ""
 	}
 	return nil
 }
