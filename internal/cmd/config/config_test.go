@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,8 +102,8 @@ func TestInitRefusesWithoutTerminal(t *testing.T) {
 func TestInitSavesValidatedAnswers(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, _ := iostreams.Test()
-	answer := func(a Answers) func(*InitOptions, *Answers) error {
-		return func(_ *InitOptions, ans *Answers) error { *ans = a; return nil }
+	answer := func(a Answers) func(context.Context, *InitOptions, *Answers) error {
+		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
 	}
 	bad := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}
 	if err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: answer(bad)}); err == nil {
@@ -161,7 +162,7 @@ func TestInitSavesOrgAndChecksTheKeyWhenAsked(t *testing.T) {
 	answers := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org, CheckNow: true}
 	var checked *Answers
 	opts := &InitOptions{IO: ios, ConfigPath: path,
-		Ask:   func(_ *InitOptions, ans *Answers) error { *ans = answers; return nil },
+		Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
 		Check: func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }}
 	err := initRun(context.Background(), opts)
 	if err == nil || !strings.Contains(err.Error(), `profile "default" is saved, but the check failed: 401`) || checked == nil || checked.PrivateKey != "priv" {
@@ -189,3 +190,61 @@ func TestListOfAMissingProfilePrintsNothing(t *testing.T) {
 		t.Errorf("err = %v, stdout %q", err, out.String())
 	}
 }
+
+func TestInitAsksLineByLineAndReasksBadAnswers(t *testing.T) {
+	path := tempPath(t)
+	ios, stdin, _, errOut := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStderrTTY(true)
+	stdin.WriteString(strings.Join([]string{
+		"om.example.com",         // refused: not a URL
+		"https://om.example.com", // base URL
+		"pub",                    // public key
+		"priv",                   // private key
+		"",                       // no project
+		"5e1a0c2e8f9d4b0012345678",
+		"n", // do not try the key
+	}, "\n") + "\n")
+	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal,
+		Check: func(context.Context, *Answers) error { t.Error("key checked though the answer was no"); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), `invalid base_url "om.example.com"`) {
+		t.Errorf("bad answer not explained: %q", errOut.String())
+	}
+	p, _ := path()
+	file, _ := cfg.Load(p)
+	if got := file.Profiles["default"]; got.BaseURL != "https://om.example.com" || got.PrivateKey != "priv" || got.ProjectID != "" || got.OrgID != "5e1a0c2e8f9d4b0012345678" {
+		t.Errorf("saved %+v", got)
+	}
+}
+
+func TestInitCancelledSavesNothing(t *testing.T) {
+	path := tempPath(t)
+	ios, stdin, _, _ := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStderrTTY(true)
+	stdin.WriteString("https://om.example.com\n") // then the input ends, as Ctrl-D
+	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal})
+	if err == nil || err.Error() != "config init cancelled: nothing was saved" {
+		t.Fatalf("err = %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as Ctrl-C does
+	err = initRun(ctx, &InitOptions{IO: ios, ConfigPath: path, Ask: func(ctx context.Context, o *InitOptions, a *Answers) error {
+		_, err := newPrompter(blockingReader{}, io.Discard).ask(ctx, "Base URL", "", "", false, func(string) error { return nil })
+		return err
+	}})
+	if err == nil || err.Error() != "config init cancelled: nothing was saved" {
+		t.Fatalf("after Ctrl-C: err = %v", err)
+	}
+	if p, _ := path(); fileExists(p) {
+		t.Error("a cancelled init wrote the config file")
+	}
+}
+
+// blockingReader never answers, like a person who does not type.
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }

@@ -2,12 +2,10 @@ package config
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"time"
 
-	"github.com/charmbracelet/huh"
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/client"
@@ -27,8 +25,8 @@ type Answers struct {
 type InitOptions struct {
 	IO         *iostreams.IOStreams
 	ConfigPath func() (string, error)
-	// Ask fills the answers; the default asks at the terminal with huh.
-	Ask func(*InitOptions, *Answers) error
+	// Ask fills the answers; the default asks at the terminal.
+	Ask func(context.Context, *InitOptions, *Answers) error
 	// Check tries saved answers against the server (checkCredentials).
 	Check func(context.Context, *Answers) error
 
@@ -65,7 +63,7 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 	}
 	prof := file.Profiles[name]
 	ans := &Answers{BaseURL: prof.BaseURL, PublicKey: prof.PublicKey, PrivateKey: prof.PrivateKey, ProjectID: prof.ProjectID, OrgID: prof.OrgID}
-	if err := opts.Ask(opts, ans); err != nil {
+	if err := opts.Ask(ctx, opts, ans); err != nil {
 		return err
 	}
 	for _, kv := range [][2]string{{"base_url", ans.BaseURL}, {"public_key", ans.PublicKey}, {"private_key", ans.PrivateKey}, {"project_id", ans.ProjectID}, {"org_id", ans.OrgID}} {
@@ -109,7 +107,7 @@ func checkCredentials(ctx context.Context, ans *Answers) error {
 	return err
 }
 
-func askAtTerminal(opts *InitOptions, ans *Answers) error {
+func askAtTerminal(ctx context.Context, opts *InitOptions, ans *Answers) error {
 	if !opts.IO.IsStdinTTY() || !opts.IO.IsStderrTTY() {
 		return cmdutil.FlagErrorf("config init needs a terminal to ask questions; in scripts use 'omctl config set KEY VALUE' (keys: base_url, public_key, private_key, project_id, ...) or the environment variables OMCTL_BASE_URL, OMCTL_PUBLIC_KEY, OMCTL_PRIVATE_KEY, OMCTL_PROJECT_ID")
 	}
@@ -121,19 +119,26 @@ func askAtTerminal(opts *InitOptions, ans *Answers) error {
 			return cfg.ValidateValue(key, v)
 		}
 	}
-	form := huh.NewForm(huh.NewGroup(
-		huh.NewInput().Title("Base URL").Description("https://host:port of the server").Value(&ans.BaseURL).Validate(check("base_url", false)),
-		huh.NewInput().Title("Public key").Description("or a user name").Value(&ans.PublicKey).Validate(check("public_key", false)),
-		huh.NewInput().Title("Private key").Description("or that user's API key").EchoMode(huh.EchoModePassword).Value(&ans.PrivateKey).Validate(check("private_key", false)),
-		huh.NewInput().Title("Default project ID").Description("24 hex digits, optional").Value(&ans.ProjectID).Validate(check("project_id", true)),
-		huh.NewInput().Title("Default organization ID").Description("24 hex digits, optional; apikeys accesslist add needs it").Value(&ans.OrgID).Validate(check("org_id", true)),
-		huh.NewConfirm().Title("Try the key against the server once saved?").Value(&ans.CheckNow),
-	)).WithInput(opts.IO.In).WithOutput(opts.IO.ErrOut)
-	if err := form.Run(); err != nil {
-		if errors.Is(err, huh.ErrUserAborted) {
-			return errors.New("config init cancelled: nothing was saved")
+	p := newPrompter(opts.IO.In, opts.IO.ErrOut)
+	for _, q := range []struct {
+		title, help string
+		value       *string
+		secret      bool
+		check       func(string) error
+	}{
+		{"Base URL", "https://host:port of the server", &ans.BaseURL, false, check("base_url", false)},
+		{"Public key", "or a user name", &ans.PublicKey, false, check("public_key", false)},
+		{"Private key", "or that user's API key; not shown as you type", &ans.PrivateKey, true, check("private_key", false)},
+		{"Default project ID", "24 hex digits, optional", &ans.ProjectID, false, check("project_id", true)},
+		{"Default organization ID", "24 hex digits, optional; apikeys accesslist add needs it", &ans.OrgID, false, check("org_id", true)},
+	} {
+		v, err := p.ask(ctx, q.title, q.help, *q.value, q.secret, q.check)
+		if err != nil {
+			return err
 		}
-		return err
+		*q.value = v
 	}
-	return nil
+	var err error
+	ans.CheckNow, err = p.confirm(ctx, "Try the key against the server once saved?")
+	return err
 }
