@@ -20,7 +20,7 @@ import (
 	"github.com/omctl/omctl/internal/output"
 )
 
-// MaxDescLength is the longest description the API takes (spec part 8).
+// MaxDescLength is the longest description the API takes.
 const MaxDescLength = 250
 
 // KeyRoles are the roles a key created in a project can be given.

@@ -1,6 +1,6 @@
 // Package s3store holds what the oplog store and snapshot store commands
-// share: a flag for every field of an S3-compatible store (spec 2.9), the
-// merge of a --file with those flags, and the checks the spec states.
+// share: a flag for every field of an S3-compatible store, the
+// merge of a --file with those flags, and the checks the API states.
 package s3store
 
 import (
@@ -99,7 +99,7 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error
 	return body, Validate(body, kind)
 }
 
-// Validate checks what the spec states of a store request: required fields,
+// Validate checks what the API states of a store request: required fields,
 // acceptedTos true, positive s3MaxConnections and loadFactor, known enums.
 func Validate(body map[string]any, kind Kind) error {
 	required := []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}
