@@ -61,6 +61,10 @@ environment variables alone, with no config file.
   results print raw, like jq -r. A bad expression fails before any request.
     omctl alerts list --all --jq '.results[] | select(.status=="OPEN") | .id'
     omctl alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c
+
+alerts list --watch
+  Prints alerts one at a time, as they appear or change, so it takes -o table
+  or -o jsonl (--jq then applies to each alert), not -o json.
 `},
 }
 
