@@ -2,7 +2,8 @@
 # so a machine with only Go installed can run every target.
 GO ?= go
 BIN := bin/omctl
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Without a tag the version stays "dev"; the commit says which build it is.
+VERSION ?= $(shell git describe --tags --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo none)
 DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w \

@@ -11,11 +11,35 @@ var (
 )
 
 func init() {
-	// `go install ./cmd/omctl@version` has no ldflags but does know its module version.
-	if Version != "dev" {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
 		return
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+	fromBuildInfo(info)
+}
+
+// fromBuildInfo fills what -ldflags did not stamp from what the Go
+// toolchain records: the module version of `go install ...@version`, and
+// the commit and its time of a build inside a git checkout (`go install
+// ./cmd/omctl`, `go build`).
+func fromBuildInfo(info *debug.BuildInfo) {
+	if Version == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		Version = info.Main.Version
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if Commit == "none" && settings["vcs.revision"] != "" {
+		Commit = settings["vcs.revision"]
+		if len(Commit) > 12 {
+			Commit = Commit[:12]
+		}
+		if settings["vcs.modified"] == "true" {
+			Commit += "-dirty"
+		}
+	}
+	if Date == "unknown" && settings["vcs.time"] != "" {
+		Date = settings["vcs.time"]
 	}
 }

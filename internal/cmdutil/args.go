@@ -47,6 +47,12 @@ func Group(cmd *cobra.Command) *cobra.Command {
 				names = append(names, sub.Name())
 			}
 		}
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2 // cobra's default, set only when it suggests itself
+		}
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			return FlagErrorf("unknown command %q for %q: did you mean %s?", args[0], c.CommandPath(), strings.Join(s, " or "))
+		}
 		return FlagErrorf("unknown command %q for %q: available commands are %s", args[0], c.CommandPath(), strings.Join(names, ", "))
 	}
 	return cmd

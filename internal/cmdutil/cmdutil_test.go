@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -76,6 +77,29 @@ func TestExitCodeMapping(t *testing.T) {
 	} {
 		if got := ExitCode(err); got != want {
 			t.Errorf("ExitCode(%v) = %d, want %d", err, got, want)
+		}
+	}
+}
+
+func TestDescribeJSONErrorSpeaksJSON(t *testing.T) {
+	var store struct {
+		MaxConnections *int64 `json:"s3MaxConnections"`
+		SSE            bool   `json:"sseEnabled"`
+	}
+	var object map[string]json.RawMessage
+	for _, tc := range []struct {
+		doc  string
+		into any
+		want string
+	}{
+		{`{"s3MaxConnections":"ten"}`, &store, "s3MaxConnections: got a string, want an integer"},
+		{`{"s3MaxConnections":1.5}`, &store, "s3MaxConnections: got a number, want an integer"},
+		{`{"sseEnabled":"yes"}`, &store, "sseEnabled: got a string, want true or false"},
+		{`[1]`, &object, "got an array, want an object"},
+	} {
+		err := json.Unmarshal([]byte(tc.doc), tc.into)
+		if got := DescribeJSONError(err); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.doc, got, tc.want)
 		}
 	}
 }

@@ -16,18 +16,19 @@ import (
 
 // GlobalFlags are the values of the root command's persistent flags.
 type GlobalFlags struct {
-	Profile  string
-	BaseURL  string
-	Project  string
-	Org      string
-	Output   string
-	JQ       string
-	Debug    bool
-	CACert   string
-	Insecure bool
-	Timeout  time.Duration
-	Envelope bool
-	Pretty   bool
+	Profile   string
+	BaseURL   string
+	Project   string
+	Org       string
+	Output    string
+	JQ        string
+	Debug     bool
+	CACert    string
+	Insecure  bool
+	Timeout   time.Duration
+	Envelope  bool
+	Pretty    bool
+	NoHeaders bool
 }
 
 // Factory builds, lazily and once, what commands need.
@@ -118,11 +119,12 @@ func (f *Factory) Printer() (*output.Printer, error) {
 		return nil, err
 	}
 	return output.New(f.IOStreams, output.Options{
-		Format:   s.Output,
-		JQ:       f.Flags.JQ,
-		Pretty:   f.Flags.Pretty,
-		Envelope: f.Flags.Envelope,
-		Now:      f.Now,
+		Format:    s.Output,
+		JQ:        f.Flags.JQ,
+		Pretty:    f.Flags.Pretty,
+		Envelope:  f.Flags.Envelope,
+		Now:       f.Now,
+		NoHeaders: f.Flags.NoHeaders,
 	})
 }
 
@@ -167,6 +169,9 @@ func (f *Factory) JSONPrinter() (*output.Printer, error) {
 	}
 	format := s.Output
 	if format == output.FormatTable {
+		if f.FlagSet != nil && f.FlagSet.Changed("output") {
+			return nil, &output.UsageError{Err: fmt.Errorf("-o table does not apply here: the answer prints as JSON; use -o json or -o jsonl")}
+		}
 		format = output.FormatJSON
 	}
 	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})

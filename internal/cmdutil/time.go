@@ -50,5 +50,8 @@ func ParsePastTime(s string, now time.Time) (time.Time, error) {
 	if d, err := ParseDuration(s); err == nil {
 		return now.Add(-d).UTC(), nil
 	}
-	return ParseTime(s, now)
+	if t, err := ParseTime(s, now); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("invalid time %q: want RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration back from now (12h, 7d, 2w)", s)
 }

@@ -10,9 +10,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -79,14 +81,41 @@ func Load(path string) (*File, error) {
 	if err := dec.Decode(f); err != nil {
 		var strict *toml.StrictMissingError
 		if errors.As(err, &strict) {
-			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %v", path, strict.String(), Keys)
+			return nil, fmt.Errorf("config %s: unknown key(s):\n%s\nknown profile keys: %s", path, strict.String(), strings.Join(Keys, ", "))
 		}
-		return nil, fmt.Errorf("config %s: %w", path, err)
+		return nil, describeTOMLError(path, err)
 	}
 	if f.Profiles == nil {
 		f.Profiles = map[string]Profile{}
 	}
 	return f, nil
+}
+
+// tomlTypeRE is go-toml's message for a value of the wrong type, which
+// names Go's struct field and type.
+var tomlTypeRE = regexp.MustCompile(`^cannot decode TOML (\w+) into .* of type (\w+)$`)
+
+// describeTOMLError says where the file is wrong, by line and column, and
+// what is wrong in the file's terms rather than Go's.
+func describeTOMLError(path string, err error) error {
+	var decErr *toml.DecodeError
+	if !errors.As(err, &decErr) {
+		return fmt.Errorf("config %s: %s", path, strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	row, col := decErr.Position()
+	msg := strings.TrimPrefix(decErr.Error(), "toml: ")
+	if m := tomlTypeRE.FindStringSubmatch(msg); m != nil {
+		want := map[string]string{"bool": "true or false", "string": "a string in quotes"}[m[2]]
+		if want == "" {
+			want = "a " + m[2]
+		}
+		got := "a " + m[1]
+		if strings.HasPrefix(m[1], "i") {
+			got = "an " + m[1] // integer
+		}
+		msg = fmt.Sprintf("%s is %s, want %s", strings.Join(decErr.Key(), "."), got, want)
+	}
+	return fmt.Errorf("config %s, line %d, column %d: %s", path, row, col, msg)
 }
 
 // Save writes the file with mode 0600, since it may hold a private key,
@@ -128,6 +157,14 @@ func (f *File) ProfileNames() []string {
 	return names
 }
 
+// KnownProfiles lists the profiles for a message: "a, b", or "none yet".
+func (f *File) KnownProfiles() string {
+	if len(f.Profiles) == 0 {
+		return "none yet"
+	}
+	return strings.Join(f.ProfileNames(), ", ")
+}
+
 // Active is the profile a run uses when -P and OMCTL_PROFILE are not set.
 func (f *File) Active() string {
 	if f.ActiveProfile != "" {
@@ -139,7 +176,7 @@ func (f *File) Active() string {
 // ValidateKey checks a key name.
 func ValidateKey(key string) error {
 	if !slices.Contains(Keys, key) {
-		return fmt.Errorf("unknown config key %q: valid keys are %v", key, Keys)
+		return fmt.Errorf("unknown config key %q: valid keys are %s", key, strings.Join(Keys, ", "))
 	}
 	return nil
 }
@@ -152,6 +189,10 @@ func ValidateValue(key, value string) error {
 	switch key {
 	case "base_url":
 		u, err := url.Parse(value)
+		if err == nil && u.User != nil {
+			// Never echo it: the part before @ may be a private key.
+			return fmt.Errorf("invalid base_url: it must not hold credentials (user:key@); set public_key and private_key instead")
+		}
 		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
 		}
@@ -161,42 +202,46 @@ func ValidateValue(key, value string) error {
 		}
 	case "output":
 		if !slices.Contains(OutputFormats, value) {
-			return fmt.Errorf("invalid output %q: valid formats are %v", value, OutputFormats)
+			return fmt.Errorf("invalid output %q: valid formats are %s", value, strings.Join(OutputFormats, ", "))
 		}
 	case "insecure":
 		if _, err := strconv.ParseBool(value); err != nil {
 			return fmt.Errorf("invalid insecure %q: want true or false", value)
 		}
-	case "public_key", "private_key", "ca_cert":
+	case "public_key", "private_key":
 		if value == "" {
 			return fmt.Errorf("%s must not be empty", key)
+		}
+	case "ca_cert":
+		if value == "" {
+			return fmt.Errorf("ca_cert must not be empty (omctl config unset ca_cert removes it)")
+		}
+		if st, err := os.Stat(value); err != nil || st.IsDir() {
+			return fmt.Errorf("invalid ca_cert %q: no such file; want the path of a PEM file", value)
 		}
 	}
 	return nil
 }
 
+// text is the field of a key that holds text; nil for insecure (a bool)
+// and for unknown keys.
+func (p *Profile) text(key string) *string {
+	return map[string]*string{
+		"base_url": &p.BaseURL, "public_key": &p.PublicKey, "private_key": &p.PrivateKey,
+		"project_id": &p.ProjectID, "org_id": &p.OrgID, "output": &p.Output, "ca_cert": &p.CACert,
+	}[key]
+}
+
 // Get returns the value of key as text.
 func (p Profile) Get(key string) string {
-	switch key {
-	case "base_url":
-		return p.BaseURL
-	case "public_key":
-		return p.PublicKey
-	case "private_key":
-		return p.PrivateKey
-	case "project_id":
-		return p.ProjectID
-	case "org_id":
-		return p.OrgID
-	case "output":
-		return p.Output
-	case "ca_cert":
-		return p.CACert
-	case "insecure":
+	if key == "insecure" {
 		if p.Insecure {
 			return "true"
 		}
 		return ""
+	}
+	if f := p.text(key); f != nil {
+		return *f
 	}
 	return ""
 }
@@ -206,23 +251,23 @@ func (p *Profile) Set(key, value string) error {
 	if err := ValidateValue(key, value); err != nil {
 		return err
 	}
-	switch key {
-	case "base_url":
-		p.BaseURL = value
-	case "public_key":
-		p.PublicKey = value
-	case "private_key":
-		p.PrivateKey = value
-	case "project_id":
-		p.ProjectID = value
-	case "org_id":
-		p.OrgID = value
-	case "output":
-		p.Output = value
-	case "ca_cert":
-		p.CACert = value
-	case "insecure":
+	if key == "insecure" {
 		p.Insecure, _ = strconv.ParseBool(value)
+	} else if f := p.text(key); f != nil {
+		*f = value
+	}
+	return nil
+}
+
+// Unset removes key from the profile.
+func (p *Profile) Unset(key string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	if key == "insecure" {
+		p.Insecure = false
+	} else if f := p.text(key); f != nil {
+		*f = ""
 	}
 	return nil
 }

@@ -76,7 +76,7 @@ func TestProfileSelection(t *testing.T) {
 	if s, _ := Resolve(f, "prod", nil); s.BaseURL != "https://prod" {
 		t.Errorf("-P did not beat OMCTL_PROFILE: %+v", s)
 	}
-	if _, err := Resolve(f, "nope", nil); err == nil || !strings.Contains(err.Error(), "[prod staging]") {
+	if _, err := Resolve(f, "nope", nil); err == nil || !strings.Contains(err.Error(), "known profiles: prod, staging") {
 		t.Errorf("missing profile: %v", err)
 	}
 }
@@ -118,5 +118,59 @@ func TestPathOrder(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "/xdg")
 	if p, _ := Path(); p != "/xdg/omctl/config.toml" {
 		t.Errorf("Path = %s", p)
+	}
+}
+
+func TestInvalidValuesNameTheirSource(t *testing.T) {
+	f := &File{Profiles: map[string]Profile{"default": {OrgID: "bad-org"}, "ok": {}}}
+	for _, tc := range []struct {
+		env   map[string]string
+		flags []string
+		file  *File
+		want  string
+	}{
+		{env: map[string]string{"OMCTL_INSECURE": "maybe"}, want: `invalid insecure "maybe": want true or false (from OMCTL_INSECURE)`},
+		{env: map[string]string{"OMCTL_PROJECT_ID": "bad"}, want: `invalid project_id "bad": want 24 hexadecimal digits (from OMCTL_PROJECT_ID)`},
+		{flags: []string{"--project", "bad"}, want: `(from --project)`},
+		{file: f, want: `invalid org_id "bad-org": want 24 hexadecimal digits (from org_id in profile "default")`},
+		{env: map[string]string{"OMCTL_CA_CERT": "/nonexistent.pem"}, want: `invalid ca_cert "/nonexistent.pem": no such file`},
+		{file: &File{ActiveProfile: "nope", Profiles: map[string]Profile{"ok": {}}}, want: `the active profile "nope" does not exist: known profiles: ok`},
+	} {
+		clearEnv(t)
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		file := tc.file
+		if file == nil {
+			file = &File{Profiles: map[string]Profile{}}
+		}
+		_, err := Resolve(file, "", flags(tc.flags...))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v %v: err = %v, want %q", tc.env, tc.flags, err, tc.want)
+		}
+	}
+}
+
+func TestBaseURLWithCredentialsIsRefusedWithoutEchoingThem(t *testing.T) {
+	err := ValidateValue("base_url", "https://user:s3cret-key@om.example.com")
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "must not hold credentials") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestBrokenFileSaysWhereAndWhatInTOMLTerms(t *testing.T) {
+	for body, want := range map[string]string{
+		"[profiles.default]\ninsecure = \"yes\"\n": "line 2, column 12: profiles.default.insecure is a string, want true or false",
+		"[profiles.default]\nproject_id = 5\n":     "line 2, column 14: profiles.default.project_id is an integer, want a string in quotes",
+		"[profiles.default\n":                      "line 1, column 18: expected ']' to close table name",
+	} {
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "struct field") {
+			t.Errorf("%q: err = %v, want %q", body, err, want)
+		}
 	}
 }

@@ -63,8 +63,11 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 		name = f.Active()
 	}
 	prof, ok := f.Profiles[name]
+	if !ok && !explicit && f.ActiveProfile != "" {
+		return nil, fmt.Errorf("the active profile %q does not exist: known profiles: %s (choose one with `omctl config use NAME`)", name, f.KnownProfiles())
+	}
 	if !ok && explicit {
-		return nil, fmt.Errorf("profile %q not found: known profiles are %v (create it with `omctl config set --profile %s KEY VALUE`)", name, f.ProfileNames(), name)
+		return nil, fmt.Errorf("profile %q not found: known profiles: %s (create it with `omctl config set --profile %s KEY VALUE`)", name, f.KnownProfiles(), name)
 	}
 
 	v := viper.New()
@@ -106,11 +109,30 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 		CACert:     v.GetString("ca_cert"),
 		Insecure:   v.GetBool("insecure"),
 	}
+	for _, k := range Keys {
+		raw := v.GetString(k)
+		if raw == "" || (k == "insecure" && raw == "false") {
+			continue
+		}
+		if err := ValidateValue(k, raw); err != nil {
+			return nil, fmt.Errorf("%w (from %s)", err, source(k, name, flags))
+		}
+	}
 	if s.Output == "" {
 		s.Output = "table"
 	}
-	if err := ValidateValue("output", s.Output); err != nil {
-		return nil, err
-	}
 	return s, nil
+}
+
+// source names where the value of key came from, for error messages.
+func source(key, profile string, flags *pflag.FlagSet) string {
+	if flags != nil {
+		if pf := flags.Lookup(flagNames[key]); pf != nil && pf.Changed {
+			return "--" + pf.Name
+		}
+	}
+	if env := envNames[key]; os.Getenv(env) != "" {
+		return env
+	}
+	return fmt.Sprintf("%s in profile %q", key, profile)
 }

@@ -17,21 +17,25 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
-	termWidth                      int
+	termWidth, termHeight          int
 	noColor                        bool
+	// colorForced keeps colour in output that is not a terminal.
+	colorForced bool
 }
 
 // System returns the process's own streams.
 func System() *IOStreams {
 	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, termWidth: 80}
-	// https://no-color.org and the CLICOLOR convention.
+	// https://no-color.org and the CLICOLOR convention (CLICOLOR=0 turns
+	// colour off, CLICOLOR_FORCE keeps it when piped); NO_COLOR wins.
 	s.noColor = os.Getenv("NO_COLOR") != "" || os.Getenv("CLICOLOR") == "0" || os.Getenv("TERM") == "dumb"
+	s.colorForced = os.Getenv("CLICOLOR_FORCE") != "" && os.Getenv("CLICOLOR_FORCE") != "0"
 	s.stdinTTY = term.IsTerminal(int(os.Stdin.Fd()))
 	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
 	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
 	if s.stdoutTTY {
-		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
-			s.termWidth = w
+		if w, h, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			s.termWidth, s.termHeight = w, h
 		}
 	}
 	return s
@@ -55,9 +59,18 @@ func (s *IOStreams) SetStderrTTY(v bool) { s.stderrTTY = v }
 // TerminalWidth is the width of stdout, 80 when it is not a terminal.
 func (s *IOStreams) TerminalWidth() int { return s.termWidth }
 
-// ColorEnabled reports whether stdout may carry colour: a terminal, with
-// neither NO_COLOR nor CLICOLOR=0 set.
-func (s *IOStreams) ColorEnabled() bool { return s.stdoutTTY && !s.noColor }
+// ColorEnabled reports whether stdout may carry colour: a terminal, or
+// CLICOLOR_FORCE set, with neither NO_COLOR nor CLICOLOR=0 set.
+func (s *IOStreams) ColorEnabled() bool { return (s.stdoutTTY || s.colorForced) && !s.noColor }
 
 // SetNoColor lets tests act as if NO_COLOR were set.
 func (s *IOStreams) SetNoColor(v bool) { s.noColor = v }
+
+// SetTerminalWidth lets tests act as a terminal of a given width.
+func (s *IOStreams) SetTerminalWidth(w int) { s.termWidth = w }
+
+// TerminalHeight is the number of lines of stdout, 0 when unknown.
+func (s *IOStreams) TerminalHeight() int { return s.termHeight }
+
+// SetTerminalHeight lets tests act as a terminal of a given height.
+func (s *IOStreams) SetTerminalHeight(h int) { s.termHeight = h }

@@ -87,7 +87,7 @@ func TestBadFormatIsUsageError(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	_, err := New(ios, Options{Format: "yaml"})
 	var ue *UsageError
-	if err == nil || !strings.Contains(err.Error(), "table json jsonl") || !asUsage(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "valid formats are table, json, jsonl") || !asUsage(err, &ue) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -114,7 +114,7 @@ func TestTerminalTableFitsWidthWithoutCuttingIDs(t *testing.T) {
 	if rows[0][0] != "5f1a0c2e8f9d4b0012345678" {
 		t.Errorf("ID cut: %q", rows[0][0])
 	}
-	if n := len([]rune(rows[0][1])); n > 60-24-5-6 || !strings.HasSuffix(rows[0][1], "…") {
+	if n := len([]rune(rows[0][1])); n > 60-24-5-2*colGap || !strings.HasSuffix(rows[0][1], "…") {
 		t.Errorf("wide column not cut to fit: %d %q", n, rows[0][1])
 	}
 }

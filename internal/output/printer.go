@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/omctl/omctl/internal/client"
@@ -35,6 +36,9 @@ type Options struct {
 	Envelope bool
 	// Now is the time relative times are measured from (time.Now if nil).
 	Now func() time.Time
+	// NoHeaders leaves the header line out of terminal tables (piped
+	// tables never have one).
+	NoHeaders bool
 }
 
 // Printer writes results to the data stream of an IOStreams.
@@ -57,7 +61,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 		opts.Format = FormatTable
 	}
 	if !slices.Contains(Formats, opts.Format) {
-		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %v", opts.Format, Formats)}
+		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %s", opts.Format, strings.Join(Formats, ", "))}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -88,7 +92,7 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 	case FormatJSONL:
 		return p.printJSONLine(p.content(body))
 	default:
-		t := newTable(def, p.opts.Now)
+		t := newTable(def, p.opts)
 		if err := t.add(p.content(body)); err != nil {
 			return err
 		}
@@ -132,7 +136,7 @@ func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def Table
 		}
 		return nil
 	default:
-		t := newTable(def, p.opts.Now)
+		t := newTable(def, p.opts)
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.

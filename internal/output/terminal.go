@@ -50,20 +50,24 @@ func relativeTime(t, now time.Time) string {
 	if future {
 		d = -d
 	}
+	// Each unit is rounded to the nearest, not down (2h59m is "3 hours"),
+	// and a value that rounds up to the next unit is said in that unit.
+	round := func(unit time.Duration) int { return int(math.Round(float64(d) / float64(unit))) }
+	const day = 24 * time.Hour
 	var amount string
 	switch {
-	case d < time.Minute:
+	case d < 30*time.Second:
 		return "just now"
-	case d < time.Hour:
-		amount = plural(int(d.Minutes()), "minute")
-	case d < 24*time.Hour:
-		amount = plural(int(d.Hours()), "hour")
-	case d < 60*24*time.Hour:
-		amount = plural(int(d.Hours()/24), "day")
-	case d < 2*365*24*time.Hour:
-		amount = plural(int(math.Round(d.Hours()/24/30)), "month")
+	case round(time.Minute) < 60:
+		amount = plural(round(time.Minute), "minute")
+	case round(time.Hour) < 24:
+		amount = plural(round(time.Hour), "hour")
+	case round(day) < 60:
+		amount = plural(round(day), "day")
+	case round(30*day) < 24:
+		amount = plural(round(30*day), "month")
 	default:
-		amount = plural(int(d.Hours()/24/365), "year")
+		amount = plural(round(365*day), "year")
 	}
 	if future {
 		return "in " + amount

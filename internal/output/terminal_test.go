@@ -53,7 +53,9 @@ func TestPipedTablesKeepExactValues(t *testing.T) {
 
 func TestRelativeTime(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		10 * time.Second: "just now", -90 * time.Second: "in 1 minute", 2 * time.Hour: "2 hours ago",
+		10 * time.Second: "just now", -80 * time.Second: "in 1 minute", 2 * time.Hour: "2 hours ago",
+		// Rounded to the nearest unit, not down.
+		-(2*time.Hour + 59*time.Minute): "in 3 hours", 59*time.Minute + 50*time.Second: "1 hour ago", 23*time.Hour + 40*time.Minute: "1 day ago",
 		-3 * 24 * time.Hour: "in 3 days", 90 * 24 * time.Hour: "3 months ago", 3 * 365 * 24 * time.Hour: "3 years ago",
 	} {
 		if got := relativeTime(now.Add(-d), now); got != want {
@@ -108,5 +110,18 @@ func TestProgressOnlyWhenStderrIsATerminal(t *testing.T) {
 		if drawn := strings.Contains(errOut.String(), "page 3"); drawn != tty {
 			t.Errorf("stderr tty=%v: progress %q", tty, errOut.String())
 		}
+	}
+}
+
+func TestNoHeadersLeavesTheHeaderLineOut(t *testing.T) {
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	p, _ := New(ios, Options{Format: "table", NoHeaders: true, Now: func() time.Time { return now }})
+	if err := p.Resource([]byte(`{"id":"a1","eventTypeName":"HOST_DOWN"}`), idTable); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.Contains(got, "ID") || !strings.HasPrefix(got, "a1") {
+		t.Errorf("table = %q", got)
 	}
 }

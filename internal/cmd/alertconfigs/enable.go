@@ -67,7 +67,11 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s %s", opts.ConfigID, enabledWord(opts.Enabled)))
+	var got api.AlertConfig
+	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert configuration", &got); err != nil {
+		return err
+	}
+	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s %s", opts.ConfigID, enabledWord(got.Enabled)))
 }
 
 func enabledWord(enabled bool) string {

@@ -60,17 +60,17 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	raw, err := cmdutil.ReadJSONInput(opts.IO, opts.File)
+	raw, err := cmdutil.ReadJSONInput(opts.IO, "--file", opts.File)
 	if err != nil {
 		return err
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
-		return cmdutil.FlagErrorf("%s: an alert configuration must be a JSON object: %v", opts.File, err)
+		return cmdutil.FlagErrorf("%s: an alert configuration must be a JSON object: %s", opts.File, cmdutil.DescribeJSONError(err))
 	}
 	var cfg api.AlertConfig
 	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return cmdutil.FlagErrorf("%s: %v", opts.File, err)
+		return cmdutil.FlagErrorf("%s: %s", opts.File, cmdutil.DescribeJSONError(err))
 	}
 	if cfg.EventTypeName == "" {
 		return cmdutil.FlagErrorf("%s: eventTypeName is required", opts.File)

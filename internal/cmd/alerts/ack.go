@@ -14,9 +14,10 @@ import (
 	"github.com/omctl/omctl/internal/output"
 )
 
-// Forever is how far ahead `--forever` acknowledges: the spec recommends
-// 100 years to acknowledge indefinitely.
-const Forever = 100 * 365 * 24 * time.Hour
+// ForeverYears is how far ahead `--forever` acknowledges: the API
+// recommends 100 years to acknowledge indefinitely. Counted in calendar
+// years, so leap days do not shorten it.
+const ForeverYears = 100
 
 // AckOptions are the inputs of `alerts ack` and `alerts unack`.
 type AckOptions struct {
@@ -48,7 +49,7 @@ recommends for an indefinite acknowledgement.`,
 		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
   omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -74,7 +75,7 @@ func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) err
 		Long:              "Remove the acknowledgement of an alert, so its notifications resume (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).",
 		Example:           "  omctl alerts unack 5f1a0c2e8f9d4b0012345678",
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -96,7 +97,7 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		case opts.Forever && opts.Until != "":
 			return cmdutil.FlagErrorf("--until and --forever cannot be used together")
 		case opts.Forever:
-			until = opts.Now().Add(Forever)
+			until = opts.Now().AddDate(ForeverYears, 0, 0)
 		case opts.Until != "":
 			t, err := cmdutil.ParseTime(opts.Until, opts.Now())
 			if err != nil {
@@ -129,9 +130,21 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Alert %s unacknowledged", opts.AlertID)
-	if body.AcknowledgedUntil != nil {
-		msg = fmt.Sprintf("Alert %s acknowledged until %s", opts.AlertID, *body.AcknowledgedUntil)
+	var got api.Alert
+	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert", &got); err != nil {
+		return err
 	}
-	return printer.Confirm(res, Table, msg)
+	return printer.Confirm(res, Table, ackMessage(opts.AlertID, body.AcknowledgedUntil != nil, got.AcknowledgedUntil))
+}
+
+// ackMessage says what the server's answer shows, which is not always what
+// was asked: an end already past on the server's clock acknowledges nothing.
+func ackMessage(id string, asked bool, until string) string {
+	switch {
+	case until != "":
+		return fmt.Sprintf("Alert %s acknowledged until %s", id, until)
+	case asked:
+		return fmt.Sprintf("Alert %s is not acknowledged: the server's answer has no acknowledgedUntil (is the server's clock ahead of this machine's?)", id)
+	}
+	return fmt.Sprintf("Alert %s unacknowledged", id)
 }

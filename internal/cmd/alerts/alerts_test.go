@@ -214,7 +214,8 @@ func TestAckSendsUntilAndComment(t *testing.T) {
 	}{
 		{"duration", "4h", false, "2026-11-21T12:00:00Z"},
 		{"rfc3339 with offset", "2026-12-01T10:00:00+02:00", false, "2026-12-01T08:00:00Z"},
-		{"forever", "", true, now.Add(Forever).Format(time.RFC3339)},
+		// 100 calendar years, not 36,500 days.
+		{"forever", "", true, "2126-11-21T08:00:00Z"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,19 +263,29 @@ func TestUnackSendsNoAcknowledgedUntil(t *testing.T) {
 	}
 }
 
-func TestAckConfirmsInOneLineOnATerminal(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
-	ios, _, out, _ := iostreams.Test()
-	ios.SetStdoutTTY(true)
-	ios.SetNoColor(true)
-	now := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	err := ackRun(context.Background(), &AckOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Now: func() time.Time { return now }, AlertID: alertID, Until: "4h"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "✓ Alert " + alertID + " acknowledged until 2026-11-21T12:00:00Z\n"; out.String() != want {
-		t.Errorf("output = %q, want %q", out.String(), want)
+func TestAckConfirmsWhatTheServerAnswered(t *testing.T) {
+	acked := strings.Replace(alertJSON, `"status":"OPEN"`, `"status":"OPEN","acknowledgedUntil":"2026-11-21T12:00:05Z"`, 1)
+	for _, tc := range []struct{ name, answer, want string }{
+		// The server's value, not the one asked for (12:00:00).
+		{"acknowledged", acked, "✓ Alert " + alertID + " acknowledged until 2026-11-21T12:00:05Z\n"},
+		// An end already past on the server's clock acknowledges nothing.
+		{"not acknowledged", alertJSON, "✓ Alert " + alertID + " is not acknowledged: the server's answer has no acknowledgedUntil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := stubapi.New(t)
+			srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, tc.answer)
+			ios, _, out, _ := iostreams.Test()
+			ios.SetStdoutTTY(true)
+			ios.SetNoColor(true)
+			now := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+			err := ackRun(context.Background(), &AckOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+				ProjectID: stubapi.Project(project), Now: func() time.Time { return now }, AlertID: alertID, Until: "4h"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(out.String(), tc.want) {
+				t.Errorf("output = %q, want %q", out.String(), tc.want)
+			}
+		})
 	}
 }

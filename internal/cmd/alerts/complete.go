@@ -13,8 +13,9 @@ import (
 )
 
 // completeAlertIDs suggests alert ids, open and tracking ones first, each
-// described by its event type.
-func completeAlertIDs(f *cmdutil.Factory) cobra.CompletionFunc {
+// described by its event type; with activeOnly (ack, unack), only those,
+// since a closed or cancelled alert has nothing to acknowledge.
+func completeAlertIDs(f *cmdutil.Factory, activeOnly bool) cobra.CompletionFunc {
 	return cmdutil.CompleteFromAPI(f, func(ctx context.Context, c *client.Client) ([]cobra.Completion, error) {
 		projectID, err := f.ProjectID()
 		if err != nil {
@@ -22,7 +23,11 @@ func completeAlertIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 		}
 		var out []cobra.Completion
 		seen := map[string]bool{}
-		for _, status := range []string{api.StatusOpen, api.StatusTracking, ""} {
+		statuses := []string{api.StatusOpen, api.StatusTracking, ""}
+		if activeOnly {
+			statuses = statuses[:2]
+		}
+		for _, status := range statuses {
 			q := url.Values{}
 			if status != "" {
 				q.Set("status", status)

@@ -28,7 +28,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Long:              "Show one alert of a project (GET /groups/{project_id}/alerts/{alert_id}). Its fields depend on its event type.",
 		Example:           "  omctl alerts describe 5f1a0c2e8f9d4b0012345678 -o json",
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -59,5 +59,5 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(body, Table)
+	return printer.Describe(body, Table, Detail)
 }

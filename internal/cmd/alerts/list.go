@@ -26,6 +26,8 @@ type ListOptions struct {
 	List     *cmdutil.ListFlags
 	Watch    bool
 	Interval time.Duration
+	// IntervalSet says --interval was given, which only --watch uses.
+	IntervalSet bool
 }
 
 // NewCmdList builds `alerts list`; runF replaces listRun in tests.
@@ -34,7 +36,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the alerts of a project",
-		Long:  "List the alerts of a project (GET /groups/{project_id}/alerts), newest pages on request.",
+		Long:  "List the alerts of a project (GET /groups/{project_id}/alerts), oldest first, a page at a time (--page, --limit) or every page (--all).",
 		Example: `  omctl alerts list --status OPEN
   omctl alerts list --all -o jsonl
   omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'
@@ -42,6 +44,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
   omctl alerts list --watch -o jsonl | while read -r alert; do ...; done`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.IntervalSet = cmd.Flags().Changed("interval")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -64,6 +67,12 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		}
 		q.Set("status", opts.Status)
 	}
+	switch {
+	case opts.IntervalSet && !opts.Watch:
+		return cmdutil.FlagErrorf("--interval is the time between polls of --watch: add --watch, or leave --interval out")
+	case opts.Watch && opts.Interval <= 0:
+		return cmdutil.FlagErrorf("invalid --interval %s: it must be positive", opts.Interval)
+	}
 	lo, err := opts.List.ListOptions()
 	if err != nil {
 		return err
@@ -72,6 +81,9 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	printer, err := opts.Printer()
 	if err != nil {
 		return err
+	}
+	if opts.Watch && printer.Format() == output.FormatJSON {
+		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
 	}
 	projectID, err := opts.ProjectID()
 	if err != nil {
@@ -82,6 +94,8 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	if opts.Watch {
+		// An alert can appear on any page: watch them all.
+		lo.All = true
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
 	return printer.List(c.Pages(ctx, alertsPath(projectID), lo), lo.All, Table)

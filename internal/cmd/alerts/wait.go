@@ -22,11 +22,14 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 		Use:   "wait ALERT_ID --for-status STATUS [--timeout 10m]",
 		Short: "Wait until an alert reaches a status",
 		Long: `Poll an alert until it reaches a status, for CI jobs: exit 0 when it does,
-1 when --timeout passes first (3 if the alert does not exist).`,
+1 when --timeout passes first (3 if the alert does not exist).
+
+Here --timeout is how long to wait in all; each poll still gives up after the
+default request time limit of 60s.`,
 		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --timeout 30m
   omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
-		ValidArgsFunction: completeAlertIDs(f),
+		ValidArgsFunction: completeAlertIDs(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.AlertID = args[0]
 			if runF != nil {
@@ -90,7 +93,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		if err == nil {
 			var a api.Alert
 			if err := json.Unmarshal(c.Content(body), &a); err != nil {
-				return fmt.Errorf("reading alert: %w", err)
+				return fmt.Errorf("the server's answer is not an alert: %s", cmdutil.DescribeJSONError(err))
 			}
 			last = a.Status
 			if a.Status == opts.ForStatus {

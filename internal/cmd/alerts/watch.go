@@ -16,9 +16,6 @@ import (
 // table each time; piped, it prints each alert once as it appears and again
 // whenever its status changes, so `-o jsonl` makes an event stream.
 func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer *output.Printer, path string, lo client.ListOptions) error {
-	if opts.Interval <= 0 {
-		return fmt.Errorf("--interval must be positive")
-	}
 	seen := map[string]string{}
 	tick := time.NewTicker(opts.Interval)
 	defer tick.Stop()
@@ -35,8 +32,12 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		}
 		if opts.IO.IsStdoutTTY() {
 			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), time.Now().Format("15:04:05"))
-			if err := printer.List(client.SinglePage(listBody(items)), false, Table); err != nil {
+			shown, hidden := fitScreen(items, opts.IO.TerminalHeight())
+			if err := printer.List(client.SinglePage(listBody(shown)), false, Table); err != nil {
 				return err
+			}
+			if hidden > 0 {
+				fmt.Fprintf(opts.IO.Out, "… and %d more alerts below the screen (narrow with --status, or pipe with -o jsonl)\n", hidden)
 			}
 		} else {
 			for _, item := range items {
@@ -56,6 +57,19 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		case <-tick.C:
 		}
 	}
+}
+
+// fitScreen keeps the alerts that fit a screen of height lines, with the
+// title, a blank line, the header and a last line for the count of the
+// others: a redraw taller than the screen would scroll, and each redraw
+// would pile up in the terminal's scrollback.
+func fitScreen(items []json.RawMessage, height int) (shown []json.RawMessage, hidden int) {
+	const chrome = 4
+	if height <= chrome || len(items) <= height-chrome+1 {
+		return items, 0
+	}
+	n := height - chrome
+	return items[:n], len(items) - n
 }
 
 func describeFilter(opts *ListOptions) string {

@@ -2,7 +2,9 @@ package alerts
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,5 +84,77 @@ func TestWaitReturnsWhenStatusIsReachedAndFailsOnTimeout(t *testing.T) {
 	opts.ForStatus = "DONE"
 	if err := waitRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("bad status: %v", err)
+	}
+}
+
+// lineSignal is an output that says when a line holding want is written.
+type lineSignal struct {
+	mu   sync.Mutex
+	b    strings.Builder
+	want string
+	seen chan struct{}
+}
+
+func (l *lineSignal) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	if strings.Contains(string(p), l.want) {
+		close(l.seen)
+	}
+	return len(p), nil
+}
+
+func (l *lineSignal) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
+	srv := stubapi.New(t)
+	path := "/groups/" + project + "/alerts"
+	srv.Reply("GET", path, 200, page(`{"id":"a","status":"OPEN"}`, 2, true))
+	srv.Reply("GET", path, 200, page(`{"id":"b","status":"OPEN"}`, 2, false))
+	ios, _, _, _ := iostreams.Test()
+	out := &lineSignal{want: "b OPEN", seen: make(chan struct{})}
+	ios.Out = out
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`),
+			ProjectID: stubapi.Project(project), List: &cmdutil.ListFlags{Page: 1, Limit: 1}, Watch: true, Interval: time.Hour})
+	}()
+	select {
+	case <-out.seen:
+	case err := <-done:
+		t.Fatalf("watch ended: %v (output %q)", err, out.String())
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the alert of page 2 never appeared; output %q", out.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if want := "a OPEN\nb OPEN\n"; out.String() != want {
+		t.Errorf("watch output = %q, want %q", out.String(), want)
+	}
+}
+
+func TestWatchRedrawFitsTheScreen(t *testing.T) {
+	var items []json.RawMessage
+	for i := 0; i < 30; i++ {
+		items = append(items, json.RawMessage(`{}`))
+	}
+	for _, tc := range []struct{ height, shown, hidden int }{
+		{0, 30, 0},   // height unknown: everything
+		{40, 30, 0},  // room for all
+		{33, 30, 0},  // exactly: title, blank, header, 30 rows
+		{24, 20, 10}, // the rest is counted on the last line
+	} {
+		shown, hidden := fitScreen(items, tc.height)
+		if len(shown) != tc.shown || hidden != tc.hidden {
+			t.Errorf("height %d: %d shown, %d hidden; want %d, %d", tc.height, len(shown), hidden, tc.shown, tc.hidden)
+		}
 	}
 }

@@ -28,6 +28,10 @@ type Options struct {
 	Path     string
 	Input    string
 	Paginate bool
+	// MethodSet says -X was given; without it, fields make the request a POST.
+	MethodSet bool
+	Fields    Fields
+	Include   bool
 }
 
 // NewCmdAPI builds `omctl api`.
@@ -35,20 +39,30 @@ func NewCmdAPI(f *cmdutil.Factory, runF func(context.Context, *Options) error) *
 	opts := &Options{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID,
 		Printer: f.JSONPrinter}
 	cmd := &cobra.Command{
-		Use:   "api [-X METHOD] PATH [--input FILE|-] [--paginate]",
+		Use:   "api [-X METHOD] PATH [--input FILE|-] [-f|-F key=value]... [-i] [--paginate]",
 		Short: "Make an authenticated API request",
 		Long: `Make an authenticated request to PATH, relative to the base URL
-(/api/public/v1.0), and print the JSON answer.
+(/api/public/v1.0), and print the JSON answer. PATH may also be a full URL of
+the same server, as the API gives in links[].href. -o table does not apply:
+the answer prints as JSON.
 
 {project_id} and {org_id} in PATH are replaced by --project and --org (or the
 profile's). With --paginate, a GET of a list fetches every page and prints
-one merged list (or one item a line with -o jsonl).`,
+one merged list (or one item a line with -o jsonl).
+
+-f key=value adds a string field, -F key=value a typed one (true, false, null
+and numbers as JSON, @FILE for a file's content). Fields go in the query of a
+GET and in a JSON object body otherwise; with fields and no -X the method is
+POST. -i prints the answer's status line and headers first.`,
 		Example: `  omctl api /groups/{project_id}/alerts --paginate --jq '.results | length'
   omctl api -X PATCH /groups/{project_id}/alertConfigs/5f1a0c2e8f9d4b0012345678 --input - <<< '{"enabled":false}'
-  omctl api /admin/backup/oplog/s3Configs/oplog-east-1`,
+  omctl api /admin/backup/oplog/s3Configs/oplog-east-1
+  omctl api -X PATCH /groups/{project_id}/alertConfigs/5f1a0c2e8f9d4b0012345678 -F enabled=false
+  omctl api -X GET /groups/{project_id}/alerts -f status=OPEN -F itemsPerPage=5 -i`,
 		Args: cmdutil.ExactArgs(1, "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
+			opts.MethodSet = cmd.Flags().Changed("method")
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -58,6 +72,11 @@ one merged list (or one item a line with -o jsonl).`,
 	cmd.Flags().StringVarP(&opts.Method, "method", "X", "GET", "HTTP method")
 	cmd.Flags().StringVar(&opts.Input, "input", "", "file holding the JSON request body, - for standard input")
 	cmd.Flags().BoolVar(&opts.Paginate, "paginate", false, "fetch every page of a list (GET only)")
+	cmd.Flags().StringArrayVarP(&opts.Fields.Raw, "raw-field", "f", nil, "add a string field key=value (repeatable)")
+	cmd.Flags().StringArrayVarP(&opts.Fields.Typed, "field", "F", nil, "add a typed field key=value: true, false, null, numbers, @FILE (repeatable)")
+	cmd.Flags().BoolVarP(&opts.Include, "include", "i", false, "print the status line and headers of the answer first")
+	cmd.MarkFlagsMutuallyExclusive("input", "raw-field")
+	cmd.MarkFlagsMutuallyExclusive("input", "field")
 	return cmd
 }
 
@@ -65,6 +84,9 @@ var methods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.Met
 
 func apiRun(ctx context.Context, opts *Options) error {
 	method := strings.ToUpper(opts.Method)
+	if !opts.MethodSet && !opts.Fields.Empty() {
+		method = http.MethodPost // as gh api: fields mean a body
+	}
 	valid := false
 	for _, m := range methods {
 		valid = valid || m == method
@@ -75,13 +97,19 @@ func apiRun(ctx context.Context, opts *Options) error {
 	if opts.Paginate && method != http.MethodGet {
 		return cmdutil.FlagErrorf("--paginate works with GET only")
 	}
+	if opts.Paginate && opts.Include {
+		return cmdutil.FlagErrorf("-i shows the headers of one answer: leave out --paginate, or -i")
+	}
 	path, query, err := expandPath(opts)
 	if err != nil {
 		return err
 	}
-	var body []byte
+	body, err := opts.Fields.apply(method, query)
+	if err != nil {
+		return err
+	}
 	if opts.Input != "" {
-		if body, err = cmdutil.ReadJSONInput(opts.IO, opts.Input); err != nil {
+		if body, err = cmdutil.ReadJSONInput(opts.IO, "--input", opts.Input); err != nil {
 			return err
 		}
 	}
@@ -91,6 +119,9 @@ func apiRun(ctx context.Context, opts *Options) error {
 	}
 	c, err := opts.Client()
 	if err != nil {
+		return err
+	}
+	if path, err = fullURLPath(c, path); err != nil {
 		return err
 	}
 	if method == http.MethodGet {
@@ -109,6 +140,11 @@ func apiRun(ctx context.Context, opts *Options) error {
 	res, err := c.Do(ctx, method, path, query, payload)
 	if err != nil {
 		return err
+	}
+	if opts.Include {
+		if err := writeHead(opts.IO.Out, res.StatusCode, res.Header); err != nil {
+			return err
+		}
 	}
 	if len(res.Body) == 0 {
 		return nil

@@ -22,10 +22,11 @@ func TestCreateSendsDescAndRolesAndWarnsOnce(t *testing.T) {
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, out, errOut := iostreams.Test()
 	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN"}})
+		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A role given twice (--role X,X) is sent once.
 	if got := string(srv.Only().Body); got != `{"desc":"ci","roles":["GROUP_READ_ONLY","GROUP_BACKUP_ADMIN"]}` {
 		t.Errorf("body = %s", got)
 	}

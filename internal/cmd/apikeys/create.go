@@ -20,7 +20,7 @@ import (
 	"github.com/omctl/omctl/internal/output"
 )
 
-// MaxDescLength is the longest description the API takes (spec part 8).
+// MaxDescLength is the longest description the API takes.
 const MaxDescLength = 250
 
 // KeyRoles are the roles a key created in a project can be given.
@@ -73,9 +73,13 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if len(opts.Roles) == 0 {
 		return cmdutil.FlagErrorf("give at least one --role: %s", strings.Join(KeyRoles, ", "))
 	}
+	var roles []string // each once: --role X,X means X
 	for _, r := range opts.Roles {
 		if !slices.Contains(KeyRoles, r) {
 			return cmdutil.FlagErrorf("invalid --role %q: valid roles are %s", r, strings.Join(KeyRoles, ", "))
+		}
+		if !slices.Contains(roles, r) {
+			roles = append(roles, r)
 		}
 	}
 	printer, err := opts.Printer()
@@ -91,7 +95,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		return err
 	}
 	res, err := c.Send(ctx, http.MethodPost, "/groups/"+url.PathEscape(projectID)+"/apiKeys",
-		api.APIKeyCreateRequest{Desc: opts.Desc, Roles: opts.Roles})
+		api.APIKeyCreateRequest{Desc: opts.Desc, Roles: roles})
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ private_key, project_id, org_id, output, ca_cert, insecure.
 Commands act on the profile named by -P/--profile, else OMCTL_PROFILE, else
 the active profile ('config use'), else "default".`,
 	})
-	cmd.AddCommand(NewCmdInit(f, nil), NewCmdSet(f, nil), NewCmdGet(f, nil), NewCmdList(f, nil), NewCmdUse(f, nil))
+	cmd.AddCommand(NewCmdInit(f, nil), NewCmdSet(f, nil), NewCmdUnset(f, nil), NewCmdGet(f, nil), NewCmdList(f, nil), NewCmdUse(f, nil))
 	return cmd
 }
 

@@ -29,7 +29,8 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
 		Long:  "Print the value a profile stores for KEY. The private key prints redacted unless --reveal is given.",
 		Example: `  omctl config get base_url
   omctl config get -P staging project_id`,
-		Args: cmdutil.ExactArgs(1, "KEY"),
+		Args:              cmdutil.ExactArgs(1, "KEY"),
+		ValidArgsFunction: completeKey,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Profile, opts.Key = f.Flags.Profile, args[0]
 			if runF != nil {
@@ -52,7 +53,7 @@ func getRun(opts *GetOptions) error {
 	}
 	prof, ok := file.Profiles[name]
 	if !ok {
-		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 	}
 	v := prof.Get(opts.Key)
 	if v == "" {

@@ -42,6 +42,11 @@ func listRun(opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
+	prof, ok := file.Profiles[name]
+	if !ok && opts.Profile != "" {
+		// Before printing anything: a failed run prints nothing.
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
+	}
 	out := opts.IO.Out
 	fmt.Fprintf(out, "# %s\n", path)
 	for _, name := range file.ProfileNames() {
@@ -51,11 +56,7 @@ func listRun(opts *ListOptions) error {
 		}
 		fmt.Fprintf(out, "%s %s\n", mark, name)
 	}
-	prof, ok := file.Profiles[name]
 	if !ok {
-		if opts.Profile != "" {
-			return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", name, file.ProfileNames())
-		}
 		fmt.Fprintf(opts.IO.ErrOut, "No profile %q yet: create one with 'omctl config init' or 'omctl config set KEY VALUE'.\n", name)
 		return nil
 	}

@@ -22,11 +22,12 @@ type UseOptions struct {
 func NewCmdUse(f *cmdutil.Factory, runF func(*UseOptions) error) *cobra.Command {
 	opts := &UseOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
 	return &cobra.Command{
-		Use:     "use PROFILE",
-		Short:   "Make a profile the active one",
-		Long:    "Make PROFILE the one used when neither -P nor OMCTL_PROFILE names another.",
-		Example: "  omctl config use staging",
-		Args:    cmdutil.ExactArgs(1, "PROFILE"),
+		Use:               "use PROFILE",
+		Short:             "Make a profile the active one",
+		Long:              "Make PROFILE the one used when neither -P nor OMCTL_PROFILE names another.",
+		Example:           "  omctl config use staging",
+		Args:              cmdutil.ExactArgs(1, "PROFILE"),
+		ValidArgsFunction: completeProfile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Profile = args[0]
 			if runF != nil {
@@ -47,7 +48,7 @@ func useRun(opts *UseOptions) error {
 		return err
 	}
 	if _, ok := file.Profiles[opts.Profile]; !ok {
-		return cmdutil.FlagErrorf("profile %q not found: known profiles are %v", opts.Profile, file.ProfileNames())
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", opts.Profile, file.KnownProfiles())
 	}
 	file.ActiveProfile = opts.Profile
 	if err := file.Save(path); err != nil {

@@ -131,8 +131,12 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
+	var got api.AlertConfig
+	if err := cmdutil.DecodeAnswer(c.Content(res), "a global alert configuration", &got); err != nil {
+		return err
+	}
 	word := "disabled"
-	if opts.Enabled {
+	if got.Enabled {
 		word = "enabled"
 	}
 	return printer.Confirm(res, Table, fmt.Sprintf("Global alert configuration %s %s", opts.ConfigID, word))

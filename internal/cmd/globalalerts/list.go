@@ -45,8 +45,10 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Use:   "list",
 		Short: "List global alerts",
 		Long: `List global alerts (GET /globalAlerts), optionally only those in a status or
-created within a time range. --since and --until take RFC 3339, a date, or a
-duration back from now (7d, 12h).`,
+created within a time range. --since and --until bound the creation time, in
+the past: they take RFC 3339, a date, or a duration back from now (--since 7d
+is seven days ago, --until 1d one day ago). (alerts ack --until, by contrast,
+is a time to come.)`,
 		Example: `  omctl globalalerts list --status OPEN --since 7d
   omctl globalalerts list --since 2026-11-01 --until 2026-11-15 -o jsonl`,
 		Args: cobra.NoArgs,
@@ -59,8 +61,8 @@ duration back from now (7d, 12h).`,
 	}
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
 	_ = cmd.RegisterFlagCompletionFunc("status", cmdutil.CompleteValues(api.AlertStatusFilters...))
-	cmd.Flags().StringVar(&opts.Since, "since", "", "only alerts created on or after this time")
-	cmd.Flags().StringVar(&opts.Until, "until", "", "only alerts created on or before this time")
+	cmd.Flags().StringVar(&opts.Since, "since", "", "only alerts created on or after this time (7d: seven days ago)")
+	cmd.Flags().StringVar(&opts.Until, "until", "", "only alerts created on or before this time (1d: one day ago)")
 	opts.List = cmdutil.AddListFlags(cmd, true)
 	return cmd
 }
@@ -83,7 +85,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		}
 		t, err := cmdutil.ParsePastTime(b.value, opts.Now())
 		if err != nil {
-			return cmdutil.FlagErrorf("invalid %s: %v", b.flag, err)
+			return cmdutil.FlagErrorf("invalid %s %v", b.flag, strings.TrimPrefix(err.Error(), "invalid time "))
 		}
 		*b.dst = t
 		q.Set(b.param, cmdutil.FormatTime(t))

@@ -45,7 +45,7 @@ func TestListRejectsBadFilters(t *testing.T) {
 		want string
 	}{
 		{ListOptions{Status: "open"}, "valid values are TRACKING, OPEN, CLOSED"},
-		{ListOptions{Since: "last tuesday"}, "invalid --since"},
+		{ListOptions{Since: "last tuesday"}, `invalid --since "last tuesday": want RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration back from now`},
 		{ListOptions{Since: "2026-11-20", Until: "2026-11-01"}, "is before --since"},
 	} {
 		srv := stubapi.New(t)

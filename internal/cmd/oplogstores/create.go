@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
@@ -68,5 +69,9 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Oplog store %v created", body["id"]))
+	var got api.S3Store
+	if err := cmdutil.DecodeAnswer(c.Content(res), "an oplog store", &got); err != nil {
+		return err
+	}
+	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Oplog store %s created", got.ID))
 }

@@ -85,6 +85,10 @@ func TestCreateChecksWhatTheSpecStates(t *testing.T) {
 		{func(f *s3store.Flags) { f.Store.URI, f.Store.SSEEnabled = "", nil }, "sseEnabled, uri (flags: --sse, --uri)"},
 		{func(f *s3store.Flags) { f.Store.WriteConcern = "ALL" }, "ACKNOWLEDGED, W2, JOURNALED, MAJORITY"},
 		{func(f *s3store.Flags) { f.Store.S3AuthMethod = "TOKEN" }, "KEYS, IAM_ROLE"},
+		{func(f *s3store.Flags) {
+			f.Store.S3AuthMethod, f.Store.CloudAccessKey, f.Store.CloudSecretKey, f.Store.AWSAccessKey, f.Store.AWSSecretKey = "KEYS", "", "", "", ""
+		}, "s3AuthMethod KEYS needs the bucket's keys"},
+		{func(f *s3store.Flags) { f.CertFiles = []string{notPEM(t)} }, "is not a PEM certificate"},
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
@@ -116,4 +120,13 @@ func TestAcceptedTosFalseIsReportedBeforeMissingFields(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "acceptedTos must be true") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// notPEM writes a --custom-cert file that holds no certificate.
+func notPEM(t *testing.T) string {
+	path := filepath.Join(t.TempDir(), "ca.txt")
+	if err := os.WriteFile(path, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -35,11 +35,16 @@ environment variables alone, with no config file.
   OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour
+  CLICOLOR           0 to disable colour
+  CLICOLOR_FORCE     set (not 0) to keep colour when output is piped;
+                     NO_COLOR and CLICOLOR=0 still win
 `},
 	{"formatting", "Output formats, --jq and pipelines", `-o table (default)
   On a terminal: an aligned table with headers. Piped: tab-separated rows
   without a header, one resource per line, for cut and awk:
     omctl alerts list --status OPEN | cut -f1
+  --no-headers leaves the header out on a terminal too. Colour: NO_COLOR or
+  CLICOLOR=0 turn it off, CLICOLOR_FORCE keeps it when piped.
 
 -o json
   The server's JSON as received (indented on a terminal, compact when piped).
@@ -56,6 +61,10 @@ environment variables alone, with no config file.
   results print raw, like jq -r. A bad expression fails before any request.
     omctl alerts list --all --jq '.results[] | select(.status=="OPEN") | .id'
     omctl alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c
+
+alerts list --watch
+  Prints alerts one at a time, as they appear or change, so it takes -o table
+  or -o jsonl (--jq then applies to each alert), not -o json.
 `},
 }
 

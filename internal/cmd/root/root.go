@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -54,7 +53,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	cmd.SetVersionTemplate("{{.Version}}\n")
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &cmdutil.FlagError{Err: err}
+		return &cmdutil.FlagError{Err: flagValueError(c, err)}
 	})
 
 	pf := cmd.PersistentFlags()
@@ -71,6 +70,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request")
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
+	pf.BoolVar(&g.NoHeaders, "no-headers", false, "leave the header line out of tables on a terminal (piped tables have none)")
 	f.FlagSet = pf
 	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteValues(output.Formats...))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles)
@@ -97,6 +97,8 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	for _, t := range helpTopics() {
 		cmd.AddCommand(t)
 	}
+	strictBuiltins(cmd)
+	noFileCompletions(cmd)
 	return cmd
 }
 
@@ -123,25 +125,19 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
 	}
-	// cobra reports unknown commands and bad arguments as plain errors.
+	// cobra reports unknown commands, bad arguments and missing or
+	// conflicting flags as plain errors in its own words.
 	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) && isCobraUsageError(err) {
-		err = &cmdutil.FlagError{Err: err}
+	if !errors.As(err, &apiErr) {
+		if usage, ok := cobraUsageError(err); ok {
+			err = usage
+		}
 	}
+	err = timeoutError(err, f.Flags.Timeout)
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
 	code := cmdutil.ExitCode(err)
 	if code == cmdutil.ExitUsage && executed != nil {
 		fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", executed.CommandPath())
 	}
 	return code
-}
-
-func isCobraUsageError(err error) bool {
-	msg := err.Error()
-	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag", "if any flags in the group", "at least one of the flags in the group", "none of the others can be"} {
-		if strings.HasPrefix(msg, prefix) || strings.Contains(msg, prefix) {
-			return true
-		}
-	}
-	return false
 }

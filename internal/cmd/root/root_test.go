@@ -1,8 +1,17 @@
 package root
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
@@ -26,6 +35,14 @@ func run(t *testing.T, baseURL string, args ...string) (code int, stdout, stderr
 	return code, out.String(), errOut.String()
 }
 
+// goList matches Go's list syntax, "[until forever]", which users should
+// never see.
+var goList = regexp.MustCompile(`\[[a-z-]+ [a-z-]+`)
+
+// goInternals matches what Go and its libraries say, which users should
+// never see either.
+var goInternals = regexp.MustCompile(`strconv\.|(?:^|\s)json: |Go struct|Go value|(?:^|\s)toml: |context deadline`)
+
 func TestExitCodes(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts/5f1a0c2e8f9d4b0012345678", 404,
@@ -34,6 +51,12 @@ func TestExitCodes(t *testing.T) {
 	srv.Reply("GET", "/globalAlertConfigs", 403, `{"error":403,"errorCode":"IP_ADDRESS_NOT_ON_ACCESS_LIST","reason":"Forbidden","detail":"IP address 10.1.1.1 is not allowed to access this resource."}`)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 500, `{"error":500,"reason":"Internal Server Error","detail":"boom"}`)
 	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[],"totalCount":0}`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	busy := ln.Addr().String()
 	for _, tc := range []struct {
 		args      []string
 		code      int
@@ -48,14 +71,45 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"alerts", "list", "--bogus"}, cmdutil.ExitUsage, "unknown flag: --bogus"},
 		{[]string{"alerts", "frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
 		{[]string{"frobnicate"}, cmdutil.ExitUsage, `unknown command "frobnicate"`},
-		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "until forever"},
+		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing flag: give --until or --forever\nRun 'omctl alerts ack --help'"},
+		{[]string{"alerts", "ack", "5f1a0c2e8f9d4b0012345678", "--until", "4h", "--forever"}, cmdutil.ExitUsage, "--forever and --until cannot be used together\n"},
+		// A missing required flag is a usage error with the help hint.
+		{[]string{"alerts", "wait", "5f1a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --for-status\nRun 'omctl alerts wait --help'"},
+		{[]string{"alertconfigs", "update", "5f2a0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --file\nRun"},
+		{[]string{"backupconfigs", "assign-regions", "5e3c0c2e8f9d4b0012345678"}, cmdutil.ExitUsage, "missing required flag --region\nRun"},
+		{[]string{"snapshots", "expire", "5f3c0c2e8f9d4b0012345678", "--expires", "1d"}, cmdutil.ExitUsage, "missing required flag --cluster\nRun"},
+		{[]string{"apikeys", "create"}, cmdutil.ExitUsage, "missing required flags --desc and --role\nRun"},
+		// Intervals: zero, or without --watch.
+		{[]string{"alerts", "list", "--watch", "--interval", "0s"}, cmdutil.ExitUsage, "invalid --interval 0s"},
+		{[]string{"alerts", "list", "--interval", "5s"}, cmdutil.ExitUsage, "add --watch"},
+		{[]string{"alerts", "list", "--watch", "-o", "json"}, cmdutil.ExitUsage, "use -o jsonl"},
+		{[]string{"alerts", "wait", "5f1a0c2e8f9d4b0012345678", "--for-status", "OPEN", "--interval", "0s"}, cmdutil.ExitUsage, "must be positive"},
+		// Input files: a directory is as wrong as a missing file.
+		{[]string{"oplogstores", "create", "--file", os.TempDir()}, cmdutil.ExitUsage, "is a directory"},
+		{[]string{"oplogstores", "create", "--file", filepath.Join(os.TempDir(), "no-such-store.json")}, cmdutil.ExitUsage, "no such file"},
+		{[]string{"api", "/groups", "--input", filepath.Join(os.TempDir(), "no-such-body.json")}, cmdutil.ExitUsage, "cannot read --input"},
+		// Flag values are described by what the flag takes, not by Go's parser.
+		{[]string{"alerts", "list", "--limit", "abc"}, cmdutil.ExitUsage, `invalid --limit "abc": want an integer`},
+		{[]string{"alerts", "list", "--watch", "--interval", "x"}, cmdutil.ExitUsage, `invalid --interval "x": want a duration`},
+		{[]string{"alerts", "list", "--backup-jobs-enabled-only=maybe"}, cmdutil.ExitUsage, `invalid --backup-jobs-enabled-only "maybe": want true or false`},
+		{[]string{"oplogstores", "create", "--max-connections", "x"}, cmdutil.ExitUsage, `invalid --max-connections "x": want an integer`},
+		// omctl api prints JSON; an explicit -o table is refused, not ignored.
+		{[]string{"api", "/groups/{project_id}/alerts", "-o", "table"}, cmdutil.ExitUsage, "-o table does not apply here"},
+		// cobra's own commands and typos.
+		{[]string{"completion", "tcsh"}, cmdutil.ExitUsage, `unknown command "tcsh"`},
+		{[]string{"help", "nosuch"}, cmdutil.ExitUsage, `unknown help topic "nosuch"`},
+		{[]string{"alerts", "lst"}, cmdutil.ExitUsage, "did you mean list?"},
+		// A past expiry would make the snapshot's expiry unchangeable.
+		{[]string{"snapshots", "expire", "5f3c0c2e8f9d4b0012345678", "--cluster", "5e3c0c2e8f9d4b0012345678", "--expires", "2020-01-01"}, cmdutil.ExitUsage, "not in the future"},
+		// A busy port is a runtime failure, not a usage error.
+		{[]string{"server", "--listen", busy}, cmdutil.ExitError, "cannot listen on " + busy},
 		{[]string{"alerts", "list", "-o", "yaml"}, cmdutil.ExitUsage, "valid formats are"},
 		{[]string{"alerts", "list", "--jq", ".["}, cmdutil.ExitUsage, "invalid --jq expression"},
 		{[]string{"alerts", "list", "--project", "nothex"}, cmdutil.ExitUsage, "24 hexadecimal digits"},
-		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "none of the others"},
+		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "--cluster and --host cannot be used together\n"},
 	} {
 		code, _, stderr := run(t, srv.URL, tc.args...)
-		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) {
+		if code != tc.code || !strings.Contains(stderr, tc.errSubstr) || goList.MatchString(stderr) || goInternals.MatchString(stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.errSubstr)
 		}
 	}
@@ -129,5 +183,28 @@ func TestInsecureWarnsOnStderr(t *testing.T) {
 	}
 	if _, _, stderr := run(t, srv.URL, "globalalerts", "list"); strings.Contains(stderr, "Warning") {
 		t.Errorf("warned without --insecure: %q", stderr)
+	}
+}
+
+func TestVersionAsJSON(t *testing.T) {
+	code, out, stderr := run(t, "http://x", "version", "-o", "json")
+	var info map[string]string
+	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info["version"] != build.Version || info["commit"] != build.Commit {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	code, out, _ = run(t, "http://x", "version", "--jq", ".version")
+	if code != 0 || out != build.Version+"\n" {
+		t.Errorf("--jq .version: exit %d, stdout %q", code, out)
+	}
+}
+
+func TestTimeoutSaysWhichFlagWaits(t *testing.T) {
+	err := timeoutError(fmt.Errorf("GET http://om:8080/api/public/v1.0/groups: %w", context.DeadlineExceeded), 5*time.Second)
+	if want := "GET http://om:8080/api/public/v1.0/groups: no answer within 5s (--timeout sets how long to wait)"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+	other := errors.New("GET http://om: connection refused")
+	if timeoutError(other, time.Second) != other {
+		t.Error("a failure that is not a timeout was reworded")
 	}
 }

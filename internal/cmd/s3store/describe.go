@@ -19,12 +19,13 @@ type DescribeOptions struct {
 
 	// BasePath is where the stores of the kind are, e.g. /admin/backup/oplog/s3Configs.
 	BasePath string
+	Kind     Kind
 	StoreID  string
 }
 
 // NewCmdDescribe builds the describe command of one kind of store.
-func NewCmdDescribe(f *cmdutil.Factory, basePath, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, BasePath: basePath}
+func NewCmdDescribe(f *cmdutil.Factory, kind Kind, basePath, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, BasePath: basePath, Kind: kind}
 	return &cobra.Command{
 		Use:     "describe STORE_ID",
 		Short:   "Show a store",
@@ -58,5 +59,5 @@ func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(body, Table)
+	return printer.Describe(body, TableFor(opts.Kind), Detail)
 }

@@ -1,10 +1,11 @@
 // Package s3store holds what the oplog store and snapshot store commands
-// share: a flag for every field of an S3-compatible store (spec 2.9), the
-// merge of a --file with those flags, and the checks the spec states.
+// share: a flag for every field of an S3-compatible store, the
+// merge of a --file with those flags, and the checks the API states.
 package s3store
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,21 +71,24 @@ func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
 func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error) {
 	body := map[string]any{}
 	if f.File != "" {
-		raw, err := cmdutil.ReadJSONInput(ios, f.File)
+		raw, err := cmdutil.ReadJSONInput(ios, "--file", f.File)
 		if err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal(raw, &body); err != nil {
-			return nil, cmdutil.FlagErrorf("--file: a store must be a JSON object: %v", err)
+			return nil, cmdutil.FlagErrorf("--file %s: a store must be a JSON object: %s", f.File, cmdutil.DescribeJSONError(err))
 		}
 	}
 	s := f.Store
 	for _, path := range f.CertFiles {
-		pem, err := os.ReadFile(path)
+		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, cmdutil.FlagErrorf("reading --custom-cert: %v", err)
+			return nil, cmdutil.FlagErrorf("cannot read --custom-cert %s: %s", path, cmdutil.DescribeFileError(err))
 		}
-		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(pem)})
+		if block, _ := pem.Decode(data); block == nil || block.Type != "CERTIFICATE" {
+			return nil, cmdutil.FlagErrorf("--custom-cert %s is not a PEM certificate: want a file holding -----BEGIN CERTIFICATE-----", path)
+		}
+		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(data)})
 	}
 	fromFlags, _ := json.Marshal(s)
 	var overlay map[string]any
@@ -95,7 +99,7 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error
 	return body, Validate(body, kind)
 }
 
-// Validate checks what the spec states of a store request: required fields,
+// Validate checks what the API states of a store request: required fields,
 // acceptedTos true, positive s3MaxConnections and loadFactor, known enums.
 func Validate(body map[string]any, kind Kind) error {
 	required := []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}
@@ -117,7 +121,7 @@ func Validate(body map[string]any, kind Kind) error {
 	raw, _ := json.Marshal(body)
 	var s api.S3Store
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return cmdutil.FlagErrorf("invalid store: %v", err)
+		return cmdutil.FlagErrorf("invalid store field %s", cmdutil.DescribeJSONError(err))
 	}
 	if s.AcceptedTos == nil || !*s.AcceptedTos {
 		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
@@ -133,6 +137,9 @@ func Validate(body map[string]any, kind Kind) error {
 	}
 	if s.S3AuthMethod != "" && !api.OneOf(s.S3AuthMethod, api.S3AuthMethods) {
 		return cmdutil.FlagErrorf("invalid s3AuthMethod %q: valid values are %s", s.S3AuthMethod, strings.Join(api.S3AuthMethods, ", "))
+	}
+	if authMethod(s) == "KEYS" && !hasKeys(s) {
+		return cmdutil.FlagErrorf("s3AuthMethod KEYS needs the bucket's keys: give --access-key and --secret-key (cloudAccessKey, cloudSecretKey in --file), or --auth-method IAM_ROLE")
 	}
 	if s.WriteConcern != "" && !api.OneOf(s.WriteConcern, api.WriteConcerns) {
 		return cmdutil.FlagErrorf("invalid writeConcern %q: valid values are %s", s.WriteConcern, strings.Join(api.WriteConcerns, ", "))
@@ -152,15 +159,41 @@ func flagNames(fields []string) string {
 	return strings.Join(names, ", ")
 }
 
-// Table shows stores.
+// Table shows oplog stores.
 var Table = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", "MAX CONNECTIONS", "ASSIGNMENT", "LABELS"},
 	func(s api.S3Store) []string {
-		auth := s.S3AuthMethod
-		if auth == "" {
-			auth = "KEYS"
-		}
-		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, auth, optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ",")}
+		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, authMethod(s), optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ",")}
 	})
+
+// SnapshotTable shows snapshot stores: the oplog store's columns and the
+// load factor, which only snapshot stores have (last, so piped columns
+// keep their place).
+var SnapshotTable = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", "MAX CONNECTIONS", "ASSIGNMENT", "LABELS", "LOAD FACTOR"},
+	func(s api.S3Store) []string {
+		return []string{s.ID, s.S3BucketName, s.S3BucketEndpoint, authMethod(s), optInt(s.S3MaxConnections), optBool(s.AssignmentEnabled), strings.Join(s.Labels, ","), optInt(s.LoadFactor)}
+	})
+
+// TableFor is the table of a kind of store.
+func TableFor(kind Kind) output.TableDef {
+	if kind == Snapshot {
+		return SnapshotTable
+	}
+	return Table
+}
+
+// hasKeys reports whether a store carries an access key and a secret key,
+// under either of the names the API accepts.
+func hasKeys(s api.S3Store) bool {
+	return (s.CloudAccessKey != "" && s.CloudSecretKey != "") || (s.AWSAccessKey != "" && s.AWSSecretKey != "")
+}
+
+// authMethod is the store's s3AuthMethod; absent means KEYS.
+func authMethod(s api.S3Store) string {
+	if s.S3AuthMethod == "" {
+		return "KEYS"
+	}
+	return s.S3AuthMethod
+}
 
 func optInt(v *int64) string {
 	if v == nil {

@@ -1,5 +1,5 @@
 // Package server implements `omctl server`: the whole API in memory, for
-// local testing and CI jobs (../shared/spec/server.md is its contract).
+// local testing and CI jobs (docs/server.md describes it).
 package server
 
 import (
@@ -63,9 +63,10 @@ across restarts. SIGINT or SIGTERM stops it cleanly.
 
 Test controls live under /_omctl/: GET health (no credentials), and with a
 GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
-{"advance": "15m"} (with --clock, time stands still until advanced).`,
+{"advance": "15m"} (with --clock, time stands still until advanced).
+docs/server.md describes the fixture format, the controls and the clock.`,
 		Example: `  omctl server --demo
-  omctl server --listen 127.0.0.1:0 --fixtures testdata/fixtures.json --clock 2026-01-01T00:00:00Z
+  omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
   omctl server --demo --tls-self-signed --env-file omctl.env`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -77,7 +78,7 @@ GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
-	fl.StringVar(&opts.FixturesFile, "fixtures", "", "JSON fixture file to load (server.md format)")
+	fl.StringVar(&opts.FixturesFile, "fixtures", "", "JSON fixture file to load (format in docs/server.md)")
 	fl.BoolVar(&opts.Demo, "demo", false, "load the built-in demo data set")
 	fl.StringVar(&opts.StateFile, "state", "", "keep the data in FILE across restarts")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "PEM certificate to serve HTTPS with (with --tls-key)")
@@ -85,11 +86,12 @@ GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 	fl.BoolVar(&opts.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a fresh self-signed certificate (its path is printed for --ca-cert)")
 	fl.StringVar(&opts.Clock, "clock", "", "start a virtual clock at this RFC 3339 time; it moves only by POST /_omctl/clock")
 	fl.DurationVar(&opts.NonceTTL, "nonce-ttl", 5*time.Minute, "how long a digest nonce stays fresh, on the server's clock (virtual with --clock)")
-	fl.StringVar(&opts.EnvFile, "env-file", "", "write OMCTL_* variables for the first key to FILE, for `source`")
+	fl.StringVar(&opts.EnvFile, "env-file", "", "write the OMCTL_* variables of the first key to `FILE`, for the shell's source command")
 	fl.BoolVar(&opts.Quiet, "quiet", false, "do not log each request")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
+	hideClientFlags(cmd)
 	return cmd
 }
 
@@ -140,7 +142,8 @@ func Run(ctx context.Context, opts *Options) error {
 	debug.FreeOSMemory()
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
-		return cmdutil.FlagErrorf("cannot listen on %s: %v", opts.Listen, err)
+		// A busy or unavailable address is a failure of the run, not a usage error.
+		return fmt.Errorf("cannot listen on %s: %w", opts.Listen, err)
 	}
 	scheme := "http"
 	var caFile string
@@ -152,6 +155,10 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		ln = tls.NewListener(ln, tlsConf)
 		scheme, caFile = "https", ca
+		if opts.TLSSelfSigned {
+			// The certificate is this run's alone: leave nothing behind.
+			defer os.RemoveAll(filepath.Dir(ca))
+		}
 	}
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 

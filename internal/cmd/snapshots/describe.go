@@ -66,5 +66,5 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Resource(body, Table)
+	return printer.Describe(body, Table, Detail)
 }

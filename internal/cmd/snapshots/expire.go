@@ -36,8 +36,12 @@ func NewCmdExpire(f *cmdutil.Factory, runF func(context.Context, *ExpireOptions)
 		Short: "Change when a snapshot expires, or keep it for good",
 		Long: `Change when a cluster snapshot may be deleted, or mark it do-not-delete, which
 removes its expiry (PATCH /groups/{project_id}/clusters/{cluster_id}/snapshots/{snapshot_id}).
-The server refuses to change the expiry of a snapshot that has already expired.
-TIME is RFC 3339, a date, or a duration from now (30d).`,
+
+TIME is RFC 3339, a date, or a duration from now (30d), and must be in the
+future: once a snapshot's expiry has passed, the server refuses any new
+--expires, and only --do-not-delete can still keep the snapshot.
+
+To undo --do-not-delete, give the snapshot an expiry again with --expires.`,
 		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
   omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
 		Args: cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
@@ -80,6 +84,9 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 		if err != nil {
 			return cmdutil.FlagErrorf("invalid --expires: %v", err)
 		}
+		if !t.After(opts.Now()) {
+			return cmdutil.FlagErrorf("invalid --expires %q: %s is not in the future; an expired snapshot's expiry can no longer be changed (use --do-not-delete to keep it)", opts.Expires, cmdutil.FormatTime(t))
+		}
 		s := cmdutil.FormatTime(t)
 		f := false
 		body.Expires, body.DoNotDelete = &s, &f
@@ -106,9 +113,16 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
-	if body.Expires != nil {
-		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, *body.Expires)
+	var got api.Snapshot
+	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot", &got); err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("Snapshot %s has no expiry", opts.SnapshotID)
+	switch {
+	case got.DoNotDelete:
+		msg = fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
+	case got.Expires != "":
+		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, got.Expires)
 	}
 	return printer.Confirm(res, Table, msg)
 }

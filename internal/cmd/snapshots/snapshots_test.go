@@ -94,6 +94,9 @@ func TestExpireRejectsBothOrNeither(t *testing.T) {
 		{SnapshotID: snapshot, ClusterID: cluster},
 		{SnapshotID: snapshot, Expires: "1d"},
 		{SnapshotID: snapshot, ClusterID: cluster, Expires: "soon"},
+		// A past expiry could never be changed again.
+		{SnapshotID: snapshot, ClusterID: cluster, Expires: "2020-01-01"},
+		{SnapshotID: snapshot, ClusterID: cluster, Expires: "0s"},
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
@@ -103,5 +106,25 @@ func TestExpireRejectsBothOrNeither(t *testing.T) {
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 || !strings.Contains(err.Error(), "-") {
 			t.Errorf("%+v: err = %v", tc, err)
 		}
+	}
+}
+
+func TestExpireConfirmsWhatTheServerAnswered(t *testing.T) {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	srv := stubapi.New(t)
+	// The server keeps the snapshot for good whatever was asked.
+	srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200,
+		strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1))
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+		ProjectID: stubapi.Project(project), Now: func() time.Time { return now },
+		SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "✓ Snapshot " + snapshot + " will not be deleted\n"; out.String() != want {
+		t.Errorf("output = %q, want %q", out.String(), want)
 	}
 }

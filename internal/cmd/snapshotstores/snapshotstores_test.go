@@ -10,7 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
-const store = `{"acceptedTos":true,"pathStyleAccessEnabled":true,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"blocks","s3MaxConnections":10,"sseEnabled":false,"uri":"db1:27017,db2:27017"}`
+const store = `{"acceptedTos":true,"s3AuthMethod":"IAM_ROLE","pathStyleAccessEnabled":true,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"blocks","s3MaxConnections":10,"sseEnabled":false,"uri":"db1:27017,db2:27017"}`
 
 func TestUpdatePutsFileWithLoadFactor(t *testing.T) {
 	srv := stubapi.New(t)
@@ -35,6 +35,9 @@ func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
 		{strings.Replace(store, `{`, `{"loadFactor":0,`, 1), "loadFactor must be a positive integer"},
 		{strings.Replace(store, `{`, `{"id":"other",`, 1), `differs from STORE_ID "blockstore-1"`},
 		{strings.Replace(store, `"s3MaxConnections":10`, `"s3MaxConnections":-1`, 1), "s3MaxConnections must be a positive"},
+		// KEYS, said or implied, needs the keys.
+		{strings.Replace(store, `"IAM_ROLE"`, `"KEYS"`, 1), "s3AuthMethod KEYS needs the bucket's keys"},
+		{strings.Replace(store, `"s3AuthMethod":"IAM_ROLE",`, ``, 1), "s3AuthMethod KEYS needs the bucket's keys"},
 	} {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
@@ -50,12 +53,13 @@ func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
 
 func TestDescribeReadsBack(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"]}`)
+	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"],"loadFactor":3}`)
 	ios, _, out, _ := iostreams.Test()
-	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), BasePath: basePath, StoreID: "blockstore-1"}); err != nil {
+	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), BasePath: basePath, Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\n"; out.String() != want {
+	// The load factor, which only snapshot stores have, comes last.
+	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\t3\n"; out.String() != want {
 		t.Errorf("output = %q, want %q", out.String(), want)
 	}
 }

@@ -77,5 +77,5 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Snapshot store %s updated", opts.StoreID))
+	return printer.Confirm(res, s3store.SnapshotTable, fmt.Sprintf("Snapshot store %s updated", opts.StoreID))
 }

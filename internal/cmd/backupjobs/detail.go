@@ -1,0 +1,28 @@
+package backupjobs
+
+import (
+	"strings"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Detail is the terminal view of `backupjobs describe`.
+var Detail = output.Details("a backup job configuration", func(c api.BackupJobConfig) []output.Field {
+	daemons := make([]string, len(c.DaemonFilter))
+	for i, d := range c.DaemonFilter {
+		daemons[i] = d.Machine
+		if d.HeadRootDirectory != "" {
+			daemons[i] += " " + d.HeadRootDirectory
+		}
+	}
+	return []output.Field{
+		{Name: "Project", Value: c.ID},
+		{Name: "Labels", Value: strings.Join(c.LabelFilter, ", ")},
+		{Name: "Oplog stores", Value: storeIDs(c.OplogStoreFilter)},
+		{Name: "Snapshot stores", Value: storeIDs(c.SnapshotStoreFilter)},
+		{Name: "Sync stores", Value: strings.Join(c.SyncStoreFilter, ", ")},
+		{Name: "Daemons", Value: strings.Join(daemons, "\n")},
+		{Name: "KMIP client cert", Value: c.KMIPClientCertPath},
+	}
+})

@@ -1,0 +1,62 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// UnsetOptions are the inputs of `config unset`.
+type UnsetOptions struct {
+	IO         *iostreams.IOStreams
+	ConfigPath func() (string, error)
+
+	Profile string
+	Key     string
+}
+
+// NewCmdUnset builds `config unset`.
+func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Command {
+	opts := &UnsetOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	return &cobra.Command{
+		Use:   "unset KEY",
+		Short: "Remove a key from a profile",
+		Long: `Remove a key from a profile, so the setting comes from a flag, an OMCTL_*
+variable or omctl's default again. The profile itself stays, even if empty.`,
+		Example: `  omctl config unset ca_cert
+  omctl config unset -P staging project_id`,
+		Args:              cmdutil.ExactArgs(1, "KEY"),
+		ValidArgsFunction: completeKey,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Profile, opts.Key = f.Flags.Profile, args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return unsetRun(opts)
+		},
+	}
+}
+
+func unsetRun(opts *UnsetOptions) error {
+	path, file, name, err := load(opts.ConfigPath, opts.Profile)
+	if err != nil {
+		return err
+	}
+	prof, ok := file.Profiles[name]
+	if !ok {
+		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
+	}
+	if err := prof.Unset(opts.Key); err != nil {
+		return &cmdutil.FlagError{Err: err}
+	}
+	file.Profiles[name] = prof
+	if err := file.Save(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "Removed %s from profile %q (%s)\n", opts.Key, name, path)
+	return nil
+}

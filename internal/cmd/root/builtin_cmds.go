@@ -1,0 +1,61 @@
+package root
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+)
+
+// strictBuiltins makes cobra's own `help` and `completion` commands fail
+// as usage errors on what they do not know (`omctl help nosuch`, `omctl
+// completion tcsh`), where cobra prints help and exits 0.
+func strictBuiltins(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Run = nil
+			c.RunE = func(c *cobra.Command, args []string) error {
+				target, rest, err := c.Root().Find(args)
+				if err != nil || target == nil || len(rest) > 0 {
+					return cmdutil.FlagErrorf("unknown help topic %q: run 'omctl help' for the commands and topics", strings.Join(args, " "))
+				}
+				return target.Help()
+			}
+		case "completion":
+			cmdutil.Group(c)
+		}
+	}
+}
+
+// fileFlags take a path, so shells complete them with file names.
+var fileFlags = map[string]bool{"file": true, "input": true, "custom-cert": true, "ca-cert": true,
+	"tls-cert": true, "tls-key": true, "fixtures": true, "state": true, "env-file": true}
+
+// noFileCompletions stops shells from offering file names where omctl
+// wants an id or a value: the arguments of commands that complete nothing
+// better, and every flag but those that take a path.
+func noFileCompletions(cmd *cobra.Command) {
+	if cmd.Runnable() && !cmd.HasSubCommands() && cmd.ValidArgsFunction == nil && len(cmd.ValidArgs) == 0 {
+		cmd.ValidArgsFunction = cobra.NoFileCompletions
+	}
+	cmd.LocalNonPersistentFlags().VisitAll(func(fl *pflag.Flag) {
+		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || fileFlags[fl.Name] || fl.Value.Type() == "bool" {
+			return
+		}
+		_ = cmd.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
+	})
+	cmd.PersistentFlags().VisitAll(func(fl *pflag.Flag) {
+		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || fileFlags[fl.Name] || fl.Value.Type() == "bool" {
+			return
+		}
+		_ = cmd.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
+	})
+	for _, sub := range cmd.Commands() {
+		noFileCompletions(sub)
+	}
+}

@@ -1,0 +1,107 @@
+package root
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/server"
+)
+
+// demoNow is the time of the demo data and of relative times in goldens.
+var demoNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+// demoServer serves the demo data on a clock that stands still at demoNow.
+func demoServer(t *testing.T) string {
+	t.Helper()
+	s, err := server.New(server.Options{Fixtures: server.DemoFixtures(demoNow), Clock: server.VirtualClock(demoNow)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
+	t.Setenv("OMCTL_BASE_URL", ts.URL)
+	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
+	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
+	t.Setenv("OMCTL_PROJECT_ID", server.DemoProjectID)
+	t.Setenv("OMCTL_ORG_ID", server.DemoOrgID)
+	t.Setenv("OMCTL_PROFILE", "")
+	t.Setenv("OMCTL_OUTPUT", "")
+	return ts.URL
+}
+
+// runAtTerminal runs omctl as if stdout were a terminal of the given width,
+// with relative times measured from demoNow.
+func runAtTerminal(t *testing.T, width int, args ...string) string {
+	t.Helper()
+	ios, _, out, errOut := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	ios.SetTerminalWidth(width)
+	f := cmdutil.New(ios)
+	f.Now = func() time.Time { return demoNow }
+	cmd := NewCmdRoot(f)
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(errOut)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("%v: %v (%s)", args, err, errOut)
+	}
+	return out.String()
+}
+
+// TestTablesFitTheTerminal renders every table and describe view at 80 and
+// 100 columns: no line may be wider than the terminal, and the result must
+// match its golden file under testdata/tables (rewritten by -update).
+func TestTablesFitTheTerminal(t *testing.T) {
+	demoServer(t)
+	for name, args := range map[string][]string{
+		"alerts-list":             {"alerts", "list", "--limit", "6"},
+		"alertconfigs-list":       {"alertconfigs", "list", "--limit", "6"},
+		"globalalerts-list":       {"globalalerts", "list", "--limit", "6"},
+		"globalalertconfigs-list": {"globalalertconfigs", "list", "--limit", "6"},
+		"snapshots-list":          {"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012340001", "--limit", "4"},
+		"backupconfigs-members":   {"backupconfigs", "describe", "5e3c0c2e8f9d4b0012340003", "--project", "5e2b0c2e8f9d4b0012340002", "--members"},
+		"backupjobs-describe":     {"backupjobs", "describe", "5e2b0c2e8f9d4b0012340001"},
+		"oplogstores-describe":    {"oplogstores", "describe", "oplog-us-east-1"},
+		"snapshotstores-describe": {"snapshotstores", "describe", "blockstore-us-1"},
+		"alerts-describe":         {"alerts", "describe", "5f1a0c2e8f9d4b0000000092"},
+		"snapshots-describe":      {"snapshots", "describe", "5f3c0c2e8f9d4b000000019c", "--cluster", "5e3c0c2e8f9d4b0012340001"},
+	} {
+		for _, width := range []int{80, 100} {
+			got := runAtTerminal(t, width, args...)
+			for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+				if w := twwidth.Width(line); w > width {
+					t.Errorf("%s at %d columns: a line is %d wide:\n%s", name, width, w, got)
+					break
+				}
+			}
+			golden := filepath.Join("testdata", "tables", name+"-"+strconv.Itoa(width)+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (write goldens with: go test ./internal/cmd/root -run TestTablesFitTheTerminal -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s at %d columns:\n--- got\n%s--- want\n%s", name, width, got, want)
+			}
+		}
+	}
+}
