@@ -15,8 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/icholy/digest"
-
 	"github.com/omctl/omctl/internal/api"
 )
 
@@ -197,12 +195,8 @@ func (s *Server) challenge(w http.ResponseWriter, stale bool) {
 // challenge itself and returns nil when they are missing or wrong.
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal {
 	header := r.Header.Get("Authorization")
-	if !digest.IsDigest(header) {
-		s.challenge(w, false)
-		return nil
-	}
-	cred, err := digest.ParseCredentials(header)
-	if err != nil || cred.Nonce == "" || cred.Response == "" {
+	cred, ok := parseDigest(header)
+	if !ok || cred.Nonce == "" || cred.Response == "" {
 		s.challenge(w, false)
 		return nil
 	}
@@ -242,7 +236,7 @@ func (s *Server) uriMatches(uri string, r *http.Request) bool {
 	return uri == r.URL.RequestURI() || uri == r.URL.EscapedPath() || uri == r.URL.Path
 }
 
-func validResponse(c *digest.Credentials, method, secret string) bool {
+func validResponse(c *digestCredentials, method, secret string) bool {
 	h := func(parts ...string) string {
 		sum := md5.Sum([]byte(strings.Join(parts, ":")))
 		return hex.EncodeToString(sum[:])

@@ -51,3 +51,28 @@ func BenchmarkListAlertsPage(b *testing.B) {
 	}
 	_ = httptest.NewRecorder
 }
+
+// BenchmarkGetAlertDigest is one digest-authenticated GET of an alert,
+// through the whole handler, from clients running in parallel.
+func BenchmarkGetAlertDigest(b *testing.B) {
+	s := benchServer(b, 1000)
+	project := s.fixtures.Projects[0]["id"].(string)
+	key := s.fixtures.APIKeys[0]
+	pub, priv := key["publicKey"].(string), key["privateKey"].(string)
+	uri := apiBase + "/groups/" + project + "/alerts/" + fmt.Sprintf("5f1a%020x", 500)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		nonce := s.nonces.issue()
+		nc := 0
+		for pb.Next() {
+			nc++
+			req := httptest.NewRequest("GET", uri, nil)
+			req.Header.Set("Authorization", signed(pub, priv, "GET", uri, nonce, nc))
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
+}

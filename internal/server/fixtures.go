@@ -117,25 +117,47 @@ func readFixtures(name string, r io.Reader) (*Fixtures, error) {
 	return f, nil
 }
 
-// readAlerts parses the items of an array of alerts, in chunks handed to
-// workers; an error names the first bad item.
+// readAlerts parses the items of an array of alerts.
 func readAlerts(dec *json.Decoder) ([]*AlertDoc, error) {
-	const chunk = 2048
-	type job struct {
-		first int
-		raws  []json.RawMessage
-		out   []*AlertDoc
-		err   error
+	p := newAlertParser()
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			p.finish()
+			return nil, errors.New(": not valid JSON")
+		}
+		p.add(raw)
 	}
-	jobs := make(chan *job)
-	var queued []*job
-	var wg sync.WaitGroup
+	return p.finish()
+}
+
+// alertParser parses alerts on every processor, in chunks, keeping their
+// order; an error names the first bad item.
+type alertParser struct {
+	jobs   chan *alertJob
+	queued []*alertJob
+	cur    *alertJob
+	n      int
+	wg     sync.WaitGroup
+}
+
+type alertJob struct {
+	first int
+	raws  [][]byte
+	out   []*AlertDoc
+	err   error
+}
+
+const alertChunk = 2048
+
+func newAlertParser() *alertParser {
+	p := &alertParser{jobs: make(chan *alertJob), cur: &alertJob{}}
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
+		p.wg.Add(1)
 		go func() {
-			defer wg.Done()
+			defer p.wg.Done()
 			ar := &arena{}
-			for j := range jobs {
+			for j := range p.jobs {
 				j.out = make([]*AlertDoc, len(j.raws))
 				for i, raw := range j.raws {
 					a, err := parseAlert(raw, ar)
@@ -149,34 +171,33 @@ func readAlerts(dec *json.Decoder) ([]*AlertDoc, error) {
 			}
 		}()
 	}
-	var readErr error
-	cur := &job{}
-	n := 0
-	for dec.More() {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			readErr = errors.New(": not valid JSON")
-			break
-		}
-		cur.raws = append(cur.raws, raw)
-		n++
-		if len(cur.raws) == chunk {
-			queued = append(queued, cur)
-			jobs <- cur
-			cur = &job{first: n}
-		}
+	return p
+}
+
+// add queues one alert; raw must not change afterwards.
+func (p *alertParser) add(raw []byte) {
+	p.cur.raws = append(p.cur.raws, raw)
+	p.n++
+	if len(p.cur.raws) == alertChunk {
+		p.send()
 	}
-	if len(cur.raws) > 0 {
-		queued = append(queued, cur)
-		jobs <- cur
+}
+
+func (p *alertParser) send() {
+	p.queued = append(p.queued, p.cur)
+	p.jobs <- p.cur
+	p.cur = &alertJob{first: p.n}
+}
+
+// finish waits for the workers and returns the alerts in order.
+func (p *alertParser) finish() ([]*AlertDoc, error) {
+	if len(p.cur.raws) > 0 {
+		p.send()
 	}
-	close(jobs)
-	wg.Wait()
-	if readErr != nil {
-		return nil, readErr
-	}
-	out := make([]*AlertDoc, 0, n)
-	for _, j := range queued {
+	close(p.jobs)
+	p.wg.Wait()
+	out := make([]*AlertDoc, 0, p.n)
+	for _, j := range p.queued {
 		if j.err != nil {
 			return nil, j.err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -54,15 +55,46 @@ func withLinks(d doc, self string, extra ...map[string]any) doc {
 
 // withLinksJSON adds a self link to an encoded object.
 func withLinksJSON(raw []byte, self string) []byte {
-	links := encodeJSON([]any{link(self, "self")})
-	out := make([]byte, 0, len(raw)+len(links)+12)
+	out := make([]byte, 0, len(raw)+len(self)+40)
 	out = append(out, raw[:len(raw)-1]...)
 	if len(raw) > 2 {
 		out = append(out, ',')
 	}
-	out = append(out, `"links":`...)
-	out = append(out, links...)
-	return append(out, '}')
+	out = append(out, `"links":[{"href":`...)
+	out = appendJSONString(out, self)
+	return append(out, `,"rel":"self"}]}`...)
+}
+
+// appendJSONString appends s as a JSON string, as encodeJSON writes it.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '"' || r == '\\':
+			dst = append(dst, '\\', byte(r))
+		case r == '\n':
+			dst = append(dst, '\\', 'n')
+		case r == '\r':
+			dst = append(dst, '\\', 'r')
+		case r == '\t':
+			dst = append(dst, '\\', 't')
+		case r == '\b':
+			dst = append(dst, '\\', 'b')
+		case r == '\f':
+			dst = append(dst, '\\', 'f')
+		case r < 0x20 || r == 0x2028 || r == 0x2029 || r == utf8.RuneError && size == 1:
+			if r == utf8.RuneError {
+				r = 0xfffd
+			}
+			dst = append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
 }
 
 // checkPathIDs applies compat.md's rule for bodies repeating the

@@ -31,6 +31,12 @@ const (
 	metaBucket    = "meta"
 	metaFormatKey = "format"
 	metaClockKey  = "clock"
+	// metaWholeKey is set once the data was written whole: a seed or a
+	// reset is written in several transactions, and one cut short by a
+	// crash leaves a file that is seeded again at the next start.
+	metaWholeKey = "whole"
+	// putsPerTx bounds a transaction, and so the memory it needs.
+	putsPerTx = 20000
 )
 
 // StateError says why a state file cannot be used; the file is left as it is.
@@ -137,11 +143,7 @@ func (sf *StateFile) Path() string { return sf.path }
 func (sf *StateFile) Empty() bool {
 	empty := true
 	sf.db.View(func(tx *bolt.Tx) error {
-		for _, k := range fixtureKeys {
-			if tx.Bucket([]byte(k)) != nil {
-				empty = false
-			}
-		}
+		empty = tx.Bucket([]byte(metaBucket)).Get([]byte(metaWholeKey)) == nil
 		return nil
 	})
 	return empty
@@ -190,30 +192,27 @@ func (sf *StateFile) SavedClock() (time.Time, error) {
 func (sf *StateFile) Load() (*Fixtures, error) {
 	f := &Fixtures{}
 	lists := f.lists()
-	ar := &arena{}
+	type rec struct {
+		seq uint64
+		doc doc
+		raw []byte
+	}
+	byKind := map[string][]rec{}
 	err := sf.db.View(func(tx *bolt.Tx) error {
 		for _, k := range fixtureKeys {
 			b := tx.Bucket([]byte(k))
 			if b == nil {
 				continue
 			}
-			type rec struct {
-				seq   uint64
-				doc   doc
-				alert *AlertDoc
-			}
 			var recs []rec
+			alerts := k == "alerts" || k == "globalAlerts"
 			err := b.ForEach(func(key, v []byte) error {
 				if len(v) < 8 {
 					return fmt.Errorf("%s %s: record is damaged", k, key)
 				}
 				r := rec{seq: binary.BigEndian.Uint64(v)}
-				if k == "alerts" || k == "globalAlerts" {
-					a, err := parseAlert(v[8:], ar)
-					if err != nil {
-						return fmt.Errorf("%s %s: %s", k, key, ruleOf(err))
-					}
-					r.alert = a
+				if alerts {
+					r.raw = append([]byte(nil), v[8:]...) // bbolt's bytes last as long as the transaction
 				} else {
 					dec := json.NewDecoder(bytes.NewReader(v[8:]))
 					dec.UseNumber()
@@ -228,25 +227,48 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 				return err
 			}
 			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
-			for _, r := range recs {
-				switch k {
-				case "alerts":
-					f.Alerts = append(f.Alerts, r.alert)
-				case "globalAlerts":
-					f.GlobalAlerts = append(f.GlobalAlerts, r.alert)
-				default:
-					*lists[k] = append(*lists[k], r.doc)
-				}
-			}
+			byKind[k] = recs
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, &StateError{sf.path, err.Error()}
 	}
+	for k, recs := range byKind {
+		switch k {
+		case "alerts", "globalAlerts":
+			p := newAlertParser()
+			for _, r := range recs {
+				p.add(r.raw)
+			}
+			alerts, err := p.finish()
+			if err != nil {
+				return nil, &StateError{sf.path, fmt.Sprintf("holds a damaged alert: %s%v", k, err)}
+			}
+			if k == "alerts" {
+				f.Alerts = alerts
+			} else {
+				f.GlobalAlerts = alerts
+			}
+		default:
+			for _, r := range recs {
+				*lists[k] = append(*lists[k], r.doc)
+			}
+		}
+	}
 	if err := f.validate(); err != nil {
 		return nil, &StateError{sf.path, "holds data that breaks a rule: " + err.Error()}
 	}
+	// Reading the file brought all of it into memory through bbolt's map:
+	// opening it again leaves out what is not needed any more.
+	if err := sf.db.Close(); err != nil {
+		return nil, &StateError{sf.path, plainError(err)}
+	}
+	db, err := bolt.Open(sf.path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return nil, &StateError{sf.path, "cannot be opened again: " + plainError(err)}
+	}
+	sf.db = db
 	return f, nil
 }
 
@@ -276,8 +298,12 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 	}
 	for _, r := range recs {
 		er := encodedRecord{kind: r.kind, key: r.key}
-		if r.doc != nil {
-			data, err := json.Marshal(r.doc)
+		switch d := r.doc.(type) {
+		case nil:
+		case *AlertDoc:
+			er.value = d.raw
+		default:
+			data, err := json.Marshal(d)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s cannot be encoded: %v", r.kind, r.key, err)
 			}
@@ -288,49 +314,81 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 	return b, nil
 }
 
-// commit writes a batch in one transaction; bbolt syncs it to disk before
-// it returns.
+// commit writes a batch, syncing it to disk before it returns: in one
+// transaction, or, when it replaces everything, in several, the last of
+// which marks the data whole.
 func (sf *StateFile) commit(b *batch) error {
-	return sf.db.Update(func(tx *bolt.Tx) error {
-		if b.replaceAll {
-			for _, k := range fixtureKeys {
-				if tx.Bucket([]byte(k)) != nil {
-					if err := tx.DeleteBucket([]byte(k)); err != nil {
-						return err
-					}
-				}
-			}
+	if !b.replaceAll {
+		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, b.puts) })
+	}
+	if err := sf.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket([]byte(metaBucket)).Delete([]byte(metaWholeKey)); err != nil {
+			return err
 		}
-		meta := tx.Bucket([]byte(metaBucket))
-		if b.clock != "" {
-			if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {
-				return err
-			}
-		}
-		for _, r := range b.puts {
-			bucket, err := tx.CreateBucketIfNotExists([]byte(r.kind))
-			if err != nil {
-				return err
-			}
-			if r.value == nil {
-				if err := bucket.Delete([]byte(r.key)); err != nil {
+		for _, k := range fixtureKeys {
+			if tx.Bucket([]byte(k)) != nil {
+				if err := tx.DeleteBucket([]byte(k)); err != nil {
 					return err
 				}
-				continue
-			}
-			seq := sf.seq + 1
-			if old := bucket.Get([]byte(r.key)); len(old) >= 8 {
-				seq = binary.BigEndian.Uint64(old) // keep its place
-			} else {
-				sf.seq = seq
-			}
-			v := make([]byte, 8+len(r.value))
-			binary.BigEndian.PutUint64(v, seq)
-			copy(v[8:], r.value)
-			if err := bucket.Put([]byte(r.key), v); err != nil {
-				return err
 			}
 		}
 		return nil
-	})
+	}); err != nil {
+		return err
+	}
+	puts := b.puts
+	for {
+		n := min(len(puts), putsPerTx)
+		last := n == len(puts)
+		if err := sf.db.Update(func(tx *bolt.Tx) error {
+			if err := sf.write(tx, b, puts[:n]); err != nil {
+				return err
+			}
+			if last {
+				return tx.Bucket([]byte(metaBucket)).Put([]byte(metaWholeKey), []byte("yes"))
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		if last {
+			return nil
+		}
+		puts = puts[n:]
+	}
+}
+
+// write puts records (and the clock) in a transaction.
+func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
+	meta := tx.Bucket([]byte(metaBucket))
+	if b.clock != "" {
+		if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {
+			return err
+		}
+	}
+	for _, r := range puts {
+		bucket, err := tx.CreateBucketIfNotExists([]byte(r.kind))
+		if err != nil {
+			return err
+		}
+		if r.value == nil {
+			if err := bucket.Delete([]byte(r.key)); err != nil {
+				return err
+			}
+			continue
+		}
+		seq := sf.seq + 1
+		if old := bucket.Get([]byte(r.key)); len(old) >= 8 {
+			seq = binary.BigEndian.Uint64(old) // keep its place
+		} else {
+			sf.seq = seq
+		}
+		v := make([]byte, 8+len(r.value))
+		binary.BigEndian.PutUint64(v, seq)
+		copy(v[8:], r.value)
+		if err := bucket.Put([]byte(r.key), v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
