@@ -317,3 +317,22 @@ func TestNullsRangesAndPastAcknowledgements(t *testing.T) {
 		t.Errorf("detail: %s", r.raw)
 	}
 }
+
+func TestMessagesAndTimestampsReadAsTheAPIWritesThem(t *testing.T) {
+	e := newEnv(t)
+	r := e.do("owner", "PUT", "/groups/"+projA+"/alertConfigs/"+cfgHost,
+		`{"eventTypeName": "HOST_DOWN", "notifications": [{"typeName": "ADMIN", "delayMin": "soon"}]}`)
+	e.expect(r, 400, "INVALID_JSON_ATTRIBUTE")
+	if !strings.Contains(r.str("detail"), "want an integer") {
+		t.Errorf("detail: %s", r.str("detail"))
+	}
+	// The clock moved by a fraction of a second still writes whole seconds.
+	e.expect(e.doRaw("owner", "POST", "/_omctl/clock", `{"advance": "1500ms"}`), 200, "")
+	r = e.do("owner", "PATCH", "/groups/"+projA+"/alerts/"+alertHost, `{"acknowledgedUntil": "2026-02-01T00:00:00.250Z"}`)
+	e.expect(r, 200, "")
+	for _, f := range []string{"updated", "acknowledgedUntil"} {
+		if v := r.str(f); len(v) != len("2026-01-01T00:00:01Z") {
+			t.Errorf("%s = %q", f, v)
+		}
+	}
+}

@@ -35,6 +35,14 @@ func (k kind) String() string {
 	return [...]string{"string", "boolean", "number", "integer", "ISO 8601 timestamp", "object", "array", "value"}[k]
 }
 
+// withArticle names the kind as a sentence does: "an integer".
+func (k kind) withArticle() string {
+	if s := k.String(); strings.IndexByte("aeiouAEIOU", s[0]) >= 0 {
+		return "an " + s
+	}
+	return "a " + k.String()
+}
+
 // field describes one attribute of a request body.
 type field struct {
 	kind     kind
@@ -228,7 +236,7 @@ func errMissing(name string) *apiError {
 
 func errWrongType(name string, want kind) *apiError {
 	return errBadRequest("INVALID_JSON_ATTRIBUTE",
-		fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want a %s.", name, want), name)
+		fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want %s.", name, want.withArticle()), name)
 }
 
 // value checks one attribute and returns it normalized.
@@ -241,7 +249,7 @@ func (f *field) value(name string, v any, lenient bool) (any, *apiError) {
 			return nil, errMissing(name)
 		}
 		return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
-			fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want a %s, not null.", name, f.kind), name)
+			fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want %s, not null.", name, f.kind.withArticle()), name)
 	}
 	switch f.kind {
 	case kAny:
@@ -386,10 +394,7 @@ func parseTimestamp(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("not an ISO 8601 timestamp: %q", s)
 }
 
+// formatTime writes a timestamp as the API does: UTC, whole seconds, Z.
 func formatTime(t time.Time) string {
-	t = t.UTC()
-	if t.Nanosecond() != 0 {
-		return t.Format("2006-01-02T15:04:05.000Z")
-	}
-	return t.Format("2006-01-02T15:04:05Z")
+	return t.UTC().Truncate(time.Second).Format("2006-01-02T15:04:05Z")
 }

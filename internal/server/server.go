@@ -29,7 +29,8 @@ type Options struct {
 	// State, when set, keeps the data durably: every change is committed
 	// to it before the request is answered. A state file that holds data
 	// already is what the server starts from; an empty one is seeded with
-	// Fixtures. Reset goes back to Fixtures either way.
+	// Fixtures. Reset goes back to Fixtures, or, when they are nil, to what
+	// the state file held at start.
 	State *StateFile
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
@@ -58,7 +59,8 @@ type Server struct {
 
 // New builds a server over opts.
 func New(opts Options) (*Server, error) {
-	if opts.Fixtures == nil {
+	defaultSeed := opts.Fixtures == nil
+	if defaultSeed {
 		opts.Fixtures = DefaultFixtures()
 	}
 	if opts.Clock == nil {
@@ -92,6 +94,11 @@ func New(opts Options) (*Server, error) {
 			data, err := opts.State.Load()
 			if err != nil {
 				return nil, err
+			}
+			if defaultSeed {
+				// No fixtures given: reset goes back to what the file held.
+				s.fixtures = data
+				data = data.Clone()
 			}
 			s.st = newState(data, s.clock.Now())
 		}

@@ -245,6 +245,16 @@ func TestStateKeepsClockAcknowledgementsAndKeys(t *testing.T) {
 	if _, body, _ := p.do("GET", "/groups/"+project+"/alerts/"+alert, ""); !strings.Contains(body, `"acknowledgementComment":"disk"`) {
 		t.Errorf("acknowledgement after restart: %s", body)
 	}
+	// Started without fixtures, reset goes back to what the file held then.
+	if code, _, _ := p.do("PATCH", "/groups/"+project+"/alerts/"+alert, `{"acknowledgedUntil": null}`); code != 200 {
+		t.Fatalf("unack: %d", code)
+	}
+	if code, body, _ := p.control("POST", "reset", ""); code != 200 {
+		t.Fatalf("reset: %d %s", code, body)
+	}
+	if _, body, _ := p.do("GET", "/groups/"+project+"/alerts/"+alert, ""); !strings.Contains(body, `"acknowledgementComment":"disk"`) {
+		t.Errorf("after reset: %s", body)
+	}
 }
 
 // A file that is not a whole state file of this server stops it with a

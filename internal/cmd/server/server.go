@@ -211,7 +211,7 @@ func seedData(opts *Options, now time.Time) (*srv.Fixtures, error) {
 	case opts.Demo:
 		return srv.DemoFixtures(now), nil
 	}
-	return srv.DefaultFixtures(), nil
+	return nil, nil // the server's default data, or what --state holds
 }
 
 func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, error) {
