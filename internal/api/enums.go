@@ -8,10 +8,10 @@ import (
 	"slices"
 )
 
-// BasePath is the version prefix every API path sits under (spec part 9).
+// BasePath is the version prefix every API path sits under (docs/api.md).
 const BasePath = "/api/public/v1.0"
 
-// Alert statuses (spec 2.1, part 3).
+// Alert statuses (docs/api.md, Alert).
 const (
 	StatusTracking  = "TRACKING"
 	StatusOpen      = "OPEN"
@@ -26,7 +26,7 @@ var AlertStatuses = []string{StatusTracking, StatusOpen, StatusClosed, StatusCan
 // (endpoints 1 and 7): CANCELLED is a state but not a filter.
 var AlertStatusFilters = []string{StatusTracking, StatusOpen, StatusClosed}
 
-// Event types whose alerts carry conditional fields (spec 2.1).
+// Event types whose alerts carry conditional fields (docs/api.md, Alert).
 const (
 	EventHostDown               = "HOST_DOWN"
 	EventOutsideMetricThreshold = "OUTSIDE_METRIC_THRESHOLD"
@@ -35,15 +35,15 @@ const (
 	EventBackup                 = "BACKUP"
 )
 
-// Units of currentValue and thresholds (spec 2.1).
+// Units of currentValue and thresholds (docs/api.md, Alert).
 var Units = []string{"RAW", "BITS", "BYTES", "KILOBITS", "KILOBYTES", "MEGABITS", "MEGABYTES",
 	"GIGABITS", "GIGABYTES", "TERABYTES", "PETABYTES", "MILLISECONDS", "SECONDS", "MINUTES",
 	"HOURS", "DAYS"}
 
-// SourceTypeNames of backup alerts (spec 2.1).
+// SourceTypeNames of backup alerts (docs/api.md, Alert).
 var SourceTypeNames = []string{"REPLICA_SET", "SHARDED_CLUSTER", "CONFIG_SERVER"}
 
-// MetricNames are the values of metricName (spec 2.6).
+// MetricNames are the values of metricName.
 var MetricNames = []string{"ASSERT_REGULAR", "ASSERT_WARNING", "ASSERT_MSG", "ASSERT_USER",
 	"BACKGROUND_FLUSH_AVG", "CACHE_BYTES_READ_INTO", "CACHE_BYTES_WRITTEN_FROM", "CACHE_DIRTY_BYTES",
 	"CACHE_USED_BYTES", "TICKETS_AVAILABLE_READS", "TICKETS_AVAILABLE_WRITE", "CONNECTIONS",
@@ -66,14 +66,14 @@ var MetricNames = []string{"ASSERT_REGULAR", "ASSERT_WARNING", "ASSERT_MSG", "AS
 	"QUERY_EXECUTOR_SCANNED_OBJECTS", "QUERY_TARGETING_SCANNED_PER_RETURNED",
 	"QUERY_TARGETING_SCANNED_OBJECTS_PER_RETURNED"}
 
-// Backup configuration values (spec 2.7).
+// Backup configuration values (docs/api.md, Backup configuration).
 var (
 	BackupStatusNames  = []string{"INACTIVE", "PROVISIONING", "STARTED", "STOPPED", "TERMINATING"}
 	StorageEngineNames = []string{"MEMORY_MAPPED", "WIRED_TIGER"}
 	AuthMechanismNames = []string{"NATIVE_CR", "GSSAPI", "PLAIN", "NATIVE_X509", "NONE"}
 )
 
-// Store values (spec 2.9, 2.10).
+// Store values (docs/api.md, S3 stores).
 var (
 	S3AuthMethods            = []string{"KEYS", "IAM_ROLE"}
 	WriteConcerns            = []string{"ACKNOWLEDGED", "W2", "JOURNALED", "MAJORITY"}
@@ -82,7 +82,7 @@ var (
 	SnapshotPartTypeNames    = []string{"REPLICA_SET", "CONFIG_SERVER_REPLICA_SET", "CONFIG_SERVER"}
 )
 
-// Roles (compat.md "Roles").
+// Roles (docs/api.md, Roles).
 var (
 	OrgRoles     = []string{"ORG_OWNER", "ORG_MEMBER", "ORG_GROUP_CREATOR", "ORG_READ_ONLY"}
 	ProjectRoles = []string{"GROUP_OWNER", "GROUP_READ_ONLY", "GROUP_MONITORING_ADMIN",
@@ -92,8 +92,8 @@ var (
 		"GLOBAL_BACKUP_ADMIN", "GLOBAL_AUTOMATION_ADMIN", "GLOBAL_USER_ADMIN"}
 )
 
-// NamedEventTypes are the event types the spec names individually (part 6).
-// The complete list is "not shown", so servers accept other upper-snake names too.
+// NamedEventTypes are the event types the API names one by one.
+// The complete list is not published, so servers accept other upper-snake names too.
 var NamedEventTypes = []string{EventHostDown, EventOutsideMetricThreshold, EventReplicaSet,
 	EventShardedCluster, "MONITORING_AGENT_DOWN", "BACKUP_AGENT_DOWN", EventBackup,
 	"BAD_CLUSTERSHOTS", "CLUSTER_BLACKLIST_UPDATED_AUDIT", "CLUSTER_CHECKKPOINT_UPDATED_AUDIT",
@@ -116,7 +116,7 @@ var (
 func IsObjectID(s string) bool { return hex24.MatchString(s) }
 
 // IsEventTypeName reports whether s has the shape of an event type name.
-// The spec does not list them all, so the shape is all that can be checked.
+// The API does not list them all, so the shape is all that can be checked.
 func IsEventTypeName(s string) bool { return upperName.MatchString(s) }
 
 // OneOf reports whether v is one of allowed.

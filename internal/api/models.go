@@ -20,7 +20,7 @@ type CurrentValue struct {
 	Units  string  `json:"units"`
 }
 
-// Alert is spec 2.1; a global alert (2.2) has the same shape.
+// Alert is an alert (docs/api.md, Alert); a global alert has the same shape.
 type Alert struct {
 	ID                     string        `json:"id"`
 	GroupID                string        `json:"groupId,omitempty"`
@@ -78,8 +78,8 @@ type MetricThreshold struct {
 	Units      string   `json:"units,omitempty"`
 }
 
-// AlertConfig is spec 2.3 (project) and, with GroupIDs and ForAllGroups,
-// spec 2.4 (global).
+// AlertConfig is a project alert configuration and, with GroupIDs and
+// ForAllGroups, a global one (docs/api.md, Alert configuration).
 type AlertConfig struct {
 	ID              string           `json:"id"`
 	GroupID         string           `json:"groupId,omitempty"`
@@ -103,7 +103,7 @@ type EnabledRequest struct {
 	Enabled bool `json:"enabled"`
 }
 
-// BackupConfig is spec 2.7.
+// BackupConfig is a backup configuration (docs/api.md).
 type BackupConfig struct {
 	ClusterID                string   `json:"clusterId"`
 	GroupID                  string   `json:"groupId"`
@@ -139,7 +139,7 @@ type BSONTimestamp struct {
 	Increment int64  `json:"increment"`
 }
 
-// SnapshotPart is one part of a snapshot (spec 2.8).
+// SnapshotPart is one part of a snapshot (docs/api.md, Snapshot).
 type SnapshotPart struct {
 	ClusterID          string `json:"clusterId,omitempty"`
 	HostID             string `json:"hostId,omitempty"`
@@ -164,7 +164,7 @@ type NamespaceFilterList struct {
 	FilterType string   `json:"filterType"`
 }
 
-// Snapshot is spec 2.8; a legacy config-server snapshot has the same shape
+// Snapshot is a cluster snapshot (docs/api.md); a legacy config-server snapshot has the same shape
 // with one part and no MissingShards or IsPossiblyInconsistent.
 type Snapshot struct {
 	ID                        string               `json:"id"`
@@ -195,7 +195,7 @@ type CustomCertificate struct {
 	CertString string `json:"certString"`
 }
 
-// S3Store is spec 2.9: an S3-compatible oplog store or snapshot store.
+// S3Store (docs/api.md, S3 stores) is an S3-compatible oplog store or snapshot store.
 // Optional booleans are pointers so a request says only what it means.
 type S3Store struct {
 	ID                     string              `json:"id,omitempty"`
@@ -235,7 +235,8 @@ type DaemonFilter struct {
 	HeadRootDirectory string `json:"headRootDirectory"`
 }
 
-// BackupJobConfig is spec 2.10 with the real field names of compat.md.
+// BackupJobConfig is a project backup jobs configuration, with the field
+// names the real service uses (docs/api.md).
 type BackupJobConfig struct {
 	ID                     string         `json:"id"`
 	DaemonFilter           []DaemonFilter `json:"daemonFilter,omitempty"`
@@ -255,7 +256,7 @@ type APIKeyRole struct {
 	RoleName string `json:"roleName"`
 }
 
-// APIKey is spec 2.11.
+// APIKey is an organization API key (docs/api.md).
 type APIKey struct {
 	ID         string       `json:"id"`
 	Desc       string       `json:"desc"`
@@ -271,7 +272,7 @@ type APIKeyCreateRequest struct {
 	Roles []string `json:"roles,omitempty"`
 }
 
-// AccessListEntry is spec 2.12; in requests exactly one of IPAddress and
+// AccessListEntry is an entry of a key's access list (docs/api.md); in requests exactly one of IPAddress and
 // CIDRBlock is set.
 type AccessListEntry struct {
 	IPAddress       string `json:"ipAddress,omitempty"`
@@ -283,7 +284,7 @@ type AccessListEntry struct {
 	Links           []Link `json:"links,omitempty"`
 }
 
-// Error is the error body of every non-2xx response (compat.md).
+// Error is the error body of every non-2xx response (docs/api.md, Errors).
 type Error struct {
 	Detail     string `json:"detail"`
 	Error      int    `json:"error"`

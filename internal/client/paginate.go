@@ -9,7 +9,7 @@ import (
 	"strconv"
 )
 
-// MaxItemsPerPage is the largest page the API serves (spec part 8).
+// MaxItemsPerPage is the largest page the API serves (docs/api.md, Lists).
 const MaxItemsPerPage = 500
 
 // ListOptions are the query parameters every list endpoint shares.

@@ -9,7 +9,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 )
 
-// AlertDoc is one alert (2.1) as stored: its JSON, compact and canonical
+// AlertDoc is one alert (docs/api.md, Alert) as stored: its JSON, compact and canonical
 // (the conditional fields of its event type only, resolved only when
 // CLOSED, timestamps in UTC), which is what GET returns but for links, and
 // the fields the server reasons about. It never changes: a change makes a
@@ -41,7 +41,7 @@ func (a *AlertDoc) Doc() doc {
 }
 
 // newAlertDoc makes an alert from a document that passed alertSchema: it
-// drops what 2.1 does not show for its event type and status, and encodes
+// drops what an alert does not show for its event type and status, and encodes
 // what is left. A CLOSED alert without resolved was resolved when last
 // updated.
 func newAlertDoc(d doc) *AlertDoc {

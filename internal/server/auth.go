@@ -182,7 +182,7 @@ func (n *nonces) forget(now time.Time) {
 	}
 }
 
-// challenge writes the 401 of compat.md, exactly as real clients parse it.
+// challenge writes the 401 of docs/api.md (Authentication), exactly as real clients parse it.
 func (s *Server) challenge(w http.ResponseWriter, stale bool) {
 	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Digest realm="%s", domain="", nonce="%s", algorithm=MD5, qop="auth", stale=%t`,
 		realm, s.nonces.issue(), stale))
@@ -231,7 +231,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal
 }
 
 // uriMatches accepts the request URI the client signed: the path with or
-// without the query (compat.md).
+// without the query (docs/api.md, Authentication).
 func (s *Server) uriMatches(uri string, r *http.Request) bool {
 	return uri == r.URL.RequestURI() || uri == r.URL.EscapedPath() || uri == r.URL.Path
 }
@@ -253,7 +253,7 @@ func validResponse(c *digestCredentials, method, secret string) bool {
 	return subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(c.Response))) == 1
 }
 
-// access is what an endpoint needs of its caller (compat.md "Roles").
+// access is what an endpoint needs of its caller (docs/api.md, Roles).
 type access int
 
 const (

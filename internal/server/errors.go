@@ -5,7 +5,7 @@ import (
 	"net/http"
 )
 
-// apiError is an error answer in the body shape of compat.md.
+// apiError is an error answer in the body shape of docs/api.md, Errors.
 type apiError struct {
 	status int
 	code   string

@@ -281,7 +281,7 @@ func (e *fixtureError) Error() string { return fmt.Sprintf("%s[%d]: %s", e.key, 
 
 func ruleOf(err *apiError) string { return strings.TrimSuffix(err.detail, ".") }
 
-// validate checks every rule of the spec that a fixture can break.
+// validate checks every rule of the API that a fixture can break.
 func (f *Fixtures) validate() error {
 	orgs, projects := map[string]bool{}, map[string]bool{}
 	projectOrg := map[string]string{}

@@ -10,7 +10,7 @@ import (
 
 // renderConfig shows an alert configuration: the threshold kind that fits
 // its event type, and each notification with only its kind's fields, the
-// secrets redacted (2.5).
+// secrets redacted (docs/api.md, Notification).
 func (c *reqCtx) renderConfig(d doc, self string) doc {
 	out := make(doc, len(d))
 	for k, v := range d {
@@ -43,7 +43,7 @@ func renderNotification(n doc) doc {
 		case contains(used, k):
 			out[k] = redactField(k, v)
 		case !isNotificationField(k):
-			out[k] = v // a field the spec does not name, kept from a fixture
+			out[k] = v // a field the API does not name, kept from a fixture
 		}
 	}
 	return out
@@ -92,7 +92,7 @@ func redactURL(s string) string {
 }
 
 // mergeSecrets keeps stored secrets where a client sent back the redacted
-// form it was shown (a read, edit, write cycle), and checks rule 4 of 2.5.
+// form it was shown (a read, edit, write cycle), and refuses a webhook secret sent without its URL.
 func mergeSecrets(newNotes, oldNotes []any) *apiError {
 	for i, n := range newNotes {
 		m, _ := n.(map[string]any)

@@ -7,8 +7,8 @@ import (
 	"github.com/omctl/omctl/internal/api"
 )
 
-// renderAlert shows an alert as 2.1 says, with its self link. The stored
-// JSON is already what 2.1 shows but for an acknowledgement that has run
+// renderAlert shows an alert as docs/api.md (Alert) says, with its self link. The stored
+// JSON is already what an alert shows but for an acknowledgement that has run
 // out, whose fields are left out.
 func (c *reqCtx) renderAlert(r *alertRec) []byte {
 	raw := r.cur.raw

@@ -11,7 +11,7 @@ import (
 )
 
 // renderKey shows an API key with its private key masked, unless whole
-// (only in the answer to its creation, 2.11).
+// (only in the answer to its creation: docs/api.md, API key).
 func (c *reqCtx) renderKey(k *apiKey, whole bool) doc {
 	out := make(doc, len(k.doc))
 	for key, v := range k.doc {

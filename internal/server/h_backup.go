@@ -54,7 +54,7 @@ func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
 }
 
 // patchBackupConfig assigns deployment regions to shards (endpoint 11),
-// and changes the settings of 2.7 under its rules: namespace lists are
+// and changes the settings of a backup configuration under its rules: namespace lists are
 // mutually exclusive, and a change that needs a resync needs syncSource.
 func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	project, cluster, d, err := s.findBackupConfig(c, writeBackup)
@@ -209,7 +209,7 @@ func (s *Server) getSnapshot(c *reqCtx) *apiError {
 }
 
 // patchSnapshot changes a snapshot's expiry: doNotDelete true removes
-// expires, and an expiry already in the past cannot be edited (2.8).
+// expires, and an expiry already in the past cannot be edited (docs/api.md, Snapshot).
 func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	project, cluster, o, err := s.clusterSnapshots(c, writeBackup)
 	if err != nil {

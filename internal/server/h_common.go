@@ -10,7 +10,7 @@ import (
 )
 
 // project checks the {project_id} of the path and the caller's right to
-// do need there, in the order compat.md implies: form, existence, access.
+// do need there, in the order the API checks them: form, existence, access.
 func (c *reqCtx) project(need access) (string, *apiError) {
 	id := c.r.PathValue("project_id")
 	if !api.IsObjectID(id) {
@@ -97,8 +97,8 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// checkPathIDs applies compat.md's rule for bodies repeating the
-// resource's own ids: equal is fine, different is read-only.
+// checkPathIDs applies the rule for bodies repeating the resource's own
+// ids: equal is fine, different is read-only (docs/api.md, Request bodies).
 func checkPathIDs(body doc, ids map[string]string) *apiError {
 	for k, want := range ids {
 		if v, ok := body[k]; ok {

@@ -5,7 +5,7 @@ import (
 	"net/http"
 )
 
-// renderStore applies 2.9's output rules: no key fields with IAM_ROLE;
+// renderStore applies the output rules of docs/api.md (S3 stores): no key fields with IAM_ROLE;
 // the snapshot store answer always states loadFactor and s3AuthMethod.
 func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
 	out := make(doc, len(d))
@@ -39,7 +39,7 @@ func checkStore(body doc, snapshot bool, id string) *apiError {
 		sch["id"] = str().req()
 	}
 	// Types, values and unknown attributes first, then acceptedTos: an
-	// explicit false is final whatever else is missing (spec part 7.2).
+	// explicit false is final whatever else is missing (docs/api.md, S3 stores).
 	var required []string
 	for _, k := range sortedKeys(sch) {
 		if sch[k].required {
@@ -60,7 +60,7 @@ func checkStore(body doc, snapshot bool, id string) *apiError {
 		}
 	}
 	if body["s3AuthMethod"] == "IAM_ROLE" {
-		// A role is used and the key fields are ignored (2.9).
+		// A role is used and the key fields are ignored (docs/api.md, S3 stores).
 		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
 			delete(body, k)
 		}

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// doc is a resource as stored: JSON-shaped, so fields the spec does not
+// doc is a resource as stored: JSON-shaped, so fields the API does not
 // name (from fixtures) survive and are returned.
 type doc = map[string]any
 
@@ -49,7 +49,7 @@ type field struct {
 	enum     []string
 	required bool
 	// readOnly attributes may be sent only with the value the resource
-	// already has (compat.md: PUT/PATCH bodies may repeat id and groupId).
+	// already has (docs/api.md, Request bodies).
 	readOnly bool
 	// ignored attributes are accepted and dropped (links, created, updated).
 	ignored  bool

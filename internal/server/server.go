@@ -283,7 +283,7 @@ func cleanPath(p string) bool {
 }
 
 // api wraps a route: authentication first (whatever the path or method,
-// compat.md), the key's access list, query flags, then dispatch. The body
+// docs/api.md, Authentication), the key's access list, query flags, then dispatch. The body
 // is read before the data lock is taken and the answer written after it
 // is released, so a slow client holds up nobody but itself.
 func (s *Server) api(rt *route) http.Handler {

@@ -413,7 +413,7 @@ func (s *state) scheduleTracking(set *alertSet, project string) {
 }
 
 // openTime is when a TRACKING alert opens: its creation plus the smallest
-// delayMin of its configuration's notifications (spec part 3).
+// delayMin of its configuration's notifications (docs/api.md, Alert).
 func (s *state) openTime(r *alertRec, project string) time.Time {
 	cfgID := r.cur.AlertConfigID
 	var cfg doc

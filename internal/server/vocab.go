@@ -26,7 +26,7 @@ const (
 var alertStatuses = api.AlertStatuses
 
 // backupEvents are the event types whose alerts carry the backup fields
-// (replicaSetName, sourceTypeName): the backup category of spec part 6.
+// (replicaSetName, sourceTypeName): the backup events (docs/api.md, Alert).
 var backupEvents = map[string]bool{"BACKUP": true, "BACKUP_TOO_MANY_RETRIES": true, "BACKUP_IN_UNEXPECTED_STATE": true,
 	"RS_BIND_ERROR": true}
 
@@ -47,7 +47,7 @@ func init() {
 	}
 }
 
-// conditionalAlertFields says, per conditional field of 2.1, which event
+// conditionalAlertFields says, per conditional field of an alert, which event
 // types carry it.
 func alertFieldAllowed(field, event string) bool {
 	switch field {
@@ -67,7 +67,7 @@ func alertFieldAllowed(field, event string) bool {
 
 var conditionalAlertFields = []string{"clusterId", "clusterName", "currentValue", "metricName", "hostId", "hostnameAndPort", "replicaSetName", "sourceTypeName"}
 
-// Notification kinds: the seed's names and the real service's (compat.md).
+// Notification kinds: the API's own names and the real service's.
 var notificationFields = map[string][]string{
 	"EMAIL":           {"emailAddress"},
 	"SMS":             {"mobileNumber"},

@@ -35,7 +35,7 @@ const (
 	Snapshot
 )
 
-// AddFlags registers a flag for every field of 2.9 that kind accepts.
+// AddFlags registers a flag for every field of an S3 store (docs/api.md) that kind accepts.
 func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
 	fs := cmd.Flags()
 	s := &f.Store
