@@ -28,18 +28,43 @@ type alertSet struct {
 
 func newAlertSet(recs []*alertRec) *alertSet {
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].created.Before(recs[j].created) })
-	s := &alertSet{items: recs, byStatus: map[string]*fenwick{}}
-	for _, st := range alertStatuses {
-		s.byStatus[st] = newFenwick(len(recs))
-	}
-	for i, r := range recs {
-		r.pos = i
-		s.byStatus[r.status].add(i, 1)
+	s := &alertSet{items: recs}
+	s.index(len(recs))
+	for _, r := range recs {
 		if r.status == statusTracking && !r.openAt.IsZero() {
 			heap.Push(&s.tracking, trackingEntry{r, r.openAt})
 		}
 	}
 	return s
+}
+
+// index builds the status trees for room alerts.
+func (s *alertSet) index(room int) {
+	s.byStatus = map[string]*fenwick{}
+	for _, st := range alertStatuses {
+		s.byStatus[st] = newFenwick(room)
+	}
+	for i, r := range s.items {
+		r.pos = i
+		s.byStatus[r.status].add(i, 1)
+	}
+}
+
+// add puts a new alert in the set: at the end when it is the newest, as
+// a raised alert is; elsewhere by rebuilding the index.
+func (s *alertSet) add(r *alertRec) {
+	n := len(s.items)
+	s.items = append(s.items, r)
+	switch {
+	case n > 0 && r.created.Before(s.items[n-1].created):
+		sort.SliceStable(s.items, func(i, j int) bool { return s.items[i].created.Before(s.items[j].created) })
+		s.index(len(s.items) * 2)
+	case len(s.byStatus[r.status].tree) <= len(s.items):
+		s.index(len(s.items) * 2)
+	default:
+		r.pos = n
+		s.byStatus[r.status].add(n, 1)
+	}
 }
 
 // setStatus moves an alert to another status.

@@ -498,6 +498,9 @@ func (f *Fixtures) validate() error {
 			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
 				return fail(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
 			}
+			if err := checkMatchers(d); err != nil {
+				return fail(set.key, i, "%s", ruleOf(err))
+			}
 		}
 	}
 	seenBC := map[string]bool{}

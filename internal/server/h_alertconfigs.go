@@ -210,6 +210,9 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 	s.st.alertConfigs[project].add(id, body)
 	s.st.touch("alertConfigs", body)
 	s.st.rescheduleConfig(id, project)
+	if body["enabled"] != true {
+		s.st.cancelConfig(id, s.clock.Now())
+	}
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -220,6 +223,9 @@ func checkConfigRules(body doc) *apiError {
 	event, _ := body["eventTypeName"].(string)
 	if !api.IsEventTypeName(event) {
 		return errBadRequest("INVALID_ENUM_VALUE", fmt.Sprintf("An invalid enumeration value %s was specified for eventTypeName.", event), event, "eventTypeName")
+	}
+	if err := checkMatchers(body); err != nil {
+		return err
 	}
 	if event == api.EventOutsideMetricThreshold && body["metricThreshold"] == nil {
 		return errMissing("metricThreshold")
@@ -243,6 +249,9 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 	d["enabled"] = body["enabled"]
 	d["updated"] = formatTime(s.clock.Now())
 	s.st.touch("alertConfigs", d)
+	if d["enabled"] != true {
+		s.st.cancelConfig(id, s.clock.Now())
+	}
 	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -297,6 +306,9 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	d["enabled"] = body["enabled"]
 	d["updated"] = formatTime(s.clock.Now())
 	s.st.touch("globalAlertConfigs", d)
+	if d["enabled"] != true {
+		s.st.cancelConfig(d["id"].(string), s.clock.Now())
+	}
 	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
 	return nil
 }

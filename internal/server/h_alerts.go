@@ -2,28 +2,33 @@ package server
 
 import (
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
 )
 
-// renderAlert shows an alert as docs/api.md (Alert) says, with its self link. The stored
-// JSON is already what an alert shows but for an acknowledgement that has run
-// out, whose fields are left out.
+// renderAlert shows an alert as docs/api.md (Alert) says, with its self
+// link.
 func (c *reqCtx) renderAlert(r *alertRec) []byte {
+	return alertJSON(r, c.baseURL(), c.s.clock.Now())
+}
+
+// alertJSON is an alert as GET shows it under base at now. The stored JSON
+// is already that but for an acknowledgement that has run out, whose
+// fields are left out.
+func alertJSON(r *alertRec, base string, now time.Time) []byte {
 	raw := r.cur.raw
-	if a := r.cur.AcknowledgedUntil; !a.IsZero() && !a.After(c.s.clock.Now()) {
+	if a := r.cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
 		d := r.cur.Doc()
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
 		raw = encodeJSON(d)
 	}
-	var self string
+	self := base + "/groups/" + url.PathEscape(r.project) + "/alerts/" + url.PathEscape(r.cur.ID)
 	if r.project == "" {
-		self = c.resourceHref("globalAlerts", r.cur.ID)
-	} else {
-		self = c.resourceHref("groups", r.project, "alerts", r.cur.ID)
+		self = base + "/globalAlerts/" + url.PathEscape(r.cur.ID)
 	}
 	return withLinksJSON(raw, self)
 }
@@ -172,6 +177,9 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 		d["updated"] = formatTime(now)
 	})
 	s.st.touchAlert(r)
+	if acknowledge {
+		s.st.acknowledged(r, now)
+	}
 	c.okRaw(c.renderAlert(r))
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +35,9 @@ type Options struct {
 	State *StateFile
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
+	// WebhookAllow names hosts and CIDR blocks webhooks may be sent to,
+	// beyond loopback.
+	WebhookAllow []string
 	// Version and GitHash fill the X-Vendor-Service-Version header.
 	Version, GitHash string
 }
@@ -50,6 +54,11 @@ type Server struct {
 
 	mu sync.RWMutex // guards st and the data it holds
 	st *state
+
+	notes   *notificationLog
+	hooks   *webhooks
+	ticking atomic.Bool  // the real-clock engine loop runs
+	base    atomic.Value // the base URL clients last used, for webhook bodies
 
 	// commitMu orders commits to the state file as the changes were made:
 	// a writer takes it before it lets go of mu.
@@ -86,6 +95,12 @@ func New(opts Options) (*Server, error) {
 		log:      log.New(opts.Log, "", log.LstdFlags),
 		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
 	}
+	s.notes = &notificationLog{}
+	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
+	if err != nil {
+		return nil, err
+	}
+	s.hooks = hooks
 	s.st = s.loadedState()
 	if opts.State != nil {
 		if opts.State.Empty() {
@@ -134,6 +149,7 @@ func (s *Server) Reset() error {
 func (s *Server) resetLocked() {
 	s.st = s.loadedState()
 	s.st.touchAll()
+	s.notes.clear()
 }
 
 // Credentials lists the keys and users of the data being served, for the
@@ -222,6 +238,8 @@ func (s *Server) routes() {
 	})
 	s.mux.Handle("/_omctl/reset", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlReset}}))
 	s.mux.Handle("/_omctl/clock", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlClock, "GET": s.controlClock}}))
+	s.mux.Handle("/_omctl/events", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlEvents}}))
+	s.mux.Handle("/_omctl/notifications", s.api(&route{methods: map[string]handlerFunc{"GET": s.controlNotifications}}))
 	s.mux.Handle("/", s.api(nil))
 }
 
@@ -343,10 +361,10 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 // are opened first.
 func (s *Server) locked(c *reqCtx, h handlerFunc) *apiError {
 	if c.r.Method != http.MethodGet {
-		return s.withData(func() *apiError {
+		return s.change(func() *apiError {
 			s.st.promoteAll(s.clock.Now())
 			return h(c)
-		})
+		}, c.waitForDeliveries())
 	}
 	if err := s.openDueAlerts(); err != nil {
 		return err
@@ -385,46 +403,70 @@ func (s *Server) openDueAlerts() *apiError {
 // on disk. A bug that panics answers 500 with the error body and is
 // logged; the lock is released whatever happens, so one bad request
 // cannot stop the server. The commit itself runs outside the data lock,
-// in the order the changes were made.
-func (s *Server) withData(fn func() *apiError) *apiError {
-	err, b := s.runLocked(fn)
-	if b == nil {
-		return err
+// in the order the changes were made. Notifications fn recorded are in the
+// log when it returns; their webhooks are sent in the background.
+func (s *Server) withData(fn func() *apiError) *apiError { return s.change(fn, false) }
+
+// change is withData; with wait, it returns only once the first attempt
+// of every webhook delivery fn caused has been answered or has failed.
+func (s *Server) change(fn func() *apiError, wait bool) *apiError {
+	out := s.runLocked(fn)
+	err := out.err
+	if out.batch != nil {
+		cerr := s.opts.State.commit(out.batch)
+		s.commitMu.Unlock()
+		if cerr != nil {
+			s.logf("state file %s: the change could not be saved: %v", s.opts.State.Path(), cerr)
+			return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
+		}
 	}
-	defer s.commitMu.Unlock()
-	if cerr := s.opts.State.commit(b); cerr != nil {
-		s.logf("state file %s: the change could not be saved: %v", s.opts.State.Path(), cerr)
-		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
+	s.notes.add(out.notes)
+	s.deliver(out.deliveries, wait)
+	if out.pending && !s.clock.Virtual() {
+		s.startTicker()
 	}
 	return err
 }
 
+// locked is what runLocked hands back: the handler's error, the change to
+// commit (with commitMu held), and what the engine recorded.
+type lockedResult struct {
+	err        *apiError
+	batch      *batch
+	notes      []*notification
+	deliveries []*delivery
+	pending    bool
+}
+
 // runLocked runs fn under mu. When it changed data and there is a state
-// file, it returns the encoded change with commitMu held.
-func (s *Server) runLocked(fn func() *apiError) (err *apiError, b *batch) {
+// file, the encoded change comes back with commitMu held.
+func (s *Server) runLocked(fn func() *apiError) (out lockedResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
 		if v := recover(); v != nil {
 			s.logf("panic: %v\n%s", v, debug.Stack())
-			err, b = errUnexpected(), nil
+			out = lockedResult{err: errUnexpected()}
 		}
 	}()
-	err = fn()
+	out.err = fn()
+	out.notes, out.deliveries = s.st.takeNotifications()
+	out.pending = len(s.st.engine.schedules) > 0 && s.st.pending()
 	if s.opts.State == nil {
-		return err, nil
+		return out
 	}
 	recs, all := s.st.takeChanges()
 	if len(recs) == 0 && !all && !s.clockMoved() {
-		return err, nil
+		return out
 	}
 	b, eerr := encodeBatch(recs, all, s.clock)
 	if eerr != nil {
 		s.logf("state file: %v", eerr)
-		return errUnexpected(), nil
+		return lockedResult{err: errUnexpected()}
 	}
 	s.commitMu.Lock()
-	return err, b
+	out.batch = b
+	return out
 }
 
 // checkAccessList refuses a key used from outside its access list and
@@ -518,6 +560,11 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
 			}
 		}
+	}
+	if c.r.Method == http.MethodPost {
+		// Everything due by the new time happens before the answer.
+		c.lastBase()
+		s.st.runUntil(s.clock.Now())
 	}
 	c.writeJSON(http.StatusOK, map[string]any{"now": formatTime(s.clock.Now())})
 	return nil

@@ -92,6 +92,8 @@ type state struct {
 	snapshotStores *ordered
 	backupJobs     map[string]doc
 
+	engine engineState
+
 	// What changed since the last commit to the state file.
 	dirty      map[recordRef]func() any
 	dirtyOrder []recordRef
@@ -468,10 +470,14 @@ func (s *state) promote(set *alertSet, now time.Time) {
 	}
 	set.promote(now, func(r *alertRec) {
 		at := formatTime(r.openAt)
+		_, raised := s.engine.schedules[r]
 		r.cur = r.cur.with(func(d doc) {
 			d["status"] = statusOpen
 			d["updated"] = at
-			d["lastNotified"] = at
+			if !raised {
+				// A fixture alert has no schedule: it counts as notified on opening.
+				d["lastNotified"] = at
+			}
 		})
 		s.touchAlert(r)
 	})

@@ -41,6 +41,7 @@ type Options struct {
 	NonceTTL      time.Duration
 	EnvFile       string
 	Quiet         bool
+	WebhookAllow  []string
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -88,6 +89,7 @@ docs/server.md describes the fixture format, the controls and the clock.`,
 	fl.DurationVar(&opts.NonceTTL, "nonce-ttl", 5*time.Minute, "how long a digest nonce stays fresh, on the server's clock (virtual with --clock)")
 	fl.StringVar(&opts.EnvFile, "env-file", "", "write the OMCTL_* variables of the first key to `FILE`, for the shell's source command")
 	fl.BoolVar(&opts.Quiet, "quiet", false, "do not log each request")
+	fl.StringSliceVar(&opts.WebhookAllow, "webhook-allow", nil, "hosts or CIDR blocks webhooks may be sent to, beyond loopback")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
@@ -133,7 +135,7 @@ func Run(ctx context.Context, opts *Options) error {
 		logOut = io.Discard
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
-		State: state, Log: logOut, Version: build.Version, GitHash: build.Commit})
+		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit})
 	if err != nil {
 		return err
 	}

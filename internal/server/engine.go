@@ -1,0 +1,500 @@
+package server
+
+import (
+	"container/heap"
+	"encoding/json"
+	"time"
+)
+
+// The alert engine (docs/server.md, "Alert engine"): conditions raise,
+// update and close alerts by the configurations that apply to them, and
+// raised alerts notify each target of their configuration on its
+// schedule. Everything here runs under the data lock; what must go over
+// the network (webhook deliveries) is returned to the caller, which sends
+// it once the lock is released.
+
+// activeKey names the one active alert a configuration may have per target.
+type activeKey struct {
+	config, project, identity string
+}
+
+// engineState is the engine's part of the data.
+type engineState struct {
+	active     map[activeKey]*alertRec // built on first use
+	schedules  map[*alertRec]*schedule
+	queue      dueQueue
+	queued     int // a sequence, so equal times keep their order
+	deliveries []*delivery
+	notes      []*notification // recorded since the caller last took them
+}
+
+// schedule is when each target of a raised alert's configuration is due.
+type schedule struct {
+	rec     *alertRec
+	cfg     doc
+	global  bool
+	targets []*notifyTarget
+	ended   bool
+}
+
+type notifyTarget struct {
+	note     doc
+	delay    time.Duration
+	interval time.Duration
+	notified bool
+}
+
+type dueEntry struct {
+	at     time.Time
+	seq    int
+	sched  *schedule
+	target int
+}
+
+type dueQueue []dueEntry
+
+func (q dueQueue) Len() int { return len(q) }
+func (q dueQueue) Less(i, j int) bool {
+	if q[i].at.Equal(q[j].at) {
+		return q[i].seq < q[j].seq
+	}
+	return q[i].at.Before(q[j].at)
+}
+func (q dueQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *dueQueue) Push(x any)   { *q = append(*q, x.(dueEntry)) }
+func (q *dueQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// activeIndex finds the active alerts by configuration and target; alerts
+// loaded from fixtures join it by the same identity rule.
+func (s *state) activeIndex() map[activeKey]*alertRec {
+	if s.engine.active != nil {
+		return s.engine.active
+	}
+	s.engine.active = map[activeKey]*alertRec{}
+	add := func(r *alertRec) {
+		if (r.status == statusTracking || r.status == statusOpen) && r.cur.AlertConfigID != "" {
+			s.engine.active[activeKey{r.cur.AlertConfigID, r.cur.GroupID, targetOf(r.cur.Doc()).identity()}] = r
+		}
+	}
+	for _, set := range s.alerts {
+		for _, r := range set.items {
+			add(r)
+		}
+	}
+	for _, r := range s.globalAlerts.items {
+		add(r)
+	}
+	return s.engine.active
+}
+
+// configsFor lists the enabled configurations of project for event,
+// project ones first, then the global ones that cover it.
+func (s *state) configsFor(project, event string) (project_, global []doc) {
+	if o := s.alertConfigs[project]; o != nil {
+		for _, cfg := range o.items {
+			if cfg["enabled"] == true && cfg["eventTypeName"] == event {
+				project_ = append(project_, cfg)
+			}
+		}
+	}
+	for _, cfg := range s.globalConfigs.items {
+		if cfg["enabled"] != true || cfg["eventTypeName"] != event {
+			continue
+		}
+		covers := cfg["forAllGroups"] == true
+		for _, g := range stringList(cfg["groupIds"]) {
+			covers = covers || g == project
+		}
+		if covers {
+			global = append(global, cfg)
+		}
+	}
+	return project_, global
+}
+
+// apply applies one condition at now and returns the alerts it changed.
+func (s *state) apply(c condition, now time.Time) []*alertRec {
+	var changed []*alertRec
+	note := func(r *alertRec) {
+		if r != nil {
+			changed = append(changed, r)
+		}
+	}
+	identity := c.target.identity()
+	if c.resolved {
+		for k, r := range s.activeIndex() {
+			if k.project == c.project && k.identity == identity && r.cur.EventTypeName == c.event {
+				note(s.clear(r, now))
+			}
+		}
+		return changed
+	}
+	projectCfgs, globalCfgs := s.configsFor(c.project, c.event)
+	for _, list := range []struct {
+		cfgs   []doc
+		global bool
+	}{{projectCfgs, false}, {globalCfgs, true}} {
+		for _, cfg := range list.cfgs {
+			if !matchersHold(cfg, c.target) {
+				continue
+			}
+			key := activeKey{cfg["id"].(string), c.project, identity}
+			r := s.activeIndex()[key]
+			if c.sample() {
+				holds, ok := thresholdHolds(cfg, c)
+				if !ok {
+					continue
+				}
+				if !holds {
+					if r != nil {
+						note(s.setCurrentValue(r, c, now))
+						note(s.clear(r, now))
+					}
+					continue
+				}
+				if r != nil {
+					note(s.setCurrentValue(r, c, now))
+					continue
+				}
+			} else if r != nil {
+				continue // reported again: nothing changes
+			}
+			note(s.raise(cfg, list.global, key, c, now))
+		}
+	}
+	return changed
+}
+
+// thresholdHolds compares a sample with a configuration's metric
+// threshold; ok is false when the configuration watches another metric.
+func thresholdHolds(cfg doc, c condition) (holds, ok bool) {
+	mt, _ := cfg["metricThreshold"].(map[string]any)
+	if name, _ := mt["metricName"].(string); name != c.metric {
+		return false, false
+	}
+	value, err := c.value.Float64()
+	if err != nil {
+		return false, false
+	}
+	threshold := toFloat(mt["threshold"])
+	switch mt["operator"] {
+	case "GREATER_THAN":
+		return value > threshold, true
+	case "LESS_THAN":
+		return value < threshold, true
+	}
+	return false, false
+}
+
+func toFloat(v any) float64 {
+	switch n := v.(type) {
+	case int64:
+		return float64(n)
+	case float64:
+		return n
+	case json.Number:
+		f, _ := n.Float64()
+		return f
+	}
+	return 0
+}
+
+// raise makes a new alert for cfg and the condition's target.
+func (s *state) raise(cfg doc, global bool, key activeKey, c condition, now time.Time) *alertRec {
+	at := formatTime(now)
+	d := doc{"id": newObjectID(), "groupId": c.project, "alertConfigId": key.config, "eventTypeName": c.event,
+		"created": at, "updated": at}
+	for _, f := range targetFields {
+		if v := *c.target.field(f); v != "" && f != "typeName" && f != "shardName" {
+			d[f] = v
+		}
+	}
+	if c.sample() {
+		d["metricName"] = c.metric
+		d["currentValue"] = sampleValue(cfg, c)
+	}
+	targets := notifyTargets(cfg)
+	smallest := time.Duration(-1)
+	for _, t := range targets {
+		if smallest < 0 || t.delay < smallest {
+			smallest = t.delay
+		}
+	}
+	d["status"] = statusOpen
+	if smallest > 0 {
+		d["status"] = statusTracking
+	}
+	r := s.alertRecord(newAlertDoc(d), now)
+	set := s.globalAlerts
+	if global {
+		r.project = ""
+		s.globalAlertIDs[r.cur.ID] = r
+	} else {
+		if s.alerts[c.project] == nil {
+			s.alerts[c.project] = newAlertSet(nil)
+		}
+		set = s.alerts[c.project]
+		s.alertByID[r.cur.ID] = r
+	}
+	set.add(r)
+	if r.status == statusTracking {
+		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
+		set.schedule(r, s.openTime(r, r.project))
+	}
+	s.activeIndex()[key] = r
+	sched := &schedule{rec: r, cfg: cfg, global: global, targets: targets}
+	if s.engine.schedules == nil {
+		s.engine.schedules = map[*alertRec]*schedule{}
+	}
+	s.engine.schedules[r] = sched
+	for i, t := range targets {
+		s.enqueue(sched, i, r.created.Add(t.delay))
+	}
+	s.touchAlert(r)
+	return r
+}
+
+func (s *state) enqueue(sched *schedule, target int, at time.Time) {
+	s.engine.queued++
+	heap.Push(&s.engine.queue, dueEntry{at: at, seq: s.engine.queued, sched: sched, target: target})
+}
+
+// notifyTargets reads a configuration's notifications with their times.
+func notifyTargets(cfg doc) []*notifyTarget {
+	notes, _ := cfg["notifications"].([]any)
+	out := make([]*notifyTarget, 0, len(notes))
+	for _, n := range notes {
+		m, _ := n.(map[string]any)
+		delay, _ := normalizeNumbers(m["delayMin"]).(int64)
+		interval, _ := normalizeNumbers(m["intervalMin"]).(int64)
+		out = append(out, &notifyTarget{note: m, delay: time.Duration(delay) * time.Minute, interval: time.Duration(interval) * time.Minute})
+	}
+	return out
+}
+
+// sampleValue is a sample's currentValue: its units, else the threshold's.
+func sampleValue(cfg doc, c condition) doc {
+	units := c.units
+	if units == "" {
+		mt, _ := cfg["metricThreshold"].(map[string]any)
+		units, _ = mt["units"].(string)
+	}
+	if units == "" {
+		units = "RAW"
+	}
+	return doc{"number": normalizeNumbers(c.value), "units": units}
+}
+
+// setCurrentValue records a later sample on an active alert; the same
+// number and units change nothing.
+func (s *state) setCurrentValue(r *alertRec, c condition, now time.Time) *alertRec {
+	cfg := s.configOf(r)
+	value := sampleValue(cfg, c)
+	cur := r.cur.Doc()
+	if old, ok := cur["currentValue"].(map[string]any); ok && sameValue(old["number"], value["number"]) && old["units"] == value["units"] {
+		return nil
+	}
+	r.cur = r.cur.with(func(d doc) {
+		d["currentValue"] = value
+		d["updated"] = formatTime(now)
+	})
+	s.touchAlert(r)
+	return r
+}
+
+// configOf finds the configuration that raised an alert.
+func (s *state) configOf(r *alertRec) doc {
+	if r.project == "" {
+		return s.globalConfigs.get(r.cur.AlertConfigID)
+	}
+	if o := s.alertConfigs[r.project]; o != nil {
+		return o.get(r.cur.AlertConfigID)
+	}
+	return nil
+}
+
+// clear ends an active alert whose condition has cleared: an OPEN one
+// closes, a TRACKING one is cancelled (it never opened).
+func (s *state) clear(r *alertRec, now time.Time) *alertRec {
+	switch r.status {
+	case statusOpen:
+		s.end(r, statusClosed, "alert.close", now)
+	case statusTracking:
+		s.end(r, statusCancelled, "alert.cancel", now)
+	default:
+		return nil
+	}
+	return r
+}
+
+// end moves an active alert to CLOSED or CANCELLED and tells every target
+// already notified.
+func (s *state) end(r *alertRec, status, event string, now time.Time) {
+	at := formatTime(now)
+	r.cur = r.cur.with(func(d doc) {
+		d["status"] = status
+		d["updated"] = at
+		if status == statusClosed {
+			d["resolved"] = at
+		}
+	})
+	s.setStatus(r, status)
+	delete(s.activeIndex(), activeKey{r.cur.AlertConfigID, r.cur.GroupID, targetOf(r.cur.Doc()).identity()})
+	if sched := s.engine.schedules[r]; sched != nil {
+		sched.ended = true
+		s.notifyNotified(sched, event, now)
+		delete(s.engine.schedules, r)
+	}
+	s.touchAlert(r)
+}
+
+// setStatus moves an alert to status in its set's index.
+func (s *state) setStatus(r *alertRec, status string) {
+	set := s.globalAlerts
+	if r.project != "" {
+		set = s.alerts[r.project]
+	}
+	set.setStatus(r, status)
+}
+
+// acknowledged tells the targets already notified of an OPEN alert.
+func (s *state) acknowledged(r *alertRec, now time.Time) {
+	if sched := s.engine.schedules[r]; sched != nil && r.status == statusOpen {
+		s.notifyNotified(sched, "alert.acknowledge", now)
+	}
+}
+
+// cancelConfig cancels every active alert of a configuration that was
+// disabled.
+func (s *state) cancelConfig(cfgID string, now time.Time) {
+	for k, r := range s.activeIndex() {
+		if k.config == cfgID {
+			s.end(r, statusCancelled, "alert.cancel", now)
+		}
+	}
+}
+
+func (s *state) notifyNotified(sched *schedule, event string, now time.Time) {
+	for _, t := range sched.targets {
+		if t.notified {
+			s.record(sched, t, event, now)
+		}
+	}
+}
+
+// nextDue is the time of the earliest pending notification.
+func (s *state) nextDue() (time.Time, bool) {
+	for s.engine.queue.Len() > 0 {
+		top := s.engine.queue[0]
+		if top.sched.ended {
+			heap.Pop(&s.engine.queue)
+			continue
+		}
+		return top.at, true
+	}
+	return time.Time{}, false
+}
+
+// runUntil opens due TRACKING alerts and sends due notifications, in time
+// order, up to and including now; an alert opens before a notification
+// due at the same instant.
+func (s *state) runUntil(now time.Time) {
+	for {
+		openAt, opening := s.nextOpening()
+		dueAt, notifying := s.nextDue()
+		switch {
+		case opening && !openAt.After(now) && (!notifying || !dueAt.Before(openAt)):
+			s.promoteAll(openAt)
+		case notifying && !dueAt.After(now):
+			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+		default:
+			return
+		}
+	}
+}
+
+// nextOpening is when the next TRACKING alert opens.
+func (s *state) nextOpening() (time.Time, bool) {
+	var first time.Time
+	found := false
+	check := func(set *alertSet) {
+		for set != nil && set.tracking.Len() > 0 {
+			top := set.tracking[0]
+			if top.rec.status != statusTracking || !top.at.Equal(top.rec.openAt) {
+				heap.Pop(&set.tracking) // stale
+				continue
+			}
+			if !found || top.at.Before(first) {
+				first, found = top.at, true
+			}
+			return
+		}
+	}
+	check(s.globalAlerts)
+	for _, set := range s.alerts {
+		check(set)
+	}
+	return first, found
+}
+
+// notifyDue sends one due notification, unless the alert is no longer
+// OPEN or is acknowledged then, and schedules the next.
+func (s *state) notifyDue(e dueEntry) {
+	sched := e.sched
+	if sched.ended || sched.rec.status != statusOpen {
+		return
+	}
+	t := sched.targets[e.target]
+	if until := sched.rec.cur.AcknowledgedUntil; !until.After(e.at) {
+		event := "alert.update"
+		if !t.notified {
+			event = "alert.open"
+		}
+		s.record(sched, t, event, e.at)
+	}
+	if t.interval > 0 {
+		s.enqueue(sched, e.target, e.at.Add(t.interval))
+	}
+}
+
+// record logs one notification at sentAt, sets the alert's lastNotified
+// and, for a webhook, prepares its delivery.
+func (s *state) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
+	t.notified = true
+	r := sched.rec
+	at := formatTime(sentAt)
+	r.cur = r.cur.with(func(d doc) { d["lastNotified"] = at })
+	s.touchAlert(r)
+	kind, _ := t.note["typeName"].(string)
+	n := &notification{
+		ID: newObjectID(), AlertID: r.cur.ID, AlertConfigID: r.cur.AlertConfigID, GroupID: r.cur.GroupID,
+		Global: sched.global, Event: event, TypeName: kind, SentAt: at, Target: renderNotification(t.note),
+		Delivery: deliveryState{Status: "RECORDED"},
+	}
+	if kind == "WEBHOOK" {
+		n.Delivery.Status = "PENDING"
+		url, _ := t.note["webhookUrl"].(string)
+		secret, _ := t.note["webhookSecret"].(string)
+		s.engine.deliveries = append(s.engine.deliveries, &delivery{note: n, url: url, secret: secret, event: event, alert: r, cur: r.cur})
+	}
+	s.engine.notes = append(s.engine.notes, n)
+}
+
+// takeNotifications returns what was recorded since the last call.
+func (s *state) takeNotifications() ([]*notification, []*delivery) {
+	notes, deliveries := s.engine.notes, s.engine.deliveries
+	s.engine.notes, s.engine.deliveries = nil, nil
+	return notes, deliveries
+}
+
+// pending reports whether the engine has anything left to do in time.
+func (s *state) pending() bool {
+	_, due := s.nextDue()
+	_, opening := s.nextOpening()
+	return due || opening
+}

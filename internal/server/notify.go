@@ -1,0 +1,238 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// notification is one entry of the notification log (docs/server.md).
+type notification struct {
+	ID            string        `json:"id"`
+	AlertID       string        `json:"alertId"`
+	AlertConfigID string        `json:"alertConfigId"`
+	GroupID       string        `json:"groupId"`
+	Global        bool          `json:"global"`
+	Event         string        `json:"event"`
+	TypeName      string        `json:"typeName"`
+	SentAt        string        `json:"sentAt"`
+	Target        doc           `json:"target"`
+	Delivery      deliveryState `json:"delivery"`
+}
+
+type deliveryState struct {
+	Status           string `json:"status"`
+	Attempts         int    `json:"attempts"`
+	LastResponseCode int    `json:"lastResponseCode,omitempty"`
+	LastError        string `json:"lastError,omitempty"`
+}
+
+// notificationLog keeps every notification recorded since the start or
+// the last reset; deliveries update entries under its own lock, never the
+// data lock.
+type notificationLog struct {
+	mu      sync.Mutex
+	entries []*notification
+}
+
+func (l *notificationLog) add(notes []*notification) {
+	l.mu.Lock()
+	l.entries = append(l.entries, notes...)
+	l.mu.Unlock()
+}
+
+func (l *notificationLog) clear() {
+	l.mu.Lock()
+	l.entries = nil
+	l.mu.Unlock()
+}
+
+// list returns copies of the entries that pass keep, oldest first.
+func (l *notificationLog) list(keep func(*notification) bool) []notification {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []notification
+	for _, n := range l.entries {
+		if keep(n) {
+			out = append(out, *n)
+		}
+	}
+	return out
+}
+
+func (l *notificationLog) update(n *notification, f func(*deliveryState)) {
+	l.mu.Lock()
+	f(&n.Delivery)
+	l.mu.Unlock()
+}
+
+// delivery is a webhook notification to send.
+type delivery struct {
+	note               *notification
+	url, secret, event string
+	alert              *alertRec
+	cur                *AlertDoc // the alert as it was when recorded
+	body               []byte
+}
+
+// Webhook delivery: the time a receiver has to answer, and the waits
+// before the second and third attempts.
+var (
+	webhookTimeout = 10 * time.Second
+	webhookRetries = []time.Duration{time.Second, 2 * time.Second}
+)
+
+// webhooks sends deliveries to the destinations it allows.
+type webhooks struct {
+	allow  []string       // host names
+	blocks []netip.Prefix // and address blocks beyond loopback
+	client *http.Client
+	log    *notificationLog
+}
+
+func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
+	w := &webhooks{log: log}
+	for _, a := range allow {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(a); err == nil {
+			w.blocks = append(w.blocks, p.Masked())
+		} else if ip, err := netip.ParseAddr(a); err == nil {
+			w.blocks = append(w.blocks, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
+		} else if strings.ContainsAny(a, "/:") {
+			return nil, fmt.Errorf("--webhook-allow %q is neither a host name, an address nor a CIDR block", a)
+		} else {
+			w.allow = append(w.allow, strings.ToLower(a))
+		}
+	}
+	w.client = &http.Client{
+		Timeout: webhookTimeout,
+		// A redirect could lead anywhere: the destination is the URL given.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport: &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+	}
+	return w, nil
+}
+
+// allowed says whether a webhook URL's destination may be sent to.
+func (w *webhooks) allowed(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return errors.New("the webhook URL is not an http or https URL")
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || contains(w.allow, host) {
+		return nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ip = ip.Unmap()
+		if ip.IsLoopback() {
+			return nil
+		}
+		for _, p := range w.blocks {
+			if p.Contains(ip) {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("the destination %s is not allowed: omctl server sends webhooks to loopback addresses only, unless --webhook-allow names it", host)
+}
+
+// dial connects only where allowed resolves to: a name given in
+// --webhook-allow may resolve anywhere, localhost only to loopback.
+func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, _, _ := net.SplitHostPort(addr)
+	if strings.EqualFold(host, "localhost") {
+		addr = net.JoinHostPort("127.0.0.1", addr[len(host)+1:])
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}
+
+// send delivers d: when wait is set the first attempt is made before it
+// returns; retries are always made in the background.
+func (w *webhooks) send(d *delivery, wait bool) {
+	if err := w.allowed(d.url); err != nil {
+		w.log.update(d.note, func(s *deliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
+		return
+	}
+	if wait {
+		if !w.attempt(d, 1) {
+			go w.retry(d)
+		}
+		return
+	}
+	go func() {
+		if !w.attempt(d, 1) {
+			w.retry(d)
+		}
+	}()
+}
+
+// retry makes the second and third attempts, then gives up.
+func (w *webhooks) retry(d *delivery) {
+	for i, wait := range webhookRetries {
+		time.Sleep(wait)
+		if w.attempt(d, i+2) {
+			return
+		}
+	}
+	w.log.update(d.note, func(s *deliveryState) { s.Status = "FAILED" })
+}
+
+// attempt makes one attempt and reports whether it was delivered.
+func (w *webhooks) attempt(d *delivery, n int) bool {
+	req, err := http.NewRequest(http.MethodPost, d.url, bytes.NewReader(d.body))
+	if err != nil {
+		w.log.update(d.note, func(s *deliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
+		return false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-MMS-Event", d.event)
+	req.Header.Set("User-Agent", "omctl-server")
+	if d.secret != "" {
+		mac := hmac.New(sha1.New, []byte(d.secret))
+		mac.Write(d.body)
+		req.Header.Set("X-MMS-Signature", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	}
+	res, err := w.client.Do(req)
+	if err != nil {
+		msg := "the receiver did not answer"
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			msg = fmt.Sprintf("the receiver did not answer within %s", webhookTimeout)
+		} else if errors.Is(err, syscall.ECONNREFUSED) {
+			msg = "the receiver refused the connection"
+		}
+		w.log.update(d.note, func(s *deliveryState) { s.Attempts, s.LastError = n, msg })
+		return false
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	res.Body.Close()
+	ok := res.StatusCode >= 200 && res.StatusCode < 300
+	w.log.update(d.note, func(s *deliveryState) {
+		s.Attempts, s.LastResponseCode = n, res.StatusCode
+		if ok {
+			s.Status, s.LastError = "DELIVERED", ""
+		} else {
+			s.LastError = fmt.Sprintf("the receiver answered %d", res.StatusCode)
+		}
+	})
+	return ok
+}
+
