@@ -124,7 +124,7 @@ func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
 		Timeout: webhookTimeout,
 		// A redirect could lead anywhere: the destination is the URL given.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		Transport: &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+		Transport:     &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
 	}
 	return w, nil
 }
@@ -235,4 +235,3 @@ func (w *webhooks) attempt(d *delivery, n int) bool {
 	})
 	return ok
 }
-
