@@ -2,13 +2,20 @@ package main
 
 import (
 	"bufio"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +47,7 @@ func TestScripts(t *testing.T) {
 			ts := httptest.NewServer(s)
 			env.Defer(ts.Close)
 			env.Values["server"] = s
+			env.Values["hooks"] = &hookReceiver{}
 			env.Setenv("OMCTL_BASE_URL", ts.URL)
 			env.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 			env.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
@@ -55,6 +63,7 @@ func TestScripts(t *testing.T) {
 			"sleep":    sleep,
 			"advance":  advance,
 			"waitfile": waitfile,
+			"webhook":  webhook,
 		},
 	})
 }
@@ -129,4 +138,74 @@ func waitfile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s did not appear", args[0])
+}
+
+// hookReceiver is a story's webhook receiver.
+type hookReceiver struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	got []hookDelivery
+}
+
+type hookDelivery struct {
+	event, signature string
+	body             []byte
+}
+
+// webhook start FILE... starts a receiver and writes its URL in place of
+// HOOK_URL in each FILE; webhook wait N waits (up to ten seconds) for N
+// deliveries; webhook events prints each delivery's X-MMS-Event, a line
+// each, then how many there were; webhook verify SECRET fails unless every delivery is signed with
+// SECRET (base64 HMAC-SHA1 of the body).
+func webhook(ts *testscript.TestScript, neg bool, args []string) {
+	h := ts.Value("hooks").(*hookReceiver)
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: webhook start FILE... | wait N | events | verify SECRET")
+	}
+	switch args[0] {
+	case "start":
+		h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			h.mu.Lock()
+			h.got = append(h.got, hookDelivery{r.Header.Get("X-MMS-Event"), r.Header.Get("X-MMS-Signature"), body})
+			h.mu.Unlock()
+		}))
+		ts.Defer(h.srv.Close)
+		for _, f := range args[1:] {
+			ts.Check(os.WriteFile(ts.MkAbs(f), []byte(strings.ReplaceAll(ts.ReadFile(f), "HOOK_URL", h.srv.URL+"/hook")), 0o644))
+		}
+	case "wait":
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			h.mu.Lock()
+			got := len(h.got)
+			h.mu.Unlock()
+			if got >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("%d webhook deliveries, want %d", got, n)
+			}
+		}
+	case "events":
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for _, d := range h.got {
+			fmt.Fprintln(ts.Stdout(), d.event)
+		}
+		fmt.Fprintf(ts.Stdout(), "%d deliveries\n", len(h.got))
+	case "verify":
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for i, d := range h.got {
+			mac := hmac.New(sha1.New, []byte(args[1]))
+			mac.Write(d.body)
+			if d.signature != base64.StdEncoding.EncodeToString(mac.Sum(nil)) {
+				ts.Fatalf("delivery %d (%s) is not signed with the secret", i, d.event)
+			}
+		}
+	default:
+		ts.Fatalf("usage: webhook start FILE... | wait N | events | verify SECRET")
+	}
 }

@@ -136,14 +136,19 @@ func networkTransport(opts Options) (*http.Transport, error) {
 	}, nil
 }
 
+// ControlPrefix is where omctl server keeps its test controls, on the base
+// URL's host but outside its path (docs/server.md).
+const ControlPrefix = "/_omctl/"
+
 // URL resolves an API path (relative to the base URL) with a query.
-// A path that already starts with the base path is taken as is.
+// A path that already starts with the base path, or is a test control's,
+// is taken as is.
 func (c *Client) URL(path string, query url.Values) string {
 	u := *c.base
 	if !strings.HasPrefix(path, "/") {
 		path = "/" + path
 	}
-	if !strings.HasPrefix(path, c.base.Path+"/") {
+	if !strings.HasPrefix(path, c.base.Path+"/") && !strings.HasPrefix(path, ControlPrefix) {
 		path = c.base.Path + path
 	}
 	u.Path = path

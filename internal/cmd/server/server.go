@@ -93,7 +93,9 @@ docs/server.md describes the fixture format, the controls and the clock.`,
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
+	usage := cmd.UsageTemplate()
 	hideClientFlags(cmd)
+	addControlCommands(cmd, usage, NewCmdTrigger(f, nil), NewCmdNotifications(f, nil), NewCmdClock(f, nil), NewCmdReset(f, nil))
 	return cmd
 }
 
