@@ -69,6 +69,15 @@ func (s *Server) Reply(method, path string, status int, body string) {
 	s.routes[key] = append(s.routes[key], reply{status, body})
 }
 
+// ReplyControl registers the answer to `METHOD /_omctl/NAME`, a test
+// control of omctl server, which lives outside the API's path.
+func (s *Server) ReplyControl(method, name string, status int, body string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := method + " /_omctl/" + name
+	s.routes[key] = append(s.routes[key], reply{status, body})
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
