@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"math/rand/v2"
-	"sync/atomic"
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
@@ -63,8 +62,6 @@ func (f *Fixtures) Credentials() []Credential {
 	}
 	return out
 }
-
-var idSeq atomic.Uint32
 
 // DemoProjectID is the first demo project, so examples can name it.
 const DemoProjectID = "5e2b0c2e8f9d4b0012340001"

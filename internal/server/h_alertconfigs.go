@@ -207,12 +207,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 		body["created"] = created
 	}
 	body["updated"] = formatTime(s.clock.Now())
-	s.st.alertConfigs[project].add(id, body)
-	s.st.touch("alertConfigs", body)
-	s.st.rescheduleConfig(id, project)
-	if body["enabled"] != true {
-		s.st.cancelConfig(id, s.clock.Now())
-	}
+	s.st.replaceAlertConfig(project, body, s.clock.Now())
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -246,12 +241,7 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 	if err := (schema{"enabled": boolean().req(), "id": readOnly(), "groupId": readOnly()}).check(body, "", doc{"id": id, "groupId": project}); err != nil {
 		return err
 	}
-	d["enabled"] = body["enabled"]
-	d["updated"] = formatTime(s.clock.Now())
-	s.st.touch("alertConfigs", d)
-	if d["enabled"] != true {
-		s.st.cancelConfig(id, s.clock.Now())
-	}
+	s.st.setConfigEnabled("alertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -303,12 +293,7 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	if err := sch.check(body, "", doc{"id": d["id"]}); err != nil {
 		return err
 	}
-	d["enabled"] = body["enabled"]
-	d["updated"] = formatTime(s.clock.Now())
-	s.st.touch("globalAlertConfigs", d)
-	if d["enabled"] != true {
-		s.st.cancelConfig(d["id"].(string), s.clock.Now())
-	}
+	s.st.setConfigEnabled("globalAlertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
 	return nil
 }

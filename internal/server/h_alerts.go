@@ -163,22 +163,11 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 				"acknowledgedUntil")
 		}
 	}
-	r.cur = r.cur.with(func(d doc) {
-		delete(d, "acknowledgedUntil")
-		delete(d, "acknowledgementComment")
-		delete(d, "acknowledgingUsername")
-		if acknowledge {
-			d["acknowledgedUntil"] = until
-			d["acknowledgingUsername"] = c.caller.name
-			if comment, _ := body["acknowledgementComment"].(string); comment != "" {
-				d["acknowledgementComment"] = comment
-			}
-		}
-		d["updated"] = formatTime(now)
-	})
-	s.st.touchAlert(r)
 	if acknowledge {
-		s.st.acknowledged(r, now)
+		comment, _ := body["acknowledgementComment"].(string)
+		s.st.acknowledgeAlert(r, until, comment, c.caller.name, now)
+	} else {
+		s.st.unacknowledgeAlert(r, now)
 	}
 	c.okRaw(c.renderAlert(r))
 	return nil

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"crypto/rand"
 	"fmt"
 	"net/http"
 	"strings"
@@ -88,8 +87,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	for s.st.principals[d["publicKey"].(string)] != nil {
 		d["publicKey"] = newPublicKey()
 	}
-	k := s.st.addAPIKey(d, s.clock.Now())
-	s.st.touchKey(k)
+	k := s.st.createAPIKey(d, s.clock.Now())
 	c.ok(c.renderKey(k, true))
 	return nil
 }
@@ -146,11 +144,7 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", maxAccessListEntries, len(k.accessList), added),
 			maxAccessListEntries)
 	}
-	now := s.clock.Now()
-	for i, e := range entries {
-		k.addAccessEntry(canon[i], e.(map[string]any), now)
-	}
-	s.st.touchKey(k)
+	s.st.addAccessEntries(k, canon, entries, s.clock.Now())
 	return s.writeAccessList(c, org, k)
 }
 
@@ -188,31 +182,4 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *apiKey) *apiError {
 	}
 	c.list(items, len(k.accessList), p)
 	return nil
-}
-
-// newObjectID makes a 24-hex-digit identifier, unique within the process.
-func newObjectID() string {
-	var b [12]byte
-	rand.Read(b[:])
-	n := idSeq.Add(1)
-	b[9], b[10], b[11] = byte(n>>16), byte(n>>8), byte(n)
-	return fmt.Sprintf("%x", b)
-}
-
-func newPublicKey() string {
-	const letters = "abcdefghijklmnopqrstuvwxyz"
-	var b [8]byte
-	rand.Read(b[:])
-	for i := range b {
-		b[i] = letters[int(b[i])%len(letters)]
-	}
-	return string(b[:])
-}
-
-func newUUID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }

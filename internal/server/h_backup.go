@@ -114,13 +114,8 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	delete(body, "syncSource")
 	if configs {
 		delete(body, "deploymentConfigs")
-		// Choosing regions for the shards ends a misconfiguration.
-		d["multiRegionMisconfigured"] = false
 	}
-	for k, v := range body {
-		d[k] = v
-	}
-	s.st.touch("backupConfigs", d)
+	s.st.updateBackupConfig(d, body, configs)
 	c.ok(c.renderBackupConfig(project, cluster, d, false))
 	return nil
 }
@@ -249,17 +244,7 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 			}
 		}
 	}
-	switch {
-	case hasDND && dnd:
-		d["doNotDelete"] = true
-		delete(d, "expires")
-	case hasExpires:
-		d["doNotDelete"] = false
-		d["expires"] = expires
-	default:
-		d["doNotDelete"] = false
-	}
-	s.st.touch("snapshots", d)
+	s.st.setSnapshotExpiry(d, hasDND && dnd, expires)
 	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
 	return nil
 }

@@ -99,8 +99,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if s.st.oplogStores.get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
 	}
-	s.st.oplogStores.add(id, body)
-	s.st.touch("oplogStores", body)
+	s.st.createOplogStore(body)
 	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
 	return nil
 }
@@ -134,8 +133,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	body["id"] = id
-	s.st.snapshotStores.add(id, body)
-	s.st.touch("snapshotStores", body)
+	s.st.replaceSnapshotStore(body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }

@@ -88,42 +88,6 @@ func (c *reqCtx) fail(err *apiError) {
 	c.writeJSON(err.status, err.body())
 }
 
-// page is the paging of a list request.
-type page struct {
-	num, size int
-}
-
-// maxOffset is past the end of any list the server can hold; offsets
-// saturate there, so a huge pageNum is an empty page, never an overflow.
-const maxOffset = 1 << 40
-
-func (p page) offset() int {
-	if p.num-1 > maxOffset/p.size {
-		return maxOffset
-	}
-	return (p.num - 1) * p.size
-}
-
-func (c *reqCtx) page() (page, *apiError) {
-	q := c.r.URL.Query()
-	p := page{num: 1, size: 100}
-	if v := q.Get("pageNum"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return p, errInvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
-		}
-		p.num = n
-	}
-	if v := q.Get("itemsPerPage"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxItemsPerPage {
-			return p, errInvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
-		}
-		p.size = n
-	}
-	return p, nil
-}
-
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
 func (c *reqCtx) list(items []map[string]any, total int, p page) {
@@ -201,17 +165,4 @@ func encodeJSON(v any) []byte {
 		panic(fmt.Sprintf("encoding %T: %v", v, err))
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
-// boolQuery reads an optional boolean query parameter.
-func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
-	v := c.r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return def, errInvalidQuery(name, v, name+" must be true or false")
-	}
-	return b, nil
 }

@@ -1,0 +1,38 @@
+package server
+
+import (
+	"crypto/rand"
+	"fmt"
+	"sync/atomic"
+)
+
+// idSeq makes the identifiers of one process unique even if the random
+// bytes repeat.
+var idSeq atomic.Uint32
+
+// newObjectID makes a 24-hex-digit identifier, unique within the process.
+func newObjectID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	n := idSeq.Add(1)
+	b[9], b[10], b[11] = byte(n>>16), byte(n>>8), byte(n)
+	return fmt.Sprintf("%x", b)
+}
+
+func newPublicKey() string {
+	const letters = "abcdefghijklmnopqrstuvwxyz"
+	var b [8]byte
+	rand.Read(b[:])
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	return string(b[:])
+}
+
+func newUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

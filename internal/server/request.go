@@ -1,0 +1,135 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// readRequestBody reads the whole body, at most maxBodyBytes of it, so
+// that handlers never wait on the network.
+func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
+	if c.r.Body == nil || c.r.Body == http.NoBody {
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, c.r.Body, maxBodyBytes))
+	c.body = data
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			c.bodyErr = newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+				fmt.Sprintf("The request body is larger than the %d bytes the server accepts.", tooBig.Limit), tooBig.Limit)
+			return
+		}
+		c.bodyErr = errBadRequest("INVALID_JSON", "The request body could not be read.")
+	}
+}
+
+// readBody decodes the request body as JSON, keeping numbers exact. A
+// body must say it is JSON: another Content-Type, or a Content-Encoding
+// the server does not decode, is 415.
+func (c *reqCtx) readBody() (any, *apiError) {
+	if c.bodyErr != nil {
+		return nil, c.bodyErr
+	}
+	data := c.body
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body is empty.")
+	}
+	if err := checkJSONContent(c.r.Header); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: "+jsonProblem(err)+".")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: unexpected data after the JSON value.")
+	}
+	return v, nil
+}
+
+// checkJSONContent refuses a body that is not declared as plain JSON.
+func checkJSONContent(h http.Header) *apiError {
+	if enc := h.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+			fmt.Sprintf("Content-Encoding %s is not supported: send the JSON body uncompressed.", enc), enc)
+	}
+	ct := h.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		if ct == "" {
+			ct = "(none)"
+		}
+		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+			fmt.Sprintf("Content-Type %s is not supported: the body must be sent as application/json.", ct), ct)
+	}
+	return nil
+}
+
+// jsonProblem says what is wrong with a JSON text without Go's own words.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Sprintf("syntax error near byte %d", syn.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "the JSON text ends early"
+	}
+	return "not a valid JSON text"
+}
+
+// readObject reads a body that must be one JSON object.
+func (c *reqCtx) readObject() (doc, *apiError) {
+	v, err := c.readBody()
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a JSON object.")
+	}
+	return m, nil
+}
+
+// page reads the paging of a list request.
+func (c *reqCtx) page() (page, *apiError) {
+	q := c.r.URL.Query()
+	p := page{num: 1, size: 100}
+	if v := q.Get("pageNum"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errInvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
+		}
+		p.num = n
+	}
+	if v := q.Get("itemsPerPage"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxItemsPerPage {
+			return p, errInvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
+		}
+		p.size = n
+	}
+	return p, nil
+}
+
+// boolQuery reads an optional boolean query parameter.
+func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
+	v := c.r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return def, errInvalidQuery(name, v, name+" must be true or false")
+	}
+	return b, nil
+}
