@@ -24,10 +24,13 @@ func (e *BodyTooLargeError) Error() string {
 }
 
 // readBody reads a whole body, refusing one longer than MaxBodyBytes
-// rather than growing without bound.
-func readBody(r io.Reader) ([]byte, error) {
+// rather than growing without bound. size is the announced length, or -1.
+func readBody(r io.Reader, size int64) ([]byte, error) {
 	limit := MaxBodyBytes
 	var buf bytes.Buffer
+	if size > 0 && size <= limit {
+		buf.Grow(int(size) + bytes.MinRead) // one allocation, no regrowth
+	}
 	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err

@@ -20,7 +20,9 @@ func TestParsePageShapes(t *testing.T) {
 		{body: `{"status":200,"content":{"results":[{"a":1}],"totalCount":3}}`, items: 1, total: 3, hasTotal: true, isList: true},
 		{body: `{"id":"5f1a0c2e8f9d4b0000000025","status":"OPEN"}`},
 		{body: `[1,2]`},
-		{body: `{"results":{"a":1}}`, err: `the answer is not a list: its "results" is a JSON object`},
+		{body: `{"results":{"a":1}}`, err: `the answer is not a list: its "results" is an object`},
+		{body: `{"results":[],"totalCount":1.5}`, err: `the answer is not a list: its "totalCount" is the number 1.5`},
+		{body: `{"res\u0075lts":[1], "links":[{"rel":"next"}], "totalCount":null}`, items: 1, total: 1, hasNext: true, isList: true},
 		{body: `{"results":[`, err: "the server sent invalid JSON"},
 	} {
 		p, err := ParsePage([]byte(tc.body))
@@ -84,11 +86,36 @@ func FuzzParsePage(f *testing.F) {
 				t.Fatalf("item %q is not JSON from the body", item)
 			}
 		}
-		var plain struct {
-			Results []any `json:"results"`
+		// The oracle: encoding/json's own reading of the same fields.
+		doc := body
+		var top map[string]json.RawMessage
+		if json.Unmarshal(doc, &top) != nil {
+			if p.IsList || p.HasTotal || p.HasNext {
+				t.Fatalf("a non-object read as a list: %+v", p)
+			}
+			return
 		}
-		if json.Unmarshal(body, &plain) == nil && plain.Results != nil && len(plain.Results) != len(p.Results) {
-			t.Fatalf("%d items, a plain decode finds %d", len(p.Results), len(plain.Results))
+		if r := top["results"]; (r == nil || string(r) == "null") && len(top["content"]) > 0 && top["content"][0] == '{' {
+			json.Unmarshal(top["content"], &top)
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(top["results"], &items); top["results"] != nil && err != nil {
+			t.Fatalf("accepted results %s that encoding/json refuses: %v", top["results"], err)
+		}
+		if len(items) != len(p.Results) {
+			t.Fatalf("%d items, encoding/json finds %d", len(p.Results), len(items))
+		}
+		for i := range items {
+			if !bytes.Equal(items[i], p.Results[i]) {
+				t.Fatalf("item %d is %q, encoding/json says %q", i, p.Results[i], items[i])
+			}
+		}
+		var total *int
+		if err := json.Unmarshal(top["totalCount"], &total); top["totalCount"] != nil && err != nil {
+			t.Fatalf("accepted totalCount %s that encoding/json refuses: %v", top["totalCount"], err)
+		}
+		if (total != nil) != p.HasTotal || (total != nil && *total != p.TotalCount) {
+			t.Fatalf("totalCount %d/%v, encoding/json says %v", p.TotalCount, p.HasTotal, total)
 		}
 	})
 }
