@@ -45,8 +45,11 @@ func (e *RedirectError) Error() string {
 	if loc == "" {
 		loc = "no Location"
 	}
-	return fmt.Sprintf("%s %s was answered %d %s (Location: %s); omctl does not follow redirects of writes, so nothing was sent there: check the base URL",
-		e.Method, e.URL, e.StatusCode, e.Status, loc)
+	answered := fmt.Sprintf("%s %s was answered %d %s (Location: %s)", e.Method, e.URL, e.StatusCode, e.Status, loc)
+	if e.Method == http.MethodGet || e.Method == http.MethodHead {
+		return answered + ", a redirect omctl cannot follow: check the base URL"
+	}
+	return answered + "; omctl does not follow redirects of writes, so nothing was sent there: check the base URL"
 }
 
 // origin is scheme://host[:port], what credentials are bound to.

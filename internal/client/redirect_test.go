@@ -49,8 +49,12 @@ func TestWriteRedirectIsAnErrorNotAGet(t *testing.T) {
 
 func TestGetFollowsRedirectOnTheSameHost(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/public/v1.0/old" {
+		switch r.URL.Path {
+		case "/api/public/v1.0/old":
 			http.Redirect(w, r, "/api/public/v1.0/new", http.StatusMovedPermanently)
+			return
+		case "/api/public/v1.0/nowhere":
+			w.WriteHeader(http.StatusFound)
 			return
 		}
 		io.WriteString(w, `{"id":"x"}`)
@@ -60,6 +64,10 @@ func TestGetFollowsRedirectOnTheSameHost(t *testing.T) {
 	body, err := c.Get(context.Background(), "/old", nil)
 	if err != nil || string(body) != `{"id":"x"}` {
 		t.Fatalf("body %s, err %v", body, err)
+	}
+	_, err = c.Get(context.Background(), "/nowhere", nil)
+	if err == nil || !strings.Contains(err.Error(), "was answered 302 Found (Location: no Location), a redirect omctl cannot follow") {
+		t.Errorf("a redirect without Location: %v", err)
 	}
 }
 
