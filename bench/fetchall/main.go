@@ -40,11 +40,15 @@ const (
 
 func main() {
 	n := flag.Int("n", 100000, "alerts in the fixture")
-	omctl := flag.String("omctl", "bin/omctl", "the omctl binary to measure (it also runs the server)")
+	omctl := flag.String("omctl", "bin/omctl", "the omctl binary to measure")
+	server := flag.String("server", "", "the omctl binary that runs the server (default: -omctl)")
 	runs := flag.Int("runs", 3, "timed runs of each method; the median is shown")
 	parallel := flag.Int("parallel", 0, "--parallel for omctl (0: omctl's default)")
 	flag.Parse()
-	if err := run(*omctl, *n, *runs, *parallel); err != nil {
+	if *server == "" {
+		*server = *omctl
+	}
+	if err := run(*omctl, *server, *n, *runs, *parallel); err != nil {
 		fmt.Fprintln(os.Stderr, "fetchall:", err)
 		os.Exit(1)
 	}
@@ -59,7 +63,7 @@ type result struct {
 	requests int64
 }
 
-func run(omctl string, n, runs, parallel int) error {
+func run(omctl, server string, n, runs, parallel int) error {
 	omctl, err := filepath.Abs(omctl)
 	if err != nil {
 		return err
@@ -76,7 +80,7 @@ func run(omctl string, n, runs, parallel int) error {
 	st, _ := os.Stat(fixtures)
 	fmt.Printf("fixture: %d alerts, %.1f MB\n", n, float64(st.Size())/1e6)
 
-	baseURL, stop, err := startServer(omctl, fixtures)
+	baseURL, stop, err := startServer(server, fixtures)
 	if err != nil {
 		return err
 	}
