@@ -63,7 +63,7 @@ func (l *ListFlags) ListOptions() (client.ListOptions, error) {
 		}
 	}
 	limit := l.Limit
-	if l.All && (l.flags == nil || !l.flags.Changed("limit")) {
+	if l.All && l.flags != nil && !l.flags.Changed("limit") {
 		// Every page is wanted: the fewest requests that the API allows.
 		limit = client.MaxItemsPerPage
 	}
