@@ -12,7 +12,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build install test fmt-check vet lint bench fuzz clean demo docs completions release-check
+.PHONY: all build install test fmt-check vet lint bench bench-fetchall bench-startup fuzz clean demo docs completions release-check
 
 all: build
 
@@ -27,7 +27,7 @@ test: fmt-check vet
 	$(GO) test -race -count=1 ./...
 
 fmt-check:
-	@out="$$(gofmt -l cmd internal)"; \
+	@out="$$(gofmt -l cmd internal bench)"; \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
@@ -38,6 +38,17 @@ lint:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## bench-fetchall: time `omctl alerts list --all -o jsonl` against a curl
+## --digest loop on a server holding N alerts (docs/performance.md).
+N ?= 100000
+bench-fetchall: build
+	$(GO) run ./bench/fetchall -omctl $(BIN) -n $(N)
+
+## bench-startup: time `omctl --version` and `omctl alerts list --help`
+## against a bare cobra binary with the same command tree.
+bench-startup: build
+	$(GO) run ./bench/startup -omctl $(BIN)
 
 FUZZTIME ?= 30s
 

@@ -95,11 +95,13 @@ func New(opts Options) (*Client, error) {
 	}
 	rt = &userAgentTransport{next: rt}
 	if opts.PublicKey != "" || opts.PrivateKey != "" {
-		rt = DigestTransport(opts.PublicKey, opts.PrivateKey, rt)
+		// Credentials go to the base URL's origin only: a redirect to
+		// another host is followed (GET only) without authentication.
+		rt = &originOnly{origin: origin(u), authed: DigestTransport(opts.PublicKey, opts.PrivateKey, rt), plain: rt}
 	}
 	return &Client{
 		base:     u,
-		http:     &http.Client{Transport: rt, Timeout: opts.Timeout},
+		http:     &http.Client{Transport: rt, Timeout: opts.Timeout, CheckRedirect: checkRedirect},
 		envelope: opts.Envelope,
 		pretty:   opts.Pretty,
 	}, nil
@@ -206,7 +208,10 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		return nil, fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), unwrapURLError(err))
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
+	if isRedirect(res.StatusCode) {
+		return nil, newRedirectError(method, req.URL, res)
+	}
+	data, err := readBody(res.Body, res.ContentLength)
 	if err != nil {
 		return nil, fmt.Errorf("reading response of %s %s: %w", method, req.URL.Redacted(), err)
 	}

@@ -83,7 +83,7 @@ func TestPagesFollowsNextUntilEverythingArrived(t *testing.T) {
 	defer srv.Close()
 	c, _ := New(Options{BaseURL: srv.URL})
 	var items []string
-	for item, err := range c.Items(context.Background(), "/x", ListOptions{PageNum: 1, ItemsPerPage: 2, All: true}) {
+	for item, err := range c.Items(context.Background(), "/x", ListOptions{PageNum: 1, ItemsPerPage: 2, All: true, Parallel: 1}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,6 +137,8 @@ type digestServer struct {
 	seen       map[string]bool
 	ncs        []int
 	auth       []string
+	// answer, when set, writes the answer to an authenticated request.
+	answer http.HandlerFunc
 }
 
 func (d *digestServer) challenge(w http.ResponseWriter, stale bool) {
@@ -171,6 +173,10 @@ func (d *digestServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d.seen[key] = true
 	d.ncs = append(d.ncs, cred.Nc)
+	if d.answer != nil {
+		d.answer(w, r)
+		return
+	}
 	io.WriteString(w, `{"ok":true}`)
 }
 

@@ -18,6 +18,8 @@ const (
 	ExitUsage    = 2
 	ExitNotFound = 3
 	ExitAuth     = 4
+	// ExitInterrupted is the shell's code for a run ended by SIGINT.
+	ExitInterrupted = 130
 )
 
 // FlagError is a usage mistake: a bad flag, argument or local value.

@@ -2,32 +2,51 @@ package cmdutil
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/omctl/omctl/internal/client"
 )
 
 // ListFlags are the flags of every list command.
 type ListFlags struct {
-	Page  int
-	Limit int
-	All   bool
+	Page     int
+	Limit    int
+	All      bool
+	Parallel int
 	// BackupJobsEnabledOnly is nil unless given, so the server's default
 	// for each endpoint applies otherwise.
 	BackupJobsEnabledOnly *bool
+
+	flags *pflag.FlagSet
 }
 
-// AddListFlags registers --page, --limit and --all, and
+// AddListFlags registers --page, --limit, --all and --parallel, and
 // --backup-jobs-enabled-only where the endpoint takes it.
 func AddListFlags(cmd *cobra.Command, withBackupJobs bool) *ListFlags {
-	l := &ListFlags{}
+	l := &ListFlags{flags: cmd.Flags()}
 	cmd.Flags().IntVar(&l.Page, "page", 1, "page number to fetch, from 1")
-	cmd.Flags().IntVar(&l.Limit, "limit", 100, "items per page, 1 to 500")
-	cmd.Flags().BoolVar(&l.All, "all", false, "fetch every page, from --page on")
+	cmd.Flags().IntVar(&l.Limit, "limit", 100, "items per page, 1 to 500 (with --all, 500 unless given)")
+	cmd.Flags().BoolVar(&l.All, "all", false, "fetch every page, from --page on, 500 items a request unless --limit is given")
+	AddParallelFlag(cmd, &l.Parallel)
 	if withBackupJobs {
 		OptionalBoolVar(cmd.Flags(), &l.BackupJobsEnabledOnly, "backup-jobs-enabled-only",
 			"exclude daemons not enabled for backup jobs; =false includes them (server default when not given)")
 	}
 	return l
+}
+
+// AddParallelFlag registers --parallel, the pages fetched at once when
+// every page is asked for.
+func AddParallelFlag(cmd *cobra.Command, p *int) {
+	cmd.Flags().IntVar(p, "parallel", client.DefaultParallel, "pages fetched at once when fetching every page, 1 to 32")
+}
+
+// CheckParallel refuses a --parallel outside 1 to client.MaxParallel.
+func CheckParallel(n int) error {
+	if n < 1 || n > client.MaxParallel {
+		return FlagErrorf("invalid --parallel %d: must be between 1 and %d", n, client.MaxParallel)
+	}
+	return nil
 }
 
 // ListOptions checks the flags and turns them into client options.
@@ -38,6 +57,16 @@ func (l *ListFlags) ListOptions() (client.ListOptions, error) {
 	if l.Limit < 1 || l.Limit > client.MaxItemsPerPage {
 		return client.ListOptions{}, FlagErrorf("invalid --limit %d: must be between 1 and %d", l.Limit, client.MaxItemsPerPage)
 	}
-	return client.ListOptions{PageNum: l.Page, ItemsPerPage: l.Limit, All: l.All,
+	if l.Parallel != 0 || (l.flags != nil && l.flags.Changed("parallel")) {
+		if err := CheckParallel(l.Parallel); err != nil {
+			return client.ListOptions{}, err
+		}
+	}
+	limit := l.Limit
+	if l.All && l.flags != nil && !l.flags.Changed("limit") {
+		// Every page is wanted: the fewest requests that the API allows.
+		limit = client.MaxItemsPerPage
+	}
+	return client.ListOptions{PageNum: l.Page, ItemsPerPage: limit, All: l.All, Parallel: l.Parallel,
 		BackupJobsEnabledOnly: l.BackupJobsEnabledOnly}, nil
 }

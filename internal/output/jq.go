@@ -31,6 +31,11 @@ func (f *jqFilter) run(w io.Writer, doc []byte, indent bool) error {
 	if err != nil {
 		return fmt.Errorf("the server sent invalid JSON: %w", err)
 	}
+	return f.runValue(w, input, indent)
+}
+
+// runValue applies the filter to a decoded document.
+func (f *jqFilter) runValue(w io.Writer, input any, indent bool) error {
 	iter := f.code.Run(input)
 	for {
 		v, ok := iter.Next()

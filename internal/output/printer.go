@@ -101,7 +101,8 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 }
 
 // List prints the pages of a list. With several pages (all), JSON output is
-// one merged `{"results": [...], "totalCount": N}`; JSON lines and plain
+// one merged `{"results": [...], "totalCount": N}`, streamed as pages
+// arrive (through --jq, built once from every item); JSON lines and plain
 // table rows stream as pages arrive.
 func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def TableDef) error {
 	if all {
@@ -118,23 +119,12 @@ func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def Table
 			}
 			return nil
 		}
-		merged, err := mergePages(pages)
-		if err != nil {
-			return err
+		if p.jq != nil {
+			return p.jqMerged(pages)
 		}
-		return p.printJSON(merged)
+		return p.streamMerged(pages)
 	case FormatJSONL:
-		for page, err := range pages {
-			if err != nil {
-				return err
-			}
-			for _, item := range page.Results {
-				if err := p.printJSONLine(item); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return p.streamLines(pages)
 	default:
 		t := newTable(def, p.opts)
 		for page, err := range pages {
@@ -191,33 +181,9 @@ func (p *Printer) printJSONLine(item []byte) error {
 		return p.jq.run(p.io.Out, item, false)
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, item); err != nil {
-		return fmt.Errorf("the server sent invalid JSON: %w", err)
+	if err := writeLine(&buf, item); err != nil {
+		return err
 	}
-	buf.WriteByte('\n')
 	_, err := p.io.Out.Write(buf.Bytes())
 	return err
-}
-
-// mergePages joins the items of every page into one list body, keeping
-// each item's JSON exactly as the server sent it.
-func mergePages(pages iter.Seq2[*client.Page, error]) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"results":[`)
-	n, total := 0, 0
-	for page, err := range pages {
-		if err != nil {
-			return nil, err
-		}
-		total = page.TotalCount
-		for _, item := range page.Results {
-			if n > 0 {
-				buf.WriteByte(',')
-			}
-			buf.Write(item)
-			n++
-		}
-	}
-	fmt.Fprintf(&buf, `],"totalCount":%d}`, max(total, n))
-	return buf.Bytes(), nil
 }

@@ -10,10 +10,15 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 )
 
-// withProgress shows on stderr, when it is a terminal, how many pages and
-// items of the total have arrived while --all walks a list.
+// withProgress shows on stderr how many pages and items of the total have
+// arrived while --all walks a list. It draws only when stdout and stderr
+// are both terminals: with stdout piped into a pager or `head` on the same
+// screen, the bar would land among the data's lines. The bar is cleared
+// before each page is printed and drawn again while the next is awaited,
+// and cleared for good however the walk ends (done, an error, Ctrl-C, or
+// the consumer stopping early).
 func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*client.Page, error]) iter.Seq2[*client.Page, error] {
-	if !ios.IsStderrTTY() {
+	if !ios.IsStdoutTTY() || !ios.IsStderrTTY() {
 		return pages
 	}
 	return func(yield func(*client.Page, error) bool) {
@@ -35,11 +40,14 @@ func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*client.Page, error]
 						progressbar.OptionClearOnFinish(),
 						progressbar.OptionThrottle(0))
 				}
-				bar.Describe(fmt.Sprintf("page %d", page.Number))
-				bar.Set(items)
+				bar.Clear()
 			}
 			if !yield(page, err) {
 				return
+			}
+			if err == nil {
+				bar.Describe(fmt.Sprintf("page %d", page.Number))
+				bar.Set(items)
 			}
 		}
 	}

@@ -1,7 +1,10 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -89,26 +92,28 @@ func TestConfirmOnTerminalResourceOtherwise(t *testing.T) {
 	}
 }
 
-func TestProgressOnlyWhenStderrIsATerminal(t *testing.T) {
-	pages := func(yield func(*client.Page, error) bool) {
-		for i := 1; i <= 3; i++ {
-			if !yield(&client.Page{Number: i, TotalCount: 3, Results: []json.RawMessage{json.RawMessage(`{"id":"x"}`)}}, nil) {
-				return
-			}
+func threePages(yield func(*client.Page, error) bool) {
+	for i := 1; i <= 3; i++ {
+		if !yield(&client.Page{Number: i, TotalCount: 3, Results: []json.RawMessage{json.RawMessage(`{"id":"x"}`)}}, nil) {
+			return
 		}
 	}
-	for _, tty := range []bool{false, true} {
+}
+
+func TestProgressOnlyWhenStdoutAndStderrAreTerminals(t *testing.T) {
+	for _, c := range []struct{ stdout, stderr bool }{{false, false}, {false, true}, {true, false}, {true, true}} {
 		ios, _, out, errOut := iostreams.Test()
-		ios.SetStderrTTY(tty)
+		ios.SetStdoutTTY(c.stdout)
+		ios.SetStderrTTY(c.stderr)
 		p, _ := New(ios, Options{Format: "jsonl"})
-		if err := p.List(pages, true, alertTable); err != nil {
+		if err := p.List(threePages, true, alertTable); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Count(out.String(), "\n") != 3 {
 			t.Errorf("data = %q", out.String())
 		}
-		if drawn := strings.Contains(errOut.String(), "page 3"); drawn != tty {
-			t.Errorf("stderr tty=%v: progress %q", tty, errOut.String())
+		if drawn := strings.Contains(errOut.String(), "page 2"); drawn != (c.stdout && c.stderr) {
+			t.Errorf("stdout tty=%v, stderr tty=%v: progress %q", c.stdout, c.stderr, errOut.String())
 		}
 	}
 }
@@ -124,4 +129,66 @@ func TestNoHeadersLeavesTheHeaderLineOut(t *testing.T) {
 	if got := out.String(); strings.Contains(got, "ID") || !strings.HasPrefix(got, "a1") {
 		t.Errorf("table = %q", got)
 	}
+}
+
+// screen replays what a terminal shows of text with carriage returns:
+// each line as the cursor left it, trailing blanks dropped.
+func screen(text string) []string {
+	var lines []string
+	for _, raw := range strings.Split(text, "\n") {
+		var line []rune
+		col := 0
+		for _, r := range raw {
+			if r == '\r' {
+				col = 0
+				continue
+			}
+			if col < len(line) {
+				line[col] = r
+			} else {
+				line = append(line, r)
+			}
+			col++
+		}
+		lines = append(lines, strings.TrimRight(string(line), " "))
+	}
+	return lines
+}
+
+// stdout and stderr on one screen: the bar never shares a line with data
+// and is gone at the end, also when writing the data fails (a closed pipe).
+func TestProgressNeverLeftAmongData(t *testing.T) {
+	for _, failAfter := range []int{-1, 1} {
+		ios, _, _, _ := iostreams.Test()
+		var term bytes.Buffer
+		ios.Out = &failingWriter{w: &term, left: failAfter}
+		ios.ErrOut = &term
+		ios.SetStdoutTTY(true)
+		ios.SetStderrTTY(true)
+		p, _ := New(ios, Options{Format: "jsonl"})
+		err := p.List(threePages, true, alertTable)
+		if (err != nil) != (failAfter >= 0) {
+			t.Errorf("err = %v", err)
+		}
+		want := []string{`{"id":"x"}`, `{"id":"x"}`, `{"id":"x"}`, ""}
+		if failAfter >= 0 {
+			want = []string{`{"id":"x"}`, ""}
+		}
+		if got := screen(term.String()); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("screen %q, want %q (raw %q)", got, want, term.String())
+		}
+	}
+}
+
+type failingWriter struct {
+	w    io.Writer
+	left int // writes allowed; -1 for no limit
+}
+
+func (f *failingWriter) Write(b []byte) (int, error) {
+	if f.left == 0 {
+		return 0, errors.New("broken pipe")
+	}
+	f.left--
+	return f.w.Write(b)
 }

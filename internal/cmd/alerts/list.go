@@ -73,6 +73,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	case opts.Watch && opts.Interval <= 0:
 		return cmdutil.FlagErrorf("invalid --interval %s: it must be positive", opts.Interval)
 	}
+	if opts.Watch {
+		// An alert can appear on any page: watch them all, fetched as
+		// --all fetches them.
+		opts.List.All = true
+	}
 	lo, err := opts.List.ListOptions()
 	if err != nil {
 		return err
@@ -94,8 +99,6 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	if opts.Watch {
-		// An alert can appear on any page: watch them all.
-		lo.All = true
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
 	return printer.List(c.Pages(ctx, alertsPath(projectID), lo), lo.All, Table)

@@ -4,8 +4,11 @@ package api
 
 import (
 	"context"
+	"iter"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,6 +35,7 @@ type Options struct {
 	MethodSet bool
 	Fields    Fields
 	Include   bool
+	Parallel  int
 }
 
 // NewCmdAPI builds `omctl api`.
@@ -47,8 +51,10 @@ the same server, as the API gives in links[].href. -o table does not apply:
 the answer prints as JSON.
 
 {project_id} and {org_id} in PATH are replaced by --project and --org (or the
-profile's). With --paginate, a GET of a list fetches every page and prints
-one merged list (or one item a line with -o jsonl).
+profile's). With --paginate, a GET of a list fetches every page (500 items a
+request unless PATH sets itemsPerPage, --parallel at a time) and prints one
+merged list, or one item a line with -o jsonl; a GET of a single resource
+prints that resource.
 
 -f key=value adds a string field, -F key=value a typed one (true, false, null
 and numbers as JSON, @FILE for a file's content). Fields go in the query of a
@@ -77,6 +83,7 @@ POST. -i prints the answer's status line and headers first.`,
 	cmd.Flags().BoolVarP(&opts.Include, "include", "i", false, "print the status line and headers of the answer first")
 	cmd.MarkFlagsMutuallyExclusive("input", "raw-field")
 	cmd.MarkFlagsMutuallyExclusive("input", "field")
+	cmdutil.AddParallelFlag(cmd, &opts.Parallel)
 	return cmd
 }
 
@@ -99,6 +106,11 @@ func apiRun(ctx context.Context, opts *Options) error {
 	}
 	if opts.Paginate && opts.Include {
 		return cmdutil.FlagErrorf("-i shows the headers of one answer: leave out --paginate, or -i")
+	}
+	if opts.Paginate {
+		if err := cmdutil.CheckParallel(opts.Parallel); err != nil {
+			return err
+		}
 	}
 	path, query, err := expandPath(opts)
 	if err != nil {
@@ -124,14 +136,12 @@ func apiRun(ctx context.Context, opts *Options) error {
 	if path, err = fullURLPath(c, path); err != nil {
 		return err
 	}
-	if method == http.MethodGet {
-		lo := client.ListOptions{All: opts.Paginate, Query: query}
-		if opts.Paginate {
-			if v := query.Get("itemsPerPage"); v == "" {
-				lo.ItemsPerPage = client.MaxItemsPerPage
-			}
-			return printer.List(c.Pages(ctx, path, lo), true, output.TableDef{})
+	if opts.Paginate {
+		lo, err := paginateOptions(query, opts.Parallel)
+		if err != nil {
+			return err
 		}
+		return printPaginated(printer, c.Pages(ctx, path, lo))
 	}
 	var payload any
 	if body != nil {
@@ -150,6 +160,58 @@ func apiRun(ctx context.Context, opts *Options) error {
 		return nil
 	}
 	return printer.Resource(res.Body, output.TableDef{})
+}
+
+// paginateOptions takes pageNum and itemsPerPage out of PATH's query
+// (500 a page unless given), so the pages are counted from them.
+func paginateOptions(query url.Values, parallel int) (client.ListOptions, error) {
+	lo := client.ListOptions{PageNum: 1, ItemsPerPage: client.MaxItemsPerPage, All: true, Parallel: parallel, Query: query}
+	for _, q := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"pageNum", &lo.PageNum, math.MaxInt32}, {"itemsPerPage", &lo.ItemsPerPage, client.MaxItemsPerPage}} {
+		v := query.Get(q.name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > q.max {
+			return lo, cmdutil.FlagErrorf("invalid %s %q in PATH: want a whole number from 1 to %d", q.name, v, q.max)
+		}
+		*q.dst = n
+		query.Del(q.name)
+	}
+	return lo, nil
+}
+
+// printPaginated prints every page as one list, or, when the first answer
+// is not a list (no "results"), that answer as it is, as `gh api
+// --paginate` does for a single resource.
+func printPaginated(printer *output.Printer, pages iter.Seq2[*client.Page, error]) error {
+	next, stop := iter.Pull2(pages)
+	defer stop()
+	first, err, ok := next()
+	if !ok {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !first.IsList {
+		return printer.Resource(first.Body, output.TableDef{})
+	}
+	return printer.List(func(yield func(*client.Page, error) bool) {
+		if !yield(first, nil) {
+			return
+		}
+		for {
+			p, err, ok := next()
+			if !ok || !yield(p, err) {
+				return
+			}
+		}
+	}, true, output.TableDef{})
 }
 
 // expandPath fills {project_id} and {org_id} and splits off a query.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -13,7 +14,7 @@ const project = "5e2b0c2e8f9d4b0012345678"
 
 func opts(srv *stubapi.Server, ios *iostreams.IOStreams, format, jq string) *Options {
 	return &Options{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, format, jq),
-		ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012345678"), Method: "GET"}
+		ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012345678"), Method: "GET", Parallel: client.DefaultParallel}
 }
 
 func TestAPIExpandsPlaceholdersAndKeepsQuery(t *testing.T) {
@@ -77,5 +78,46 @@ func TestAPIRejectsBadMethodAndPaginatedWrites(t *testing.T) {
 		if err := apiRun(context.Background(), o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v", tc.method, err)
 		}
+	}
+}
+
+// Like `gh api --paginate`, a single resource is printed as it is, not as
+// an empty list.
+func TestAPIPaginateOnASingleResourcePrintsIt(t *testing.T) {
+	const alert = `{"id":"5f1a0c2e8f9d4b0000000025","status":"OPEN","links":[{"rel":"self","href":"x"}]}`
+	for _, tc := range []struct{ format, jq, want string }{
+		{"json", "", alert + "\n"},
+		{"json", ".id", "5f1a0c2e8f9d4b0000000025\n"},
+		{"jsonl", "", alert + "\n"},
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("GET", "/groups/"+project+"/alerts/5f1a0c2e8f9d4b0000000025", 200, alert)
+		ios, _, out, _ := iostreams.Test()
+		o := opts(srv, ios, tc.format, tc.jq)
+		o.Path, o.Paginate = "/groups/{project_id}/alerts/5f1a0c2e8f9d4b0000000025", true
+		if err := apiRun(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != tc.want || len(srv.Requests()) != 1 {
+			t.Errorf("-o %s --jq %q: %q after %d requests, want %q", tc.format, tc.jq, out.String(), len(srv.Requests()), tc.want)
+		}
+	}
+}
+
+func TestAPIPaginateTakesPageSizeFromPath(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/globalAlerts", 200, `{"results":[{"id":"a"}],"totalCount":1}`)
+	ios, _, _, _ := iostreams.Test()
+	o := opts(srv, ios, "jsonl", "")
+	o.Path, o.Paginate = "/globalAlerts?itemsPerPage=7&pageNum=2", true
+	if err := apiRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if q := srv.Only().Query; q.Get("itemsPerPage") != "7" || q.Get("pageNum") != "2" {
+		t.Errorf("query = %v", q)
+	}
+	o.Path = "/globalAlerts?itemsPerPage=501"
+	if err := apiRun(context.Background(), o); err == nil || !strings.Contains(err.Error(), `invalid itemsPerPage "501" in PATH: want a whole number from 1 to 500`) {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -39,22 +39,24 @@ var fileFlags = map[string]bool{"file": true, "input": true, "custom-cert": true
 // noFileCompletions stops shells from offering file names where omctl
 // wants an id or a value: the arguments of commands that complete nothing
 // better, and every flag but those that take a path.
+//
+// It visits each command's own flag sets as they are, not
+// LocalNonPersistentFlags, which merges every parent's persistent flags
+// into every command: on every run, that merging took most of the time of
+// building the tree (docs/performance.md, "Start-up"). A flag merged in
+// already is one of a parent's and gets the same registration there.
 func noFileCompletions(cmd *cobra.Command) {
 	if cmd.Runnable() && !cmd.HasSubCommands() && cmd.ValidArgsFunction == nil && len(cmd.ValidArgs) == 0 {
 		cmd.ValidArgsFunction = cobra.NoFileCompletions
 	}
-	cmd.LocalNonPersistentFlags().VisitAll(func(fl *pflag.Flag) {
+	register := func(fl *pflag.Flag) {
 		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || fileFlags[fl.Name] || fl.Value.Type() == "bool" {
 			return
 		}
 		_ = cmd.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
-	})
-	cmd.PersistentFlags().VisitAll(func(fl *pflag.Flag) {
-		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || fileFlags[fl.Name] || fl.Value.Type() == "bool" {
-			return
-		}
-		_ = cmd.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)
-	})
+	}
+	cmd.Flags().VisitAll(register)
+	cmd.PersistentFlags().VisitAll(register)
 	for _, sub := range cmd.Commands() {
 		noFileCompletions(sub)
 	}

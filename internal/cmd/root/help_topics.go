@@ -15,6 +15,8 @@ var topics = []struct{ name, short, long string }{
   3  not found: the server answered 404 (unknown alert, project, store...)
   4  authentication or authorization failed: the server answered 401 or 403
      (wrong key, missing role, address not on the key's access list)
+130  interrupted (Ctrl-C or SIGTERM): no error message; what was printed
+     so far is whole lines
 
 Errors are printed on stderr as
   Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....

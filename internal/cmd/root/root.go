@@ -125,6 +125,11 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
 	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// Ctrl-C: the user knows; an "Error: ... context canceled" would
+		// only add noise after the whole lines already printed.
+		return cmdutil.ExitInterrupted
+	}
 	// cobra reports unknown commands, bad arguments and missing or
 	// conflicting flags as plain errors in its own words.
 	var apiErr *client.APIError

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,13 +14,20 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
+// lazyRegexp compiles expr on first use: these expressions read error
+// messages only, so a run that succeeds does not pay for them at start-up
+// (docs/performance.md, "Start-up").
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // cobra's messages for flag groups and required flags, which name flags in
 // Go list syntax ("[until forever]").
 var (
-	requiredFlagsRE = regexp.MustCompile(`^required flag\(s\) (.+) not set$`)
-	exclusiveRE     = regexp.MustCompile(`^if any flags in the group \[(.+)\] are set none of the others can be; \[(.+)\] were all set$`)
-	oneRequiredRE   = regexp.MustCompile(`^at least one of the flags in the group \[(.+)\] is required$`)
-	togetherRE      = regexp.MustCompile(`^if any flags in the group \[(.+)\] are set they must all be set; missing \[(.+)\]$`)
+	requiredFlagsRE = lazyRegexp(`^required flag\(s\) (.+) not set$`)
+	exclusiveRE     = lazyRegexp(`^if any flags in the group \[(.+)\] are set none of the others can be; \[(.+)\] were all set$`)
+	oneRequiredRE   = lazyRegexp(`^at least one of the flags in the group \[(.+)\] is required$`)
+	togetherRE      = lazyRegexp(`^if any flags in the group \[(.+)\] are set they must all be set; missing \[(.+)\]$`)
 )
 
 // cobraUsageError recognises the usage errors cobra reports as plain errors
@@ -27,21 +35,21 @@ var (
 // Go syntax. It never looks inside errors of the server.
 func cobraUsageError(err error) (error, bool) {
 	msg := err.Error()
-	if m := requiredFlagsRE.FindStringSubmatch(msg); m != nil {
+	if m := requiredFlagsRE().FindStringSubmatch(msg); m != nil {
 		names := strings.Split(strings.Trim(m[1], `"`), `", "`)
 		return cmdutil.FlagErrorf("missing required %s %s", plural(len(names), "flag"), flagList(names, "and")), true
 	}
-	if m := exclusiveRE.FindStringSubmatch(msg); m != nil {
+	if m := exclusiveRE().FindStringSubmatch(msg); m != nil {
 		group, set := strings.Fields(m[1]), strings.Fields(m[2])
 		if len(set) == len(group) {
 			return cmdutil.FlagErrorf("%s cannot be used together", flagList(set, "and")), true
 		}
 		return cmdutil.FlagErrorf("%s cannot be used together: give one of %s", flagList(set, "and"), flagList(group, "or")), true
 	}
-	if m := oneRequiredRE.FindStringSubmatch(msg); m != nil {
+	if m := oneRequiredRE().FindStringSubmatch(msg); m != nil {
 		return cmdutil.FlagErrorf("missing flag: give %s", flagList(strings.Fields(m[1]), "or")), true
 	}
-	if m := togetherRE.FindStringSubmatch(msg); m != nil {
+	if m := togetherRE().FindStringSubmatch(msg); m != nil {
 		return cmdutil.FlagErrorf("%s must be given together: missing %s", flagList(strings.Fields(m[1]), "and"), flagList(strings.Fields(m[2]), "and")), true
 	}
 	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown shorthand", "unknown flag"} {
@@ -73,11 +81,11 @@ func plural(n int, word string) string {
 
 // badValueRE is pflag's message for a value its flag type cannot parse,
 // which ends in Go's parser error ("strconv.ParseInt: parsing ...").
-var badValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
+var badValueRE = lazyRegexp(`^invalid argument "(.*)" for "(?:-\w, )?--([\w-]+)" flag: `)
 
 // flagValueError rewords a bad flag value by what the flag takes.
 func flagValueError(c *cobra.Command, err error) error {
-	m := badValueRE.FindStringSubmatch(err.Error())
+	m := badValueRE().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -1,0 +1,308 @@
+// Command fetchall times fetching every alert of a project, side by side:
+// `omctl alerts list --all -o jsonl | wc -l` against a `curl --digest` loop
+// over pageNum with `jq -c '.results[]'` per page, both against a real
+// `omctl server` holding N generated alerts. It checks that both return the
+// same ids in the same order, then prints wall time, HTTP requests and
+// peak memory of each and their ratio (docs/performance.md).
+//
+//	go run ./bench/fetchall -omctl bin/omctl -n 100000
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+const (
+	orgID     = "5e1a0c2e8f9d4b0012340001"
+	projectID = "5e2b0c2e8f9d4b0012340001"
+	publicKey = "benchowner"
+	secretKey = "11111111-aaaa-4bbb-8ccc-00000000b3c4"
+)
+
+func main() {
+	n := flag.Int("n", 100000, "alerts in the fixture")
+	omctl := flag.String("omctl", "bin/omctl", "the omctl binary to measure")
+	server := flag.String("server", "", "the omctl binary that runs the server (default: -omctl)")
+	runs := flag.Int("runs", 3, "timed runs of each method; the median is shown")
+	parallel := flag.Int("parallel", 0, "--parallel for omctl (0: omctl's default)")
+	flag.Parse()
+	if *server == "" {
+		*server = *omctl
+	}
+	if err := run(*omctl, *server, *n, *runs, *parallel); err != nil {
+		fmt.Fprintln(os.Stderr, "fetchall:", err)
+		os.Exit(1)
+	}
+}
+
+type result struct {
+	name     string
+	wall     time.Duration
+	cpu      time.Duration // user + system, of the method's processes
+	maxRSS   int64         // KiB
+	lines    int
+	requests int64
+}
+
+func run(omctl, server string, n, runs, parallel int) error {
+	omctl, err := filepath.Abs(omctl)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "omctl-fetchall-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	fixtures := filepath.Join(dir, "fixtures.json")
+	if err := writeFixtures(fixtures, n); err != nil {
+		return err
+	}
+	st, _ := os.Stat(fixtures)
+	fmt.Printf("fixture: %d alerts, %.1f MB\n", n, float64(st.Size())/1e6)
+
+	baseURL, stop, err := startServer(server, fixtures)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	omctlArgs := []string{"alerts", "list", "--all", "-o", "jsonl"}
+	if parallel > 0 {
+		omctlArgs = append(omctlArgs, "--parallel", fmt.Sprint(parallel))
+	}
+	omctlCmd := func(base string) *exec.Cmd {
+		c := exec.Command(omctl, omctlArgs...)
+		c.Env = append(os.Environ(), "OMCTL_BASE_URL="+base, "OMCTL_PUBLIC_KEY="+publicKey, "OMCTL_PRIVATE_KEY="+secretKey,
+			"OMCTL_PROJECT_ID="+projectID, "OMCTL_CONFIG_DIR="+dir, "NO_COLOR=1")
+		return c
+	}
+	if _, err := os.Stat(timeBin); err != nil {
+		return fmt.Errorf("%s (GNU time) is needed to measure peak memory: %v", timeBin, err)
+	}
+	haveCurl := hasAll("curl", "jq", "bash")
+	pages := (n + 499) / 500
+	loop := `for ((p=1; p<=PAGES; p++)); do curl -sS --fail --digest -u "$PUB:$PRIV" "$BASE/groups/$PROJECT/alerts?pageNum=$p&itemsPerPage=500" | jq -c '.results[]' || exit 1; done`
+	curlCmd := func(base string) *exec.Cmd {
+		c := exec.Command("bash", "-c", strings.Replace(loop, "PAGES", fmt.Sprint(pages), 1))
+		c.Env = append(os.Environ(), "BASE="+base, "PUB="+publicKey, "PRIV="+secretKey, "PROJECT="+projectID)
+		return c
+	}
+
+	// One untimed pass of each through a counting proxy: the requests each
+	// makes, and the ids each returns.
+	omctlReqs, omctlIDs, err := countedPass(baseURL, omctlCmd)
+	if err != nil {
+		return fmt.Errorf("omctl: %w", err)
+	}
+	if len(omctlIDs) != n {
+		return fmt.Errorf("omctl returned %d alerts, want %d", len(omctlIDs), n)
+	}
+	var curlReqs int64
+	if haveCurl {
+		var curlIDs []string
+		if curlReqs, curlIDs, err = countedPass(baseURL, curlCmd); err != nil {
+			return fmt.Errorf("curl loop: %w", err)
+		}
+		if !slices.Equal(omctlIDs, curlIDs) {
+			return fmt.Errorf("omctl and the curl loop returned different ids (%d and %d)", len(omctlIDs), len(curlIDs))
+		}
+		fmt.Printf("ids: omctl and the curl loop return the same %d ids in the same order\n", len(omctlIDs))
+	} else {
+		fmt.Println("curl, jq or bash not found: the curl --digest loop is skipped")
+	}
+
+	omctlRes, err := timed("omctl alerts list --all -o jsonl | wc -l", runs, n, func() *exec.Cmd { return omctlCmd(baseURL) })
+	if err != nil {
+		return err
+	}
+	omctlRes.requests = omctlReqs
+	results := []result{omctlRes}
+	if haveCurl {
+		curlRes, err := timed("curl --digest loop, 500 a page, jq -c | wc -l", runs, n, func() *exec.Cmd { return curlCmd(baseURL) })
+		if err != nil {
+			return err
+		}
+		curlRes.requests = curlReqs
+		results = append(results, curlRes)
+	}
+	fmt.Printf("\n%-48s %8s %8s %9s %11s %8s\n", "method (median of "+fmt.Sprint(runs)+")", "wall", "CPU", "requests", "peak RSS", "lines")
+	for _, r := range results {
+		fmt.Printf("%-48s %7.2fs %7.2fs %9d %7.1f MiB %8d\n", r.name, r.wall.Seconds(), r.cpu.Seconds(), r.requests, float64(r.maxRSS)/1024, r.lines)
+	}
+	if haveCurl {
+		fmt.Printf("\nomctl is %.1f× faster than the curl loop\n", results[1].wall.Seconds()/results[0].wall.Seconds())
+	}
+	return nil
+}
+
+// timeBin is GNU time, which measures each method's peak memory.
+const timeBin = "/usr/bin/time"
+
+func hasAll(names ...string) bool {
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writeFixtures writes n alerts of one project, shaped like the demo's.
+func writeFixtures(path string, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, `{"orgs":[{"id":%q,"name":"Bench"}],"projects":[{"id":%q,"name":"bench","orgId":%q}],`, orgID, projectID, orgID)
+	fmt.Fprintf(w, `"apiKeys":[{"id":"5f4d0c2e8f9d4b0012340001","desc":"bench","publicKey":%q,"privateKey":%q,"roles":[{"roleName":"GLOBAL_OWNER"}]}],"alerts":[`, publicKey, secretKey)
+	events := []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "BACKUP", "OPLOG_BEHIND"}
+	statuses := []string{"OPEN", "CLOSED", "CLOSED", "TRACKING"}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		created := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
+		fmt.Fprintf(w, `{"id":"5f1a%020x","groupId":%q,"eventTypeName":%q,"status":%q,"created":%q,"updated":%q,"lastNotified":%q,"hostnameAndPort":"db-%d.example.com:27017","replicaSetName":"rs%d"}`,
+			i, projectID, events[i%len(events)], statuses[i%len(statuses)], created, created, created, i%50, i%3)
+	}
+	w.WriteString("]}\n")
+	return w.Flush()
+}
+
+// startServer starts `omctl server` and returns its base URL (the first
+// line it prints) and a function that stops it.
+func startServer(omctl, fixtures string) (string, func(), error) {
+	cmd := exec.Command(omctl, "server", "--fixtures", fixtures, "--listen", "127.0.0.1:0", "--quiet")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("omctl server did not start: %v\n%s", err, stderr.String())
+	}
+	go io.Copy(io.Discard, out)
+	fmt.Printf("omctl server: ready in %.2fs\n", time.Since(began).Seconds())
+	return strings.TrimSpace(line), stop, nil
+}
+
+// countedPass runs a method once through a proxy that counts requests,
+// and returns the ids of the lines it printed.
+func countedPass(baseURL string, command func(base string) *exec.Cmd) (int64, []string, error) {
+	target, err := url.Parse(baseURL)
+	if err != nil {
+		return 0, nil, err
+	}
+	var requests atomic.Int64
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	cmd := command(front.URL + target.Path)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, nil, fmt.Errorf("%v: %s", err, stderr.String())
+	}
+	var ids []string
+	for line := range bytes.Lines(out) {
+		var a struct{ ID string }
+		if err := json.Unmarshal(line, &a); err != nil || a.ID == "" {
+			return 0, nil, fmt.Errorf("line %q is not an alert", line)
+		}
+		ids = append(ids, a.ID)
+	}
+	return requests.Load(), ids, nil
+}
+
+// timed runs `command | wc -l` runs times and returns the median wall time
+// and the peak memory of command (with its children).
+func timed(name string, runs, want int, command func() *exec.Cmd) (result, error) {
+	var all []result
+	for range runs {
+		cmd := command()
+		// The peak memory and CPU come from GNU time, which forks the
+		// method itself: a child started straight from this Go process
+		// reports this process's memory as its own peak (Go starts
+		// children with CLONE_VM, and ru_maxrss counts that time).
+		usage := filepath.Join(os.TempDir(), fmt.Sprintf("omctl-fetchall-usage-%d", os.Getpid()))
+		cmd.Args = append([]string{timeBin, "-f", "%M %U %S", "-o", usage}, cmd.Args...)
+		cmd.Path = timeBin
+		wc := exec.Command("wc", "-l")
+		pipe, err := cmd.StdoutPipe()
+		if err != nil {
+			return result{}, err
+		}
+		wc.Stdin = pipe
+		var count, stderr bytes.Buffer
+		wc.Stdout = &count
+		cmd.Stderr = &stderr
+		began := time.Now()
+		if err := wc.Start(); err != nil {
+			return result{}, err
+		}
+		if err := cmd.Start(); err != nil {
+			return result{}, err
+		}
+		errCmd := cmd.Wait()
+		errWc := wc.Wait()
+		wall := time.Since(began)
+		if err := errors.Join(errCmd, errWc); err != nil {
+			return result{}, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
+		}
+		var lines int
+		fmt.Sscan(count.String(), &lines)
+		if lines != want {
+			return result{}, fmt.Errorf("%s printed %d lines, want %d", name, lines, want)
+		}
+		r := result{name: name, wall: wall, lines: lines}
+		data, err := os.ReadFile(usage)
+		os.Remove(usage)
+		var user, sys float64
+		if _, serr := fmt.Sscan(string(data), &r.maxRSS, &user, &sys); err != nil || serr != nil {
+			return result{}, fmt.Errorf("reading %s's usage from %s: %q", name, timeBin, data)
+		}
+		r.cpu = time.Duration((user + sys) * float64(time.Second))
+		all = append(all, r)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].wall < all[j].wall })
+	med := all[len(all)/2]
+	for _, r := range all {
+		med.maxRSS = max(med.maxRSS, r.maxRSS)
+	}
+	return med, nil
+}
