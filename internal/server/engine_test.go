@@ -88,17 +88,7 @@ func newEngineEnv(t *testing.T, hook string) *env {
 	 "globalAlertConfigs": [{"id": %q, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true, "forAllGroups": true,
 	   "notifications": [{"typeName": "ADMIN", "delayMin": 0}]}]
 	}`, orgA, projA, orgA, projB, orgA, cfgDown, projA, hook, cfgMetric, projA, hook, cfgGlobal)
-	f, err := ParseFixtures("engine", []byte(fixture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	return &env{t: t, s: s, ts: ts, base: ts.URL + apiBase, clients: map[string]*http.Client{}}
+	return newEnvWith(t, fixture)
 }
 
 func (e *env) events(body string) response {

@@ -104,7 +104,13 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	f, err := ParseFixtures("fixture", []byte(fixtureJSON))
+	return newEnvWith(t, fixtureJSON)
+}
+
+// newEnvWith is a running server over fixture, on a virtual clock.
+func newEnvWith(t *testing.T, fixture string) *env {
+	t.Helper()
+	f, err := ParseFixtures("fixture", []byte(fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
