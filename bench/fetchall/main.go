@@ -9,13 +9,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -27,15 +25,9 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
-)
 
-const (
-	orgID     = "5e1a0c2e8f9d4b0012340001"
-	projectID = "5e2b0c2e8f9d4b0012340001"
-	publicKey = "benchowner"
-	secretKey = "11111111-aaaa-4bbb-8ccc-00000000b3c4"
+	"github.com/omctl/omctl/bench/internal/benchdata"
 )
 
 func main() {
@@ -74,17 +66,19 @@ func run(omctl, server string, n, runs, parallel int) error {
 	}
 	defer os.RemoveAll(dir)
 	fixtures := filepath.Join(dir, "fixtures.json")
-	if err := writeFixtures(fixtures, n); err != nil {
-		return err
-	}
-	st, _ := os.Stat(fixtures)
-	fmt.Printf("fixture: %d alerts, %.1f MB\n", n, float64(st.Size())/1e6)
-
-	baseURL, stop, err := startServer(server, fixtures)
+	size, err := benchdata.WriteFixture(fixtures, n)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	fmt.Printf("fixture: %d alerts, %.1f MB\n", n, float64(size)/1e6)
+
+	srv, err := benchdata.Start(server, "--fixtures", fixtures)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	fmt.Printf("omctl server: ready in %.2fs\n", srv.Startup.Seconds())
+	baseURL := srv.Base
 
 	omctlArgs := []string{"alerts", "list", "--all", "-o", "jsonl"}
 	if parallel > 0 {
@@ -92,8 +86,8 @@ func run(omctl, server string, n, runs, parallel int) error {
 	}
 	omctlCmd := func(base string) *exec.Cmd {
 		c := exec.Command(omctl, omctlArgs...)
-		c.Env = append(os.Environ(), "OMCTL_BASE_URL="+base, "OMCTL_PUBLIC_KEY="+publicKey, "OMCTL_PRIVATE_KEY="+secretKey,
-			"OMCTL_PROJECT_ID="+projectID, "OMCTL_CONFIG_DIR="+dir, "NO_COLOR=1")
+		c.Env = append(os.Environ(), "OMCTL_BASE_URL="+base, "OMCTL_PUBLIC_KEY="+benchdata.PublicKey, "OMCTL_PRIVATE_KEY="+benchdata.SecretKey,
+			"OMCTL_PROJECT_ID="+benchdata.ProjectID, "OMCTL_CONFIG_DIR="+dir, "NO_COLOR=1")
 		return c
 	}
 	if _, err := os.Stat(timeBin); err != nil {
@@ -104,7 +98,7 @@ func run(omctl, server string, n, runs, parallel int) error {
 	loop := `for ((p=1; p<=PAGES; p++)); do curl -sS --fail --digest -u "$PUB:$PRIV" "$BASE/groups/$PROJECT/alerts?pageNum=$p&itemsPerPage=500" | jq -c '.results[]' || exit 1; done`
 	curlCmd := func(base string) *exec.Cmd {
 		c := exec.Command("bash", "-c", strings.Replace(loop, "PAGES", fmt.Sprint(pages), 1))
-		c.Env = append(os.Environ(), "BASE="+base, "PUB="+publicKey, "PRIV="+secretKey, "PROJECT="+projectID)
+		c.Env = append(os.Environ(), "BASE="+base, "PUB="+benchdata.PublicKey, "PRIV="+benchdata.SecretKey, "PROJECT="+benchdata.ProjectID)
 		return c
 	}
 
@@ -165,56 +159,6 @@ func hasAll(names ...string) bool {
 		}
 	}
 	return true
-}
-
-// writeFixtures writes n alerts of one project, shaped like the demo's.
-func writeFixtures(path string, n int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	fmt.Fprintf(w, `{"orgs":[{"id":%q,"name":"Bench"}],"projects":[{"id":%q,"name":"bench","orgId":%q}],`, orgID, projectID, orgID)
-	fmt.Fprintf(w, `"apiKeys":[{"id":"5f4d0c2e8f9d4b0012340001","desc":"bench","publicKey":%q,"privateKey":%q,"roles":[{"roleName":"GLOBAL_OWNER"}]}],"alerts":[`, publicKey, secretKey)
-	events := []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "BACKUP", "OPLOG_BEHIND"}
-	statuses := []string{"OPEN", "CLOSED", "CLOSED", "TRACKING"}
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range n {
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		created := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
-		fmt.Fprintf(w, `{"id":"5f1a%020x","groupId":%q,"eventTypeName":%q,"status":%q,"created":%q,"updated":%q,"lastNotified":%q,"hostnameAndPort":"db-%d.example.com:27017","replicaSetName":"rs%d"}`,
-			i, projectID, events[i%len(events)], statuses[i%len(statuses)], created, created, created, i%50, i%3)
-	}
-	w.WriteString("]}\n")
-	return w.Flush()
-}
-
-// startServer starts `omctl server` and returns its base URL (the first
-// line it prints) and a function that stops it.
-func startServer(omctl, fixtures string) (string, func(), error) {
-	cmd := exec.Command(omctl, "server", "--fixtures", fixtures, "--listen", "127.0.0.1:0", "--quiet")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return "", nil, err
-	}
-	began := time.Now()
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	stop := func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		stop()
-		return "", nil, fmt.Errorf("omctl server did not start: %v\n%s", err, stderr.String())
-	}
-	go io.Copy(io.Discard, out)
-	fmt.Printf("omctl server: ready in %.2fs\n", time.Since(began).Seconds())
-	return strings.TrimSpace(line), stop, nil
 }
 
 // countedPass runs a method once through a proxy that counts requests,
