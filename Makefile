@@ -12,7 +12,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build install test fmt-check vet lint bench bench-fetchall bench-startup fuzz clean demo docs completions release-check
+.PHONY: all build install test fmt-check vet lint bench bench-fetchall bench-startup bench-server fuzz clean demo docs completions release-check
 
 all: build
 
@@ -49,6 +49,11 @@ bench-fetchall: build
 ## against a bare cobra binary with the same command tree.
 bench-startup: build
 	$(GO) run ./bench/startup -omctl $(BIN)
+
+## bench-server: start-up, memory, pages, digest GETs beside a bare handler,
+## and acknowledgements with --state, of omctl server holding N alerts.
+bench-server: build
+	$(GO) run ./bench/serverbench -omctl $(BIN) -n $(N)
 
 FUZZTIME ?= 30s
 
