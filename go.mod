@@ -3,6 +3,7 @@ module github.com/omctl/omctl
 go 1.26.8
 
 require (
+	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/icholy/digest v1.2.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/olekukonko/tablewriter v1.1.5

@@ -39,6 +39,11 @@ type Options struct {
 	Pretty   bool
 	// Transport replaces the network transport (tests); digest auth still wraps it.
 	Transport http.RoundTripper
+	// Retries is how many times a repeatable request is tried again when
+	// the service is briefly unavailable; nil means DefaultRetries, 0 none.
+	Retries *int
+	// OnRetry, when set, is told of each retry before its wait.
+	OnRetry func(Retry)
 }
 
 // Client is an authenticated API client. It is safe for concurrent use and
@@ -99,6 +104,11 @@ func New(opts Options) (*Client, error) {
 		// another host is followed (GET only) without authentication.
 		rt = &originOnly{origin: origin(u), authed: DigestTransport(opts.PublicKey, opts.PrivateKey, rt), plain: rt}
 	}
+	retries := DefaultRetries
+	if opts.Retries != nil {
+		retries = *opts.Retries
+	}
+	rt = newRetryTransport(rt, retries, opts.OnRetry)
 	return &Client{
 		base:     u,
 		http:     &http.Client{Transport: rt, Timeout: opts.Timeout, CheckRedirect: checkRedirect},
@@ -223,9 +233,9 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 
 func unwrapURLError(err error) error {
 	if ue, ok := err.(*url.Error); ok {
-		return ue.Err
+		err = ue.Err
 	}
-	return err
+	return actionable(err)
 }
 
 // Get fetches one resource and returns its JSON as received.

@@ -48,15 +48,16 @@ func TestAPIErrorCarriesStatusCodeAndDetail(t *testing.T) {
 			io.WriteString(w, `{"detail":"Too many requests.","error":429,"errorCode":"RATE_LIMITED","reason":"Too Many Requests"}`)
 		default:
 			w.WriteHeader(502)
-			io.WriteString(w, "<html>bad gateway</html>")
+			io.WriteString(w, "<html><head><title>502 Bad Gateway</title></head><body>nginx, with a long page</body></html>")
 		}
 	}))
 	defer srv.Close()
-	c, _ := New(Options{BaseURL: srv.URL})
+	none := 0
+	c, _ := New(Options{BaseURL: srv.URL, Retries: &none})
 	for path, want := range map[string]string{
 		"/json":        "400 INVALID_ATTRIBUTE: Invalid attribute foo specified.",
 		"/ratelimited": "429 RATE_LIMITED: Too many requests. (retry after 7s)",
-		"/proxy":       "502 BAD_GATEWAY: <html>bad gateway</html>",
+		"/proxy":       `502 BAD_GATEWAY: an HTML page titled "502 Bad Gateway"`,
 	} {
 		_, err := c.Get(context.Background(), path, nil)
 		var apiErr *APIError

@@ -1,10 +1,16 @@
 package client
 
 import (
+	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 )
 
 // APIError is a non-2xx answer of the server.
@@ -30,16 +36,35 @@ func newAPIError(res *http.Response, body []byte) *APIError {
 	if e.Reason == "" {
 		e.Reason = http.StatusText(res.StatusCode)
 	}
-	if e.Detail == "" {
+	if e.Detail == "" && e.ErrorCode == "" {
 		// A body that is not the API's error shape (a proxy's page, say) is
-		// shown briefly so the user sees what answered.
-		text := strings.TrimSpace(string(body))
-		if len(text) > 200 {
-			text = text[:200] + "…"
+		// summed up so the user sees what answered.
+		e.Detail = summary(body)
+		if res.StatusCode == http.StatusNotFound {
+			e.Detail = strings.TrimPrefix(e.Detail+"; ", "; ") +
+				"the server answered without the API's error body: is the base URL the API's (https://host:port, or a full path ending in /api/public/v1.0)?"
 		}
-		e.Detail = text
 	}
 	return e
+}
+
+var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// summary is the gist of a body that is not the API's: an HTML page's
+// title, or the first line of text, shortened.
+func summary(body []byte) string {
+	text := strings.TrimSpace(string(body))
+	if m := htmlTitle.FindStringSubmatch(text); m != nil {
+		return "an HTML page titled " + strconv.Quote(strings.Join(strings.Fields(m[1]), " "))
+	}
+	if strings.HasPrefix(text, "<") {
+		return "an HTML page"
+	}
+	text, _, _ = strings.Cut(text, "\n")
+	if len(text) > 120 {
+		text = text[:120] + "…"
+	}
+	return text
 }
 
 // Error reads like `404 ALERT_NOT_FOUND: No alert with ID … exists in group ….`
@@ -57,3 +82,31 @@ func (e *APIError) Error() string {
 	}
 	return msg
 }
+
+// actionable turns a network or TLS failure into words a person can act
+// on; the error stays wrapped for callers that test it.
+func actionable(err error) error {
+	var unknownCA x509.UnknownAuthorityError
+	var badHost x509.HostnameError
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return &hintError{err, "the connection was refused: is the server running, and is the base URL's port right?"}
+	case errors.As(err, &unknownCA):
+		return &hintError{err, "the server's certificate is signed by an authority this machine does not trust: pass that authority's certificate with --ca-cert FILE (or, unsafely, skip the check with --insecure)"}
+	case errors.As(err, &badHost):
+		return &hintError{err, fmt.Sprintf("the server's certificate is not for %s: check the base URL's host name (or, unsafely, --insecure)", badHost.Host)}
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return &hintError{err, fmt.Sprintf("no host is named %s: check the base URL", dns.Name)}
+	}
+	return err
+}
+
+// hintError says what went wrong in a person's words, keeping the cause.
+type hintError struct {
+	cause error
+	hint  string
+}
+
+func (e *hintError) Error() string { return e.hint }
+func (e *hintError) Unwrap() error { return e.cause }

@@ -3,6 +3,8 @@ package cmdutil
 import (
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -26,6 +28,7 @@ type GlobalFlags struct {
 	CACert    string
 	Insecure  bool
 	Timeout   time.Duration
+	Retries   int
 	Envelope  bool
 	Pretty    bool
 	NoHeaders bool
@@ -94,6 +97,10 @@ func (f *Factory) Client() (*client.Client, error) {
 	if f.Flags.Debug {
 		debug = f.IOStreams.ErrOut
 	}
+	retries, err := f.retries()
+	if err != nil {
+		return nil, err
+	}
 	c, err := client.New(client.Options{
 		BaseURL:    s.BaseURL,
 		PublicKey:  s.PublicKey,
@@ -101,6 +108,8 @@ func (f *Factory) Client() (*client.Client, error) {
 		CACertFile: s.CACert,
 		Insecure:   s.Insecure,
 		Timeout:    f.Flags.Timeout,
+		Retries:    &retries,
+		OnRetry:    f.sayRetry,
 		Debug:      debug,
 		Envelope:   f.Flags.Envelope,
 		Pretty:     f.Flags.Pretty,
@@ -175,4 +184,37 @@ func (f *Factory) JSONPrinter() (*output.Printer, error) {
 		format = output.FormatJSON
 	}
 	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})
+}
+
+// retries is --retries, else OMCTL_RETRIES, else the client's default.
+func (f *Factory) retries() (int, error) {
+	if f.FlagSet != nil && f.FlagSet.Changed("retries") {
+		if f.Flags.Retries < 0 {
+			return 0, FlagErrorf("invalid --retries %d: want 0 (no retries) or more", f.Flags.Retries)
+		}
+		return f.Flags.Retries, nil
+	}
+	if v, ok := os.LookupEnv("OMCTL_RETRIES"); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return 0, FlagErrorf("invalid retries %q (from OMCTL_RETRIES): want 0 (no retries) or more", v)
+		}
+		return n, nil
+	}
+	return client.DefaultRetries, nil
+}
+
+// sayRetry tells the user a request is tried again: a trace line with
+// --debug, one dim line on a terminal, nothing in a pipe.
+func (f *Factory) sayRetry(r client.Retry) {
+	msg := fmt.Sprintf("retrying %s %s in %s (attempt %d): %s", r.Method, r.URL, r.Wait.Round(10*time.Millisecond), r.Attempt, r.Reason)
+	switch {
+	case f.Flags.Debug:
+		fmt.Fprintln(f.IOStreams.ErrOut, "* "+msg)
+	case f.IOStreams.IsStderrTTY():
+		if f.IOStreams.ColorEnabled() {
+			msg = "\x1b[2m" + msg + "\x1b[0m"
+		}
+		fmt.Fprintln(f.IOStreams.ErrOut, msg)
+	}
 }

@@ -33,6 +33,12 @@ environment variables alone, with no config file.
   OMCTL_OUTPUT       default output format: table, json or jsonl (-o)
   OMCTL_CA_CERT      PEM file of a CA to trust (--ca-cert)
   OMCTL_INSECURE     true to skip TLS verification (--insecure)
+  OMCTL_RETRIES      times a GET, PUT or PATCH is tried again when the
+                     service answers 429, 502, 503 or 504 or the connection
+                     is lost (default 3, 0 for none; --retries); a 429 is
+                     retried after its Retry-After, the others after a
+                     growing, jittered wait, all within --timeout. POST and
+                     DELETE are never repeated.
   OMCTL_PROFILE      profile to use (-P/--profile)
   OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)

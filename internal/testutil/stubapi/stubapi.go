@@ -116,10 +116,12 @@ func (s *Server) Only() Request {
 	return reqs[0]
 }
 
-// Client returns a client factory for the stub (no authentication).
+// Client returns a client factory for the stub (no authentication, no
+// retries: a stubbed 5xx is the answer).
 func (s *Server) Client(opts ...func(*client.Options)) func() (*client.Client, error) {
 	return func() (*client.Client, error) {
-		o := client.Options{BaseURL: s.URL}
+		none := 0
+		o := client.Options{BaseURL: s.URL, Retries: &none}
 		for _, f := range opts {
 			f(&o)
 		}

@@ -1,0 +1,139 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// DefaultRetries is how many times a request that may be repeated is
+// tried again when the service is briefly unable to answer it.
+const DefaultRetries = 3
+
+// MaxRetryAfter caps how long a 429's Retry-After is waited for.
+const MaxRetryAfter = 30 * time.Second
+
+// Retry says that a request is about to be tried again, and why.
+type Retry struct {
+	Method, URL string
+	Attempt     int // the attempt about to be made, from 2
+	Wait        time.Duration
+	Reason      string
+}
+
+// retryTransport tries again, with exponential backoff and jitter, a
+// request whose repetition is safe: GET and HEAD, and PUT and PATCH, which
+// in this API set absolute values. POST and DELETE are never repeated.
+// It retries on a connection error, on 429 (after its Retry-After), and
+// on 502, 503 and 504, within the request's deadline.
+type retryTransport struct {
+	next    http.RoundTripper
+	retries int
+	notify  func(Retry)
+	newWait func() backoff.BackOff
+}
+
+func newRetryTransport(next http.RoundTripper, retries int, notify func(Retry)) *retryTransport {
+	return &retryTransport{next: next, retries: retries, notify: notify, newWait: func() backoff.BackOff {
+		b := backoff.NewExponentialBackOff()
+		b.InitialInterval = 200 * time.Millisecond
+		b.MaxInterval = 5 * time.Second
+		b.MaxElapsedTime = 0 // the request's deadline bounds it
+		b.Reset()
+		return b
+	}}
+}
+
+func repeatable(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodPatch:
+		return true
+	}
+	return false
+}
+
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.retries <= 0 || !repeatable(req.Method) {
+		return t.next.RoundTrip(req)
+	}
+	waits := t.newWait()
+	for attempt := 1; ; attempt++ {
+		try := req
+		if attempt > 1 {
+			try = req.Clone(req.Context())
+			if req.GetBody != nil {
+				body, err := req.GetBody()
+				if err != nil {
+					return nil, err
+				}
+				try.Body = body
+			}
+		}
+		res, err := t.next.RoundTrip(try)
+		reason, wait, again := retryable(res, err, waits)
+		if !again || attempt > t.retries {
+			return res, err
+		}
+		if deadline, ok := req.Context().Deadline(); ok && time.Until(deadline) < wait {
+			return res, err // no time left to wait for it
+		}
+		if res != nil {
+			io.Copy(io.Discard, io.LimitReader(res.Body, 1<<16))
+			res.Body.Close()
+		}
+		if t.notify != nil {
+			t.notify(Retry{Method: req.Method, URL: req.URL.Redacted(), Attempt: attempt + 1, Wait: wait, Reason: reason})
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-req.Context().Done():
+			timer.Stop()
+			return nil, req.Context().Err()
+		case <-timer.C:
+		}
+	}
+}
+
+// retryable says whether an answer is worth another attempt, why, and
+// after how long.
+func retryable(res *http.Response, err error, waits backoff.BackOff) (string, time.Duration, bool) {
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return "", 0, false
+		}
+		if !connectionError(err) {
+			return "", 0, false
+		}
+		return "the connection failed", waits.NextBackOff(), true
+	}
+	switch res.StatusCode {
+	case http.StatusTooManyRequests:
+		wait := waits.NextBackOff()
+		if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s >= 0 {
+			wait = min(time.Duration(s)*time.Second, MaxRetryAfter)
+		}
+		return "429 Too Many Requests", wait, true
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return fmt.Sprintf("%d %s", res.StatusCode, http.StatusText(res.StatusCode)), waits.NextBackOff(), true
+	}
+	return "", 0, false
+}
+
+// connectionError is an error of the connection itself (refused, reset,
+// closed without an answer), not of TLS or of the request.
+func connectionError(err error) bool {
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
