@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -155,10 +156,15 @@ func (a *arena) keep(b []byte) []byte {
 func parseAlert(raw []byte, ar *arena) (*AlertDoc, *apiError) {
 	var w alertWire
 	if json.Unmarshal(raw, &w) == nil {
-		if f, ok := w.canonical(); ok {
+		if f, ok, drop := w.canonical(); ok {
+			if len(drop) > 0 {
+				raw = dropMembers(raw, drop)
+			}
 			ar.scratch.Reset()
 			var err error
-			if bytes.ContainsAny(raw, " \t\r\n") {
+			if raw == nil {
+				err = errors.New("not an object")
+			} else if bytes.ContainsAny(raw, " \t\r\n") {
 				err = json.Compact(&ar.scratch, raw)
 			} else {
 				ar.scratch.Write(raw) // already compact, as generated files and the state file are
@@ -187,9 +193,33 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *apiError) {
 	return newAlertDoc(d), nil
 }
 
-// canonical reports whether the alert needs no change to be stored, and
-// its fields.
-func (w *alertWire) canonical() (alertFields, bool) {
+// canonical reports whether the alert is valid as it is, its fields, and
+// the top-level members to drop (those 2.1 does not show for its event
+// type and status) for it to be stored.
+func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
+	f, ok = w.fields()
+	if !ok {
+		return f, false, nil
+	}
+	if f.Status != statusClosed && w.Resolved != nil {
+		drop = append(drop, "resolved")
+	}
+	for _, p := range [...]struct {
+		field string
+		here  bool
+	}{{"clusterId", w.ClusterID != nil}, {"clusterName", w.ClusterName != nil}, {"hostId", w.HostID != nil},
+		{"hostnameAndPort", w.HostnameAndPort != nil}, {"replicaSetName", w.ReplicaSetName != nil},
+		{"currentValue", w.CurrentValue != nil}, {"metricName", w.MetricName != nil}, {"sourceTypeName", w.SourceTypeName != nil}} {
+		if p.here && !alertFieldAllowed(p.field, f.EventTypeName) {
+			drop = append(drop, p.field)
+		}
+	}
+	return f, true, drop
+}
+
+// fields checks the members the server reasons about, each already as
+// the server writes it.
+func (w *alertWire) fields() (alertFields, bool) {
 	var f alertFields
 	if w.ID == nil || w.Status == nil || w.EventTypeName == nil || w.Created == nil || w.Updated == nil {
 		return f, false
@@ -202,9 +232,6 @@ func (w *alertWire) canonical() (alertFields, bool) {
 		f.AlertConfigID = *w.AlertConfigID
 	}
 	if !api.OneOf(f.Status, api.AlertStatuses) || f.EventTypeName == "" {
-		return f, false
-	}
-	if f.Status != statusClosed && w.Resolved != nil {
 		return f, false
 	}
 	var ok bool
@@ -231,16 +258,6 @@ func (w *alertWire) canonical() (alertFields, bool) {
 			return f, false
 		}
 	}
-	for _, p := range [...]struct {
-		field string
-		here  bool
-	}{{"clusterId", w.ClusterID != nil}, {"clusterName", w.ClusterName != nil}, {"hostId", w.HostID != nil},
-		{"hostnameAndPort", w.HostnameAndPort != nil}, {"replicaSetName", w.ReplicaSetName != nil},
-		{"currentValue", w.CurrentValue != nil}, {"metricName", w.MetricName != nil}, {"sourceTypeName", w.SourceTypeName != nil}} {
-		if p.here && !alertFieldAllowed(p.field, f.EventTypeName) {
-			return f, false
-		}
-	}
 	return f, true
 }
 
@@ -252,4 +269,21 @@ func canonicalTime(s *string) (time.Time, bool) {
 	}
 	t, err := parseTimestamp(*s)
 	return t, err == nil && formatTime(t) == *s
+}
+
+// dropMembers removes top-level members from a JSON object, leaving every
+// other value as it was written; nil when it is not an object.
+func dropMembers(raw []byte, names []string) []byte {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil || members == nil {
+		return nil
+	}
+	for _, n := range names {
+		delete(members, n)
+	}
+	out, err := json.Marshal(members)
+	if err != nil {
+		return nil
+	}
+	return out
 }

@@ -336,3 +336,23 @@ func TestMessagesAndTimestampsReadAsTheAPIWritesThem(t *testing.T) {
 		}
 	}
 }
+
+func TestCanonicalAlertsDropWhatTheyDoNotShow(t *testing.T) {
+	raw := `{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"BACKUP","status":"OPEN",` +
+		`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","resolved":"2026-01-01T00:00:00Z",` +
+		`"hostnameAndPort":"db1:27017","replicaSetName":"rs0","futureField":{"kept":[1,2]}}`
+	a, err := parseAlert([]byte(raw), &arena{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := a.Doc()
+	if _, has := d["hostnameAndPort"]; has {
+		t.Errorf("a BACKUP alert shows hostnameAndPort: %s", a.raw)
+	}
+	if _, has := d["resolved"]; has {
+		t.Errorf("an OPEN alert shows resolved: %s", a.raw)
+	}
+	if d["replicaSetName"] != "rs0" || !strings.Contains(string(a.raw), `"futureField":{"kept":[1,2]}`) {
+		t.Errorf("lost a field: %s", a.raw)
+	}
+}
