@@ -213,6 +213,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	addHeaders(req)
 	res, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), unwrapURLError(err))

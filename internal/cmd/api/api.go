@@ -35,6 +35,7 @@ type Options struct {
 	MethodSet bool
 	Fields    Fields
 	Include   bool
+	Headers   []string
 	Parallel  int
 }
 
@@ -81,6 +82,7 @@ POST. -i prints the answer's status line and headers first.`,
 	cmd.Flags().StringArrayVarP(&opts.Fields.Raw, "raw-field", "f", nil, "add a string field key=value (repeatable)")
 	cmd.Flags().StringArrayVarP(&opts.Fields.Typed, "field", "F", nil, "add a typed field key=value: true, false, null, numbers, @FILE (repeatable)")
 	cmd.Flags().BoolVarP(&opts.Include, "include", "i", false, "print the status line and headers of the answer first")
+	cmd.Flags().StringArrayVarP(&opts.Headers, "header", "H", nil, "add a request header, `KEY:VALUE` (repeatable)")
 	cmd.MarkFlagsMutuallyExclusive("input", "raw-field")
 	cmd.MarkFlagsMutuallyExclusive("input", "field")
 	cmdutil.AddParallelFlag(cmd, &opts.Parallel)
@@ -112,6 +114,11 @@ func apiRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
+	headers, err := parseHeaders(opts.Headers)
+	if err != nil {
+		return err
+	}
+	ctx = client.WithHeaders(ctx, headers)
 	path, query, err := expandPath(opts)
 	if err != nil {
 		return err
