@@ -19,14 +19,14 @@ import (
 func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
 	opts := &WaitOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
 	cmd := &cobra.Command{
-		Use:   "wait ALERT_ID --for-status STATUS [--timeout 10m]",
+		Use:   "wait ALERT_ID --for-status STATUS [--max-wait 10m]",
 		Short: "Wait until an alert reaches a status",
 		Long: `Poll an alert until it reaches a status, for CI jobs: exit 0 when it does,
-1 when --timeout passes first (3 if the alert does not exist).
+1 when --max-wait passes first (3 if the alert does not exist).
 
-Here --timeout is how long to wait in all; each poll still gives up after the
-default request time limit of 60s.`,
-		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --timeout 30m
+--max-wait is how long to wait in all; each poll gives up after --timeout,
+the time limit of every request.`,
+		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --max-wait 30m
   omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
 		ValidArgsFunction: completeAlertIDs(f, false),
@@ -39,7 +39,10 @@ default request time limit of 60s.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.ForStatus, "for-status", "", "status to wait for: "+strings.Join(api.AlertStatuses, ", "))
-	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long (exit 1)")
+	cmd.Flags().DurationVar(&opts.Timeout, "max-wait", 10*time.Minute, "give up after this long (exit 1)")
+	// --timeout meant --max-wait here once, hiding the global --timeout.
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "")
+	_ = cmd.Flags().MarkDeprecated("timeout", "use --max-wait; --timeout will be the time limit of each request, as for every other command")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls")
 	_ = cmd.MarkFlagRequired("for-status")
 	_ = cmd.RegisterFlagCompletionFunc("for-status", cmdutil.CompleteValues(api.AlertStatuses...))
@@ -66,7 +69,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		return cmdutil.FlagErrorf("invalid --for-status %q: valid values are %s", opts.ForStatus, strings.Join(api.AlertStatuses, ", "))
 	}
 	if opts.Timeout <= 0 || opts.Interval <= 0 {
-		return cmdutil.FlagErrorf("--timeout and --interval must be positive")
+		return cmdutil.FlagErrorf("--max-wait and --interval must be positive")
 	}
 	printer, err := opts.Printer()
 	if err != nil {

@@ -158,3 +158,15 @@ func TestWatchRedrawFitsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestWaitTakesMaxWait(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var got *WaitOptions
+	cmd := NewCmdWait(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *WaitOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"5f1a0c2e8f9d4b0012345678", "--for-status", "CLOSED", "--max-wait", "30m"})
+	cmd.SetOut(ios.ErrOut)
+	cmd.SetErr(ios.ErrOut)
+	if err := cmd.Execute(); err != nil || got.Timeout != 30*time.Minute {
+		t.Fatalf("%v %+v", err, got)
+	}
+}
