@@ -117,6 +117,8 @@ func TestExitCodes(t *testing.T) {
 
 func TestErrorsGoToStderrOnly(t *testing.T) {
 	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts/5f1a0c2e8f9d4b0012345678", 404,
+		`{"detail":"No alert with ID 5f1a0c2e8f9d4b0012345678 exists.","error":404,"errorCode":"ALERT_NOT_FOUND","reason":"Not Found"}`)
 	code, stdout, stderr := run(t, srv.URL, "alerts", "describe", "5f1a0c2e8f9d4b0012345678")
 	if code != cmdutil.ExitNotFound || stdout != "" || !strings.HasPrefix(stderr, "Error: 404") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)

@@ -1,6 +1,9 @@
 // Package stubapi is an httptest server for command tests: it answers
 // registered routes with canned bodies and records every request, so a test
-// can assert the method, path, query and body a command sent.
+// can assert the method, path, query and body a command sent. It is strict,
+// as gh's httpmock registry is: a request to a route no stub registered
+// fails the test with the request printed, and at the end of the test every
+// registered stub must have been used.
 package stubapi
 
 import (
@@ -42,40 +45,66 @@ type reply struct {
 	body   string
 }
 
+// route is a registered stub: its replies, in turn, and whether it was used.
+type route struct {
+	replies []reply
+	used    bool
+}
+
 // Server records requests and replies from its routes.
 type Server struct {
 	*httptest.Server
 	t        testing.TB
 	mu       sync.Mutex
-	routes   map[string][]reply
+	routes   map[string]*route
 	requests []Request
 }
 
-// New starts a stub server closed at the end of the test.
+// New starts a stub server, closed and verified at the end of the test.
 func New(t testing.TB) *Server {
-	s := &Server{t: t, routes: map[string][]reply{}}
+	s := &Server{t: t, routes: map[string]*route{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		s.Close()
+		s.Verify()
+	})
 	return s
+}
+
+// Verify fails the test for every registered stub that no request used.
+func (s *Server) Verify() {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, r := range s.routes {
+		if !r.used {
+			s.t.Errorf("stubapi: %s was registered but never requested", key)
+		}
+	}
+}
+
+func (s *Server) add(key string, rep reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.routes[key]
+	if r == nil {
+		r = &route{}
+		s.routes[key] = r
+	}
+	r.replies = append(r.replies, rep)
 }
 
 // Reply registers the answer to `METHOD /path` (the path without the
 // /api/public/v1.0 prefix). Several replies to one route are given in turn,
 // the last one repeating.
 func (s *Server) Reply(method, path string, status int, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := method + " /api/public/v1.0" + path
-	s.routes[key] = append(s.routes[key], reply{status, body})
+	s.add(method+" /api/public/v1.0"+path, reply{status, body})
 }
 
 // ReplyControl registers the answer to `METHOD /_omctl/NAME`, a test
 // control of omctl server, which lives outside the API's path.
 func (s *Server) ReplyControl(method, name string, status int, body string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := method + " /_omctl/" + name
-	s.routes[key] = append(s.routes[key], reply{status, body})
+	s.add(method+" /_omctl/"+name, reply{status, body})
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
@@ -83,14 +112,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Body: body, Header: r.Header.Clone()})
 	key := r.Method + " " + r.URL.Path
-	replies := s.routes[key]
+	rt := s.routes[key]
 	var rep reply
-	if len(replies) == 0 {
+	if rt == nil {
+		s.t.Errorf("stubapi: unexpected request %s?%s %s", key, r.URL.RawQuery, body)
 		rep = reply{404, fmt.Sprintf(`{"detail":"stub has no route %s","error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`, key)}
 	} else {
-		rep = replies[0]
-		if len(replies) > 1 {
-			s.routes[key] = replies[1:]
+		rt.used = true
+		rep = rt.replies[0]
+		if len(rt.replies) > 1 {
+			rt.replies = rt.replies[1:]
 		}
 	}
 	s.mu.Unlock()
