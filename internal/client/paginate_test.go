@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // listServer serves total items, perPage a page, as the API does, and
@@ -103,10 +104,20 @@ func TestPagesInFlightAreYieldedInOrder(t *testing.T) {
 		return arrived[n]
 	}
 	s := &listServer{total: 17, perPage: 2}
+	// Pages 2 and 3, 4 and 5, ... each wait for the other to be asked for:
+	// fetched in parallel, both are in flight at once; one at a time, the
+	// first gives up after a while and the in-flight count shows it.
 	s.before = func(page int) error {
 		close(ch(page))
-		if page%2 == 0 && page < 9 {
-			<-ch(page + 1)
+		partner := page + 1
+		if page%2 == 1 {
+			partner = page - 1
+		}
+		if page >= 2 && partner >= 2 && partner <= 9 {
+			select {
+			case <-ch(partner):
+			case <-time.After(5 * time.Second):
+			}
 		}
 		return nil
 	}

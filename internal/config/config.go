@@ -31,7 +31,7 @@ var Keys = []string{"base_url", "public_key", "private_key", "project_id", "org_
 var SecretKeys = []string{"private_key"}
 
 // OutputFormats are the values of `output` and -o.
-var OutputFormats = []string{"table", "json", "jsonl"}
+var OutputFormats = []string{"table", "json", "jsonl", "yaml"}
 
 // Profile is one named set of settings.
 type Profile struct {

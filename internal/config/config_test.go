@@ -83,8 +83,8 @@ func TestProfileSelection(t *testing.T) {
 
 func TestInvalidOutputIsRefused(t *testing.T) {
 	clearEnv(t)
-	t.Setenv("OMCTL_OUTPUT", "yaml")
-	if _, err := Resolve(&File{}, "", nil); err == nil || !strings.Contains(err.Error(), "yaml") {
+	t.Setenv("OMCTL_OUTPUT", "xml")
+	if _, err := Resolve(&File{}, "", nil); err == nil || !strings.Contains(err.Error(), "xml") {
 		t.Errorf("err = %v", err)
 	}
 }

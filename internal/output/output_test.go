@@ -85,9 +85,9 @@ func TestJQTurnsTableIntoJSON(t *testing.T) {
 
 func TestBadFormatIsUsageError(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	_, err := New(ios, Options{Format: "yaml"})
+	_, err := New(ios, Options{Format: "xml"})
 	var ue *UsageError
-	if err == nil || !strings.Contains(err.Error(), "valid formats are table, json, jsonl") || !asUsage(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "valid formats are table, json, jsonl, yaml") || !asUsage(err, &ue) {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -20,10 +20,11 @@ const (
 	FormatTable = "table"
 	FormatJSON  = "json"
 	FormatJSONL = "jsonl"
+	FormatYAML  = "yaml"
 )
 
 // Formats lists the -o values.
-var Formats = []string{FormatTable, FormatJSON, FormatJSONL}
+var Formats = []string{FormatTable, FormatJSON, FormatJSONL, FormatYAML}
 
 // Options choose how a Printer prints.
 type Options struct {
@@ -89,6 +90,8 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 	switch p.opts.Format {
 	case FormatJSON:
 		return p.printJSON(body)
+	case FormatYAML:
+		return p.printYAML(body)
 	case FormatJSONL:
 		return p.printJSONLine(p.content(body))
 	default:
@@ -123,6 +126,12 @@ func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def Table
 			return p.jqMerged(pages)
 		}
 		return p.streamMerged(pages)
+	case FormatYAML:
+		body, err := mergeAll(pages, all)
+		if err != nil {
+			return err
+		}
+		return p.printYAML(body)
 	case FormatJSONL:
 		return p.streamLines(pages)
 	default:
@@ -186,4 +195,29 @@ func (p *Printer) printJSONLine(item []byte) error {
 	}
 	_, err := p.io.Out.Write(buf.Bytes())
 	return err
+}
+
+// mergeAll is the body of a one-page list, or, with all, every page's
+// items merged in one `{"results": [...], "totalCount": N}`, in memory.
+func mergeAll(pages iter.Seq2[*client.Page, error], all bool) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"results":[`)
+	n := 0
+	for page, err := range pages {
+		if err != nil {
+			return nil, err
+		}
+		if !all {
+			return page.Body, nil
+		}
+		for _, item := range page.Results {
+			if n > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(item)
+			n++
+		}
+	}
+	fmt.Fprintf(&buf, `],"totalCount":%d}`, n)
+	return buf.Bytes(), nil
 }

@@ -47,7 +47,7 @@ func TestSetRejectsBadValues(t *testing.T) {
 	for _, kv := range [][3]string{
 		{"project_id", "abc", "24 hexadecimal digits"},
 		{"base_url", "om.example.com", "http(s)://"},
-		{"output", "yaml", "valid formats are table, json, jsonl"},
+		{"output", "xml", "valid formats are table, json, jsonl, yaml"},
 		{"ca_cert", "/nonexistent.pem", "no such file"},
 		{"ca_cert", "", "config unset ca_cert"},
 		{"colour", "red", "valid keys are"},

@@ -26,7 +26,7 @@ func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command 
 	return &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Set a key of a profile",
-		Long:  "Set a key of a profile, creating the profile and the file (mode 0600) if needed. Values are checked: base_url must be an http(s) URL, project_id and org_id 24 hex digits, output one of table, json, jsonl.",
+		Long:  "Set a key of a profile, creating the profile and the file (mode 0600) if needed. Values are checked: base_url must be an http(s) URL, project_id and org_id 24 hex digits, output one of table, json, jsonl, yaml.",
 		Example: `  omctl config set base_url https://opsmanager.example.com:8443
   omctl config set -P staging project_id 5e2b0c2e8f9d4b0012345678`,
 		Args:              cmdutil.ExactArgs(2, "KEY", "VALUE"),

@@ -30,7 +30,7 @@ environment variables alone, with no config file.
   OMCTL_PRIVATE_KEY  private key of that API key, or the user's API key
   OMCTL_PROJECT_ID   default project (--project)
   OMCTL_ORG_ID       default organization (--org)
-  OMCTL_OUTPUT       default output format: table, json or jsonl (-o)
+  OMCTL_OUTPUT       default output format: table, json, jsonl or yaml (-o)
   OMCTL_CA_CERT      PEM file of a CA to trust (--ca-cert)
   OMCTL_INSECURE     true to skip TLS verification (--insecure)
   OMCTL_RETRIES      times a GET, PUT or PATCH is tried again when the
@@ -62,6 +62,11 @@ environment variables alone, with no config file.
 -o jsonl
   One item per line, streamed as pages arrive; the natural format with --all:
     omctl alerts list --all -o jsonl | wc -l
+
+-o yaml
+  The same document as -o json, as YAML (members in the server's order;
+  strings a YAML 1.1 reader would take for booleans are quoted). With --all,
+  one merged document; with --jq, one YAML document per result.
 
 --jq EXPR
   A jq expression (gojq) applied to what -o json would print, once over the

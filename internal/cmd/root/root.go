@@ -62,7 +62,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path (env OMCTL_BASE_URL)")
 	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits (env OMCTL_PROJECT_ID)")
 	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits (env OMCTL_ORG_ID)")
-	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json or jsonl (env OMCTL_OUTPUT)")
+	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, jsonl or yaml (env OMCTL_OUTPUT)")
 	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
 	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
 	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")

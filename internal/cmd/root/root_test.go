@@ -103,7 +103,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"snapshots", "expire", "5f3c0c2e8f9d4b0012345678", "--cluster", "5e3c0c2e8f9d4b0012345678", "--expires", "2020-01-01"}, cmdutil.ExitUsage, "not in the future"},
 		// A busy port is a runtime failure, not a usage error.
 		{[]string{"server", "--listen", busy}, cmdutil.ExitError, "cannot listen on " + busy},
-		{[]string{"alerts", "list", "-o", "yaml"}, cmdutil.ExitUsage, "valid formats are"},
+		{[]string{"alerts", "list", "-o", "xml"}, cmdutil.ExitUsage, "valid formats are"},
 		{[]string{"alerts", "list", "--jq", ".["}, cmdutil.ExitUsage, "invalid --jq expression"},
 		{[]string{"alerts", "list", "--project", "nothex"}, cmdutil.ExitUsage, "24 hexadecimal digits"},
 		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "--cluster and --host cannot be used together\n"},
