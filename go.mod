@@ -15,6 +15,7 @@ require (
 	github.com/spf13/viper v1.21.0
 	go.etcd.io/bbolt v1.4.3
 	golang.org/x/term v0.47.0
+	golang.org/x/time v0.16.0
 )
 
 require (

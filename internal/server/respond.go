@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // reqCtx is what every handler knows about its request.
@@ -105,7 +104,7 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p page) {
 		q := c.r.URL.Query()
 		q.Set("pageNum", strconv.Itoa(n))
 		q.Set("itemsPerPage", strconv.Itoa(p.size))
-		return c.baseURL() + strings.TrimPrefix(c.r.URL.Path, apiBase) + "?" + q.Encode()
+		return c.scheme() + "://" + c.r.Host + c.r.URL.Path + "?" + q.Encode() // the API's lists and the controls' alike
 	}
 	if p.num > 1 {
 		links = append(links, link(pageLink(p.num-1), "previous"))

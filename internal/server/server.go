@@ -40,6 +40,12 @@ type Options struct {
 	WebhookAllow []string
 	// Version and GitHash fill the X-Vendor-Service-Version header.
 	Version, GitHash string
+	// JournalSize is how many API requests the journal keeps (default
+	// 10000; negative keeps none).
+	JournalSize int
+	// RateLimit, when positive, allows each key or user that many API
+	// requests a second.
+	RateLimit int
 }
 
 // Server serves the API from memory. It is an http.Handler.
@@ -64,6 +70,11 @@ type Server struct {
 	// a writer takes it before it lets go of mu.
 	commitMu   sync.Mutex
 	savedClock time.Time // the virtual clock's time last committed
+
+	// The test controls' own state, each under its own lock.
+	journal *journal
+	faults  *faultSet
+	limiter *rateLimiter
 }
 
 // New builds a server over opts.
@@ -84,6 +95,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "1.0.0"
 	}
+	if opts.JournalSize == 0 {
+		opts.JournalSize = defaultJournalSize
+	}
 	if opts.GitHash == "" {
 		opts.GitHash = "0000000000000000000000000000000000000000"
 	}
@@ -94,6 +108,9 @@ func New(opts Options) (*Server, error) {
 		nonces:   newNonces(opts.NonceTTL, opts.Clock.Now),
 		log:      log.New(opts.Log, "", log.LstdFlags),
 		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
+		journal:  newJournal(opts.JournalSize),
+		faults:   newFaultSet(),
+		limiter:  newRateLimiter(opts.RateLimit),
 	}
 	s.notes = &notificationLog{}
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
@@ -150,6 +167,8 @@ func (s *Server) resetLocked() {
 	s.st = s.loadedState()
 	s.st.touchAll()
 	s.notes.clear()
+	s.journal.clear()
+	s.faults.clear()
 }
 
 // Credentials lists the keys and users of the data being served, for the
@@ -240,6 +259,9 @@ func (s *Server) routes() {
 	s.mux.Handle("/_omctl/clock", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlClock, "GET": s.controlClock}}))
 	s.mux.Handle("/_omctl/events", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlEvents}}))
 	s.mux.Handle("/_omctl/notifications", s.api(&route{methods: map[string]handlerFunc{"GET": s.controlNotifications}}))
+	s.mux.Handle("/_omctl/requests", s.control(map[string]handlerFunc{"GET": s.controlRequests, "DELETE": s.controlRequests}))
+	s.mux.Handle("/_omctl/faults", s.control(map[string]handlerFunc{"GET": s.controlFaults, "POST": s.controlFaults, "DELETE": s.controlFaults}))
+	s.mux.Handle("/_omctl/faults/{fault_id}", s.control(map[string]handlerFunc{"DELETE": s.controlFault}))
 	s.mux.Handle("/", s.api(nil))
 }
 
@@ -263,13 +285,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// ServeHTTP logs each request and never lets a panic escape as a dropped
-// connection: a bug answers 500 with the error body, and is logged.
+// ServeHTTP records API requests in the journal, logs each request and
+// never lets a panic escape as a dropped connection: a bug answers 500
+// with the error body, and is logged. Only a fault's reset drops one.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.journaled(w, r, s.serve)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				s.logf("%s %s: connection closed without an answer (fault)", r.Method, r.URL.Path)
+				panic(v)
+			}
 			s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
 			if sw.status == 0 {
 				c := &reqCtx{r: r, s: s, header: sw.Header()}
@@ -311,6 +342,10 @@ func (s *Server) api(rt *route) http.Handler {
 			return
 		}
 		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header()}
+		if !s.admit(c) {
+			c.flush(w)
+			return
+		}
 		c.readRequestBody(w)
 		s.serveAPI(c, rt)
 		c.flush(w)
@@ -321,6 +356,9 @@ func (s *Server) api(rt *route) http.Handler {
 func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	if aerr := s.checkAccessList(c); aerr != nil {
 		c.fail(aerr)
+		return
+	}
+	if s.injectFault(c) {
 		return
 	}
 	var qerr *apiError

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// control serves a test control that does not touch the data: like api,
+// but its handler runs without the data lock, and only for a GLOBAL_OWNER.
+// Controls are neither journaled, rate limited nor faulted.
+func (s *Server) control(methods map[string]handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		caller := s.authenticate(w, r)
+		if caller == nil {
+			return
+		}
+		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header()}
+		c.readRequestBody(w)
+		if err := s.serveControl(c, methods); err != nil {
+			c.fail(err)
+		}
+		c.flush(w)
+	})
+}
+
+func (s *Server) serveControl(c *reqCtx, methods map[string]handlerFunc) *apiError {
+	if err := s.checkAccessList(c); err != nil {
+		return err
+	}
+	var err *apiError
+	if c.pretty, err = c.boolQuery("pretty", false); err != nil {
+		return err
+	}
+	if c.envelope, err = c.boolQuery("envelope", false); err != nil {
+		return err
+	}
+	h, ok := methods[c.r.Method]
+	if !ok {
+		allowed := strings.Join(sortedKeys(methods), ", ")
+		c.header.Set("Allow", allowed)
+		return newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, allowed), c.r.Method)
+	}
+	if err := c.caller.authorizeGlobalOwner(); err != nil {
+		return err
+	}
+	return h(c)
+}
+
+// onlyQuery refuses query parameters a control does not take, besides
+// paging, pretty and envelope: a misspelt filter is an error, not ignored.
+func onlyQuery(c *reqCtx, names ...string) *apiError {
+	for _, k := range sortedKeys(c.r.URL.Query()) {
+		if !slices.Contains(names, k) && !slices.Contains([]string{"pageNum", "itemsPerPage", "pretty", "envelope"}, k) {
+			allowed := append(names, "pageNum", "itemsPerPage", "pretty", "envelope")
+			return errInvalidQuery(k, c.r.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}

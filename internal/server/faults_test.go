@@ -1,0 +1,343 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/client"
+)
+
+// addFault posts a fault as the owner and returns its id.
+func (e *env) addFault(body string) string {
+	e.t.Helper()
+	r := e.doRaw("owner", "POST", "/_omctl/faults", body)
+	e.expect(r, 200, "")
+	if len(r.str("id")) != 24 {
+		e.t.Fatalf("fault without an id: %s", r.raw)
+	}
+	return r.str("id")
+}
+
+func TestFaultAnswersItsStatusTheGivenNumberOfTimes(t *testing.T) {
+	e := newEnv(t)
+	id := e.addFault(`{"method": "GET", "path": "/groups/*/alerts", "status": 503, "retryAfter": 2, "times": 2}`)
+	e.do("owner", "GET", "/globalAlerts", nil) // take the challenge first
+	for i := range 2 {
+		r := e.do("owner", "GET", "/groups/"+projA+"/alerts", nil)
+		e.expect(r, 503, "SERVICE_UNAVAILABLE")
+		if r.header.Get("Retry-After") != "2" || !strings.Contains(r.str("detail"), id) {
+			t.Errorf("answer %d: Retry-After %q: %s", i, r.header.Get("Retry-After"), r.raw)
+		}
+		if i == 0 {
+			l := e.doRaw("owner", "GET", "/_omctl/faults", "")
+			if l.body["totalCount"] != float64(1) || l.get("results", "0", "times") != float64(1) {
+				t.Errorf("remaining times: %s", l.raw)
+			}
+		}
+	}
+	e.expect(e.do("owner", "GET", "/groups/"+projA+"/alerts", nil), 200, "")
+	if l := e.doRaw("owner", "GET", "/_omctl/faults", ""); l.body["totalCount"] != float64(0) {
+		t.Errorf("a fault used up is still listed: %s", l.raw)
+	}
+	_, got := e.journalOf("?status=503")
+	if len(got) != 2 || got[0]["errorCode"] != "SERVICE_UNAVAILABLE" || got[0]["caller"] != "owner" {
+		t.Errorf("faulted requests in the journal: %v", got)
+	}
+}
+
+func TestFaultedRequestChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	e.addFault(`{"path": "/groups/**", "method": "PATCH", "status": 500}`)
+	e.expect(e.do("owner", "PATCH", "/groups/"+projA+"/alertConfigs/"+cfgHost, map[string]any{"enabled": false}), 500, "UNEXPECTED_ERROR")
+	e.expect(e.do("owner", "PATCH", "/groups/"+projA+"/alerts/"+alertHost, map[string]any{"acknowledgedUntil": "2026-02-01T00:00:00Z"}), 500, "UNEXPECTED_ERROR")
+	if r := e.do("owner", "GET", "/groups/"+projA+"/alertConfigs/"+cfgHost, nil); r.body["enabled"] != true {
+		t.Errorf("the faulted PATCH changed the configuration: %s", r.raw)
+	}
+	if r := e.do("owner", "GET", "/groups/"+projA+"/alerts/"+alertHost, nil); r.body["acknowledgedUntil"] != nil {
+		t.Errorf("the faulted PATCH acknowledged the alert: %s", r.raw)
+	}
+}
+
+func TestFaultsComeAfterAuthenticationAndTheAccessList(t *testing.T) {
+	e := newEnv(t)
+	e.addFault(`{"path": "/**", "status": 409}`)
+	if r := e.do("", "GET", "/globalAlerts", nil); r.status != 401 || r.header.Get("WWW-Authenticate") == "" {
+		t.Errorf("without credentials: %d %s", r.status, r.raw)
+	}
+	e.expect(e.do("listed", "GET", "/groups/"+projA+"/alerts", nil), 403, "IP_ADDRESS_NOT_ON_ACCESS_LIST")
+	e.expect(e.do("reader", "GET", "/groups/"+projA+"/alerts", nil), 409, "CONFLICT")
+	// Controls are never faulted.
+	e.expect(e.doRaw("owner", "GET", "/_omctl/faults", ""), 200, "")
+	e.expect(e.doRaw("owner", "GET", "/_omctl/requests", ""), 200, "")
+}
+
+func TestFaultMethodAndPathGlobs(t *testing.T) {
+	e := newEnv(t)
+	e.addFault(`{"method": "POST", "path": "/admin/**/s3Configs", "status": 502}`)
+	e.addFault(`{"path": "/globalAlertConfigs/*", "status": 504, "errorCode": "SLOW_DOWN"}`)
+	store := `{"id": "x", "acceptedTos": true, "pathStyleAccessEnabled": true, "s3BucketEndpoint": "https://s3", "s3BucketName": "b", "s3MaxConnections": 1, "sseEnabled": false, "uri": "mongodb://m"}`
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", store), 502, "BAD_GATEWAY")
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog1", nil), 200, "")
+	e.expect(e.do("owner", "GET", "/globalAlertConfigs/"+gcfg, nil), 504, "SLOW_DOWN")
+	e.expect(e.do("owner", "GET", "/globalAlertConfigs", nil), 200, "")
+}
+
+func TestFaultDelayHoldsNoLockAndResetClosesTheConnection(t *testing.T) {
+	e := newEnv(t)
+	e.addFault(`{"path": "/globalAlerts", "delay": "1m"}`)
+	e.do("owner", "GET", "/groups/"+projA+"/alerts", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		req, _ := http.NewRequestWithContext(ctx, "GET", e.base+"/globalAlerts", nil)
+		if res, err := e.client("owner").Do(req); err == nil {
+			res.Body.Close()
+			t.Errorf("the delayed request was answered %d before its delay", res.StatusCode)
+		}
+	}()
+	// While it waits, reads and writes go on.
+	for range 3 {
+		e.expect(e.do("owner", "PATCH", "/groups/"+projA+"/alertConfigs/"+cfgHost, map[string]any{"enabled": false}), 200, "")
+		e.expect(e.do("owner", "GET", "/groups/"+projA+"/alerts", nil), 200, "")
+	}
+	cancel()
+	wg.Wait()
+	e.expect(e.doRaw("owner", "DELETE", "/_omctl/faults", ""), 200, "")
+
+	e.addFault(`{"path": "/globalAlerts", "delay": "20ms", "times": 1}`)
+	began := time.Now()
+	e.expect(e.do("owner", "GET", "/globalAlerts", nil), 200, "")
+	if time.Since(began) < 20*time.Millisecond {
+		t.Errorf("answered before the delay")
+	}
+
+	e.addFault(`{"path": "/globalAlerts", "reset": true, "times": 1}`)
+	req, _ := http.NewRequest("GET", e.base+"/globalAlerts", nil)
+	// A fresh connection each time: net/http repeats a GET whose reused
+	// connection closed, and the test would see the repeat's answer.
+	fresh := &http.Client{Transport: client.DigestTransport("owner", "owner-secret", &http.Transport{DisableKeepAlives: true})}
+	if res, err := fresh.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("a reset fault answered %d", res.StatusCode)
+	}
+	e.expect(e.do("owner", "GET", "/globalAlerts", nil), 200, "")
+	_, got := e.journalOf("?path=/globalAlerts&status=0")
+	if len(got) != 2 { // the request cancelled in its delay, and the reset
+		t.Errorf("unanswered requests in the journal: %v", got)
+	}
+}
+
+func TestFaultProbability(t *testing.T) {
+	e := newEnv(t)
+	e.addFault(`{"path": "/globalAlerts", "status": 500, "probability": 0}`)
+	for range 20 {
+		e.expect(e.do("owner", "GET", "/globalAlerts", nil), 200, "")
+	}
+	fs := newFaultSet()
+	fs.add(mustFault(t, `{"path": "/x", "status": 500, "probability": 0.5}`))
+	hits := 0
+	for range 10000 {
+		if fs.take("GET", "/x") != nil {
+			hits++
+		}
+	}
+	if hits < 4000 || hits > 6000 {
+		t.Errorf("probability 0.5 applied %d times in 10000", hits)
+	}
+	// A draw that misses leaves the fault's times alone, and the next
+	// matching fault is tried.
+	fs = newFaultSet()
+	draws := []float64{0.9, 0.1}
+	fs.draw = func() float64 { d := draws[0]; draws = draws[1:]; return d }
+	fs.add(mustFault(t, `{"path": "/x", "status": 500, "probability": 0.5, "times": 1}`))
+	fs.add(mustFault(t, `{"path": "/x", "status": 503}`))
+	if got := fs.take("GET", "/x"); got == nil || got.Status != 503 {
+		t.Fatalf("took %+v, want the second fault", got)
+	}
+	if got := fs.take("GET", "/x"); got == nil || got.Status != 500 {
+		t.Fatalf("took %+v, want the first fault", got)
+	}
+	if len(fs.faults) != 1 {
+		t.Errorf("a fault used up is kept")
+	}
+}
+
+func TestFaultControlsAnswerAndRemove(t *testing.T) {
+	e := newEnv(t)
+	r := e.doRaw("owner", "POST", "/_omctl/faults", `{"method": "GET", "path": "/groups/*/alerts", "status": 503, "errorCode": "SERVICE_UNAVAILABLE",
+	  "retryAfter": 2, "delay": "1500ms", "times": 2, "probability": 1.0, "reset": false}`)
+	e.expect(r, 200, "")
+	want := map[string]any{"method": "GET", "path": "/groups/*/alerts", "status": float64(503), "errorCode": "SERVICE_UNAVAILABLE",
+		"retryAfter": float64(2), "delay": "1500ms", "times": float64(2), "probability": float64(1), "reset": false, "id": r.str("id")}
+	if a, b := marshal(r.body), marshal(want); a != b {
+		t.Errorf("answer %s, want %s", a, b)
+	}
+	id2 := e.addFault(`{"path": "/x", "status": 429}`)
+	l := e.doRaw("owner", "GET", "/_omctl/faults?itemsPerPage=1&pageNum=2", "")
+	if l.body["totalCount"] != float64(2) || l.get("results", "0", "id") != id2 || l.get("results", "0", "errorCode") != "RATE_LIMITED" ||
+		l.get("results", "0", "probability") != float64(1) {
+		t.Errorf("list: %s", l.raw)
+	}
+	d := e.doRaw("owner", "DELETE", "/_omctl/faults/"+id2, "")
+	if d.status != 200 || strings.TrimSpace(string(d.raw)) != "{}" {
+		t.Errorf("DELETE one: %d %s", d.status, d.raw)
+	}
+	e.expect(e.doRaw("owner", "DELETE", "/_omctl/faults/"+id2, ""), 404, "RESOURCE_NOT_FOUND")
+	e.expect(e.doRaw("owner", "DELETE", "/_omctl/faults/nothing-like-an-id", ""), 404, "RESOURCE_NOT_FOUND")
+	e.expect(e.doRaw("owner", "DELETE", "/_omctl/faults", ""), 200, "")
+	if l := e.doRaw("owner", "GET", "/_omctl/faults", ""); l.body["totalCount"] != float64(0) {
+		t.Errorf("DELETE all left %s", l.raw)
+	}
+	e.expect(e.doRaw("owner", "PATCH", "/_omctl/faults", "{}"), 405, "METHOD_NOT_ALLOWED")
+}
+
+// mustFault parses a fault body as the control does.
+func mustFault(t *testing.T, body string) *fault {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var d doc
+	if err := dec.Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	f, err := parseFault(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func marshal(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestBadFaultsAreRefusedNamingTheAttribute(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct{ body, code, attr string }{
+		{`not json`, "INVALID_JSON", ""},
+		{`[{"path": "/x"}]`, "INVALID_JSON", ""},
+		{`"path"`, "INVALID_JSON", ""},
+		{`{}`, "MISSING_ATTRIBUTE", "path"},
+		{`{"path": null}`, "MISSING_ATTRIBUTE", "path"},
+		{`{"path": "/x", "colour": "red"}`, "INVALID_ATTRIBUTE", "colour"},
+		{`{"path": "/x", "method": "FETCH"}`, "INVALID_ENUM_VALUE", "method"},
+		{`{"path": "/x", "status": 200}`, "INVALID_JSON_ATTRIBUTE", "status"},
+		{`{"path": "/x", "status": 600}`, "INVALID_JSON_ATTRIBUTE", "status"},
+		{`{"path": "/x", "status": "503"}`, "INVALID_JSON_ATTRIBUTE", "status"},
+		{`{"path": "/x", "status": 503.5}`, "INVALID_JSON_ATTRIBUTE", "status"},
+		{`{"path": "/x", "probability": 1.5}`, "INVALID_JSON_ATTRIBUTE", "probability"},
+		{`{"path": "/x", "probability": -0.1}`, "INVALID_JSON_ATTRIBUTE", "probability"},
+		{`{"path": "/x", "delay": "soon"}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "delay": "-1s"}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "delay": "2h"}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "delay": 15}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "times": 0}`, "INVALID_JSON_ATTRIBUTE", "times"},
+		{`{"path": "/x", "retryAfter": -1, "status": 503}`, "INVALID_JSON_ATTRIBUTE", "retryAfter"},
+		{`{"path": "/x", "reset": "yes"}`, "INVALID_JSON_ATTRIBUTE", "reset"},
+		{`{"path": "/x", "reset": true, "status": 503}`, "INVALID_JSON_ATTRIBUTE", "reset"},
+		{`{"path": "/x", "errorCode": "NOPE"}`, "MISSING_ATTRIBUTE", "status"},
+		{`{"path": "/x", "retryAfter": 1}`, "MISSING_ATTRIBUTE", "status"},
+		{`{"path": "/x", "status": 503, "errorCode": "not upper"}`, "INVALID_JSON_ATTRIBUTE", "errorCode"},
+		{`{"path": "groups/*"}`, "INVALID_JSON_ATTRIBUTE", "path"},
+		{`{"path": "/a**b"}`, "INVALID_JSON_ATTRIBUTE", "path"},
+		{`{"path": 5}`, "INVALID_JSON_ATTRIBUTE", "path"},
+	} {
+		r := e.doRaw("owner", "POST", "/_omctl/faults", c.body)
+		e.expect(r, 400, c.code)
+		if c.attr != "" && !strings.Contains(r.str("detail"), c.attr) {
+			t.Errorf("%s: detail does not name %s: %s", c.body, c.attr, r.raw)
+		}
+	}
+	if l := e.doRaw("owner", "GET", "/_omctl/faults", ""); l.body["totalCount"] != float64(0) {
+		t.Errorf("a refused fault was added: %s", l.raw)
+	}
+	e.expect(e.doRaw("owner", "POST", "/_omctl/faults?x=1", `{"path": "/x"}`), 400, "INVALID_QUERY_PARAMETER")
+}
+
+func TestDefaultErrorCodes(t *testing.T) {
+	for status, want := range map[int]string{429: "RATE_LIMITED", 500: "UNEXPECTED_ERROR", 502: "BAD_GATEWAY",
+		503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT", 409: "CONFLICT", 404: "NOT_FOUND", 418: "I_M_A_TEAPOT", 499: "HTTP_499"} {
+		if got := defaultErrorCode(status); got != want {
+			t.Errorf("%d: %s, want %s", status, got, want)
+		}
+	}
+}
+
+func TestGlobMatching(t *testing.T) {
+	for _, c := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/groups/*/alerts", "/groups/p1/alerts", true},
+		{"/groups/*/alerts", "/groups/p1/alerts/a1", false},
+		{"/groups/*/alerts", "/groups//alerts", false},
+		{"/groups/*/alerts", "/groups/alerts", false},
+		{"/groups/**", "/groups", true},
+		{"/groups/**", "/groups/p1/alerts/a1", true},
+		{"/groups/**/snapshots/*", "/groups/p/clusters/c/snapshots/s", true},
+		{"/groups/**/snapshots/*", "/groups/snapshots/s", true},
+		{"/groups/**/snapshots/*", "/groups/p/snapshots", false},
+		{"/**", "/", true},
+		{"/**", "/anything/at/all", true},
+		{"/**/alerts", "/groups/p/alerts", true},
+		{"/**/alerts/**", "/groups/p/alerts", true},
+		{"/**/**/x", "/a/b/x", true},
+		{"/globalAlerts", "/globalAlerts", true},
+		{"/globalAlerts", "/globalAlertConfigs", false},
+		{"/globalAlert*", "/globalAlertConfigs", true},
+		{"/*Configs/*", "/alertConfigs/x", true},
+		{"/api/public/v1.0/groups/*", "/groups/p", true},
+		{"/", "/", true},
+		{"/", "/x", false},
+	} {
+		g, bad := parseGlob(c.pattern)
+		if bad != "" {
+			t.Fatalf("%s: %s", c.pattern, bad)
+		}
+		if got := g.match(c.path); got != c.want {
+			t.Errorf("%s matches %s: %v, want %v", c.pattern, c.path, got, c.want)
+		}
+	}
+}
+
+// FuzzFaultBody feeds fault bodies and paths to the parser and matcher:
+// they never panic, an accepted fault always has its bounds, and a
+// pattern without wildcards matches only itself.
+func FuzzFaultBody(f *testing.F) {
+	f.Add(`{"method": "GET", "path": "/groups/*/alerts", "status": 503, "retryAfter": 2, "delay": "1500ms", "times": 2, "probability": 1.0, "reset": false}`, "/groups/p/alerts")
+	f.Add(`{"path": "/**/x/**", "reset": true}`, "/a/x/b")
+	f.Add(`{"path": "/a*b*c", "status": 418}`, "/aXbYc")
+	f.Add(`{"path": "/api/public/v1.0", "probability": 0}`, "/")
+	f.Add(`{"path": "/x", "status": 1e400}`, "")
+	f.Add(`{"path": "/x", "delay": "9223372036854775807ns"}`, "/x")
+	f.Fuzz(func(t *testing.T, body, path string) {
+		var d doc
+		if json.Unmarshal([]byte(body), &d) == nil && d != nil {
+			dec := json.NewDecoder(strings.NewReader(body))
+			dec.UseNumber()
+			d = nil
+			dec.Decode(&d)
+			if flt, err := parseFault(d); err == nil {
+				if flt.Status != 0 && (flt.Status < 400 || flt.Status > 599 || !validErrorCode(flt.ErrorCode)) ||
+					flt.Probability < 0 || flt.Probability > 1 || flt.delay < 0 || flt.delay > maxFaultDelay {
+					t.Fatalf("accepted out of bounds: %+v", flt)
+				}
+				flt.pattern.match(path)
+			} else if err.status != 400 {
+				t.Fatalf("%s: %d", body, err.status)
+			}
+		}
+		g, bad := parseGlob(path)
+		if bad == "" && !strings.Contains(path, "*") && !isAPIPath(path) && !g.match(path) {
+			t.Fatalf("%q does not match itself", path)
+		}
+		if bad == "" {
+			g.match(body)
+		}
+	})
+}
