@@ -42,6 +42,8 @@ type Options struct {
 	EnvFile       string
 	Quiet         bool
 	WebhookAllow  []string
+	RateLimit     int
+	JournalSize   int
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -64,8 +66,12 @@ across restarts. SIGINT or SIGTERM stops it cleanly.
 
 Test controls live under /_omctl/: GET health (no credentials), and with a
 GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
-{"advance": "15m"} (with --clock, time stands still until advanced).
-docs/server.md describes the fixture format, the controls and the clock.`,
+{"advance": "15m"} (with --clock, time stands still until advanced). The
+server keeps a journal of the last --journal-size API requests, which
+'omctl server requests' shows, and injects the faults that 'omctl server
+faults add' describes. --rate-limit N answers 429 to a key's requests beyond
+N a second. docs/server.md describes the fixture format, the controls, the
+journal, faults and the clock.`,
 		Example: `  omctl server --demo
   omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
   omctl server --demo --tls-self-signed --env-file omctl.env`,
@@ -90,17 +96,30 @@ docs/server.md describes the fixture format, the controls and the clock.`,
 	fl.StringVar(&opts.EnvFile, "env-file", "", "write the OMCTL_* variables of the first key to `FILE`, for the shell's source command")
 	fl.BoolVar(&opts.Quiet, "quiet", false, "do not log each request")
 	fl.StringSliceVar(&opts.WebhookAllow, "webhook-allow", nil, "hosts or CIDR blocks webhooks may be sent to, beyond loopback")
+	fl.IntVar(&opts.RateLimit, "rate-limit", 0, "allow each API key or user `N` requests a second, then answer 429 (0: no limit)")
+	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
 	usage := cmd.UsageTemplate()
 	hideClientFlags(cmd)
-	addControlCommands(cmd, usage, NewCmdTrigger(f, nil), NewCmdNotifications(f, nil), NewCmdClock(f, nil), NewCmdReset(f, nil))
+	addControlCommands(cmd, usage, NewCmdTrigger(f, nil), NewCmdNotifications(f, nil), NewCmdClock(f, nil), NewCmdReset(f, nil),
+		NewCmdRequests(f, nil), newCmdFaults(f, usage))
 	return cmd
 }
 
 // Run starts the server and serves until ctx ends or a signal arrives.
 func Run(ctx context.Context, opts *Options) error {
+	if opts.RateLimit < 0 {
+		return cmdutil.FlagErrorf("invalid --rate-limit %d: want 0 (no limit) or more requests a second", opts.RateLimit)
+	}
+	if opts.JournalSize < 0 {
+		return cmdutil.FlagErrorf("invalid --journal-size %d: want 0 (no journal) or more requests", opts.JournalSize)
+	}
+	journalSize := opts.JournalSize
+	if journalSize == 0 {
+		journalSize = -1 // the server's 0 means its default
+	}
 	var state *srv.StateFile
 	var savedClock time.Time
 	if opts.StateFile != "" {
@@ -137,7 +156,8 @@ func Run(ctx context.Context, opts *Options) error {
 		logOut = io.Discard
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
-		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit})
+		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
+		RateLimit: opts.RateLimit, JournalSize: journalSize})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// confirmCleared reports a DELETE control: one line on a terminal,
+// nothing to a pipe, and the server's JSON ({}) with -o json or jsonl.
+func confirmCleared(ios *iostreams.IOStreams, p *output.Printer, body []byte, message string) error {
+	if p.Format() != output.FormatTable {
+		return p.Resource(body, FaultTable)
+	}
+	if ios.IsStdoutTTY() {
+		fmt.Fprintf(ios.Out, "✓ %s\n", message)
+	}
+	return nil
+}
+
+// journalEntry is a request of the journal, for the table.
+type journalEntry struct {
+	Time       string `json:"time"`
+	Method     string `json:"method"`
+	Path       string `json:"path"`
+	Query      string `json:"query"`
+	Status     int    `json:"status"`
+	ErrorCode  string `json:"errorCode"`
+	Caller     string `json:"caller"`
+	RemoteAddr string `json:"remoteAddr"`
+}
+
+// RequestTable shows the journal.
+var RequestTable = output.Columns([]string{"TIME", "METHOD", "PATH", "STATUS", "ERROR CODE", "CALLER", "ADDRESS"},
+	func(e journalEntry) []string {
+		p := strings.TrimPrefix(e.Path, api.BasePath)
+		if e.Query != "" {
+			p += "?" + e.Query
+		}
+		status := strconv.Itoa(e.Status)
+		if e.Status == 0 {
+			status = "closed" // a fault closed the connection without an answer
+		}
+		return []string{e.Time, e.Method, p, status, e.ErrorCode, e.Caller, e.RemoteAddr}
+	})
+
+// faultDoc is a fault as the server shows it.
+type faultDoc struct {
+	ID          string  `json:"id"`
+	Method      string  `json:"method"`
+	Path        string  `json:"path"`
+	Status      int     `json:"status"`
+	ErrorCode   string  `json:"errorCode"`
+	RetryAfter  *int64  `json:"retryAfter"`
+	Delay       string  `json:"delay"`
+	Times       *int64  `json:"times"`
+	Probability float64 `json:"probability"`
+	Reset       bool    `json:"reset"`
+}
+
+// FaultTable shows faults.
+var FaultTable = output.Columns([]string{"ID", "METHOD", "PATH", "ANSWER", "DELAY", "TIMES LEFT", "PROBABILITY"},
+	func(f faultDoc) []string {
+		method := f.Method
+		if method == "" {
+			method = "any"
+		}
+		answer := "served"
+		switch {
+		case f.Reset:
+			answer = "reset"
+		case f.Status != 0:
+			answer = fmt.Sprintf("%d %s", f.Status, f.ErrorCode)
+			if f.RetryAfter != nil {
+				answer += fmt.Sprintf(" (Retry-After %d)", *f.RetryAfter)
+			}
+		}
+		times := "no end"
+		if f.Times != nil {
+			times = strconv.FormatInt(*f.Times, 10)
+		}
+		return []string{f.ID, method, f.Path, answer, f.Delay, times, strconv.FormatFloat(f.Probability, 'g', -1, 64)}
+	})

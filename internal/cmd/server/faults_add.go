@@ -1,0 +1,162 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+)
+
+// FaultMethods are the methods a fault can be limited to.
+var FaultMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
+
+// FaultsAddOptions are the inputs of `server faults add`.
+type FaultsAddOptions struct {
+	ControlOptions
+
+	Method      string
+	Path        string
+	Status      int
+	ErrorCode   string
+	RetryAfter  *int64
+	Delay       string
+	Times       *int64
+	Probability float64
+	Reset       bool
+	// Given lists the flags set, so only those are sent.
+	Given func(name string) bool
+}
+
+// NewCmdFaultsAdd builds `server faults add`.
+func NewCmdFaultsAdd(f *cmdutil.Factory, runF func(context.Context, *FaultsAddOptions) error) *cobra.Command {
+	opts := &FaultsAddOptions{ControlOptions: newControlOptions(f)}
+	cmd := &cobra.Command{
+		Use:   "add --path GLOB [--method M] (--status N [--error-code C] [--retry-after S] | --reset) [--delay D] [--times N] [--probability P]",
+		Short: "Add a fault to a running omctl server",
+		Long: `Add a fault (POST /_omctl/faults): the API requests it matches, once
+authenticated and past the access list, wait --delay, then get --status
+with the API's error body (and a Retry-After header with --retry-after), or,
+with --reset, a connection closed without an answer; with neither, they are
+served normally after the delay. A faulted request changes nothing.
+
+--path is matched against the path after the API base path: * stands for one
+segment, ** for any number of them (/groups/*/alerts, /admin/**). --times
+ends the fault after that many requests; --probability applies it to that
+share of the matching requests. --error-code defaults to the usual code of
+the status (503 SERVICE_UNAVAILABLE, 429 RATE_LIMITED, 409 CONFLICT...).
+docs/server.md describes faults.`,
+		Example: `  omctl server faults add --path '/groups/*/alerts' --method GET --status 503 --retry-after 2 --times 2
+  omctl server faults add --path '/**' --status 429 --probability 0.2
+  omctl server faults add --path /globalAlerts --delay 1500ms
+  omctl server faults add --path '/groups/**' --method POST --reset --times 1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Given = cmd.Flags().Changed
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return faultsAddRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Path, "path", "", "path glob after the API base path: * one segment, ** any number")
+	fl.StringVar(&opts.Method, "method", "", "only requests with this method: "+strings.Join(FaultMethods, ", "))
+	fl.IntVar(&opts.Status, "status", 0, "answer this status, 400 to 599, with the error body")
+	fl.StringVar(&opts.ErrorCode, "error-code", "", "errorCode of the answer (default: the status's usual code)")
+	cmdutil.OptionalInt64Var(fl, &opts.RetryAfter, "retry-after", "send Retry-After with this many seconds")
+	fl.StringVar(&opts.Delay, "delay", "", "wait this long first, a Go duration such as 1500ms or 2s")
+	cmdutil.OptionalInt64Var(fl, &opts.Times, "times", "apply to this many requests, then end (default: no end)")
+	fl.Float64Var(&opts.Probability, "probability", 1, "share of the matching requests to apply to, 0 to 1")
+	fl.BoolVar(&opts.Reset, "reset", false, "close the connection without an answer")
+	_ = cmd.MarkFlagRequired("path")
+	cmd.MarkFlagsMutuallyExclusive("status", "reset")
+	_ = cmd.RegisterFlagCompletionFunc("method", cmdutil.CompleteValues(FaultMethods...))
+	return cmd
+}
+
+// faultBody checks the flags as the server would, and returns the body
+// of the fault with the flags given.
+func faultBody(opts *FaultsAddOptions) (map[string]any, error) {
+	given := opts.Given
+	if given == nil {
+		given = func(string) bool { return true }
+	}
+	body := map[string]any{"path": opts.Path}
+	if !strings.HasPrefix(opts.Path, "/") {
+		return nil, cmdutil.FlagErrorf("invalid --path %q: want a path after the API base path, such as /groups/*/alerts", opts.Path)
+	}
+	if given("method") {
+		if !slices.Contains(FaultMethods, opts.Method) {
+			return nil, cmdutil.FlagErrorf("invalid --method %q: valid methods are %s", opts.Method, strings.Join(FaultMethods, ", "))
+		}
+		body["method"] = opts.Method
+	}
+	if given("status") {
+		if opts.Status < 400 || opts.Status > 599 {
+			return nil, cmdutil.FlagErrorf("invalid --status %d: want 400 to 599", opts.Status)
+		}
+		body["status"] = opts.Status
+	}
+	if given("error-code") || opts.RetryAfter != nil {
+		if !given("status") {
+			return nil, cmdutil.FlagErrorf("--error-code and --retry-after go with --status")
+		}
+	}
+	if given("error-code") {
+		body["errorCode"] = opts.ErrorCode
+	}
+	if opts.RetryAfter != nil {
+		if *opts.RetryAfter < 0 {
+			return nil, cmdutil.FlagErrorf("invalid --retry-after %d: want 0 or more seconds", *opts.RetryAfter)
+		}
+		body["retryAfter"] = *opts.RetryAfter
+	}
+	if given("delay") {
+		if d, err := time.ParseDuration(opts.Delay); err != nil || d < 0 {
+			return nil, cmdutil.FlagErrorf("invalid --delay %q: want a Go duration such as 1500ms or 2s", opts.Delay)
+		}
+		body["delay"] = opts.Delay
+	}
+	if opts.Times != nil {
+		if *opts.Times < 1 {
+			return nil, cmdutil.FlagErrorf("invalid --times %d: want 1 or more", *opts.Times)
+		}
+		body["times"] = *opts.Times
+	}
+	if given("probability") {
+		if !(opts.Probability >= 0 && opts.Probability <= 1) {
+			return nil, cmdutil.FlagErrorf("invalid --probability %g: want 0 to 1", opts.Probability)
+		}
+		body["probability"] = opts.Probability
+	}
+	if opts.Reset {
+		body["reset"] = true
+	}
+	return body, nil
+}
+
+func faultsAddRun(ctx context.Context, opts *FaultsAddOptions) error {
+	body, err := faultBody(opts)
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	res, err := opts.control(ctx, http.MethodPost, "faults", body)
+	if err != nil {
+		return err
+	}
+	var added faultDoc
+	if err := cmdutil.DecodeAnswer(res, "a fault", &added); err != nil {
+		return err
+	}
+	return printer.Confirm(res, FaultTable, fmt.Sprintf("Fault %s added on %s", added.ID, added.Path))
+}

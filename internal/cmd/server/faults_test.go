@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+const demoKey, demoSecret = "demoowner", "11111111-aaaa-4bbb-8ccc-000000000001"
+
+func TestRateLimitAndJournalSizeFlags(t *testing.T) {
+	base, _, _, stop := start(t, &Options{Demo: true, RateLimit: 1, JournalSize: 0})
+	defer stop()
+	c, _ := client.New(client.Options{BaseURL: base, PublicKey: demoKey, PrivateKey: demoSecret})
+	var limited *client.APIError
+	for range 5 {
+		if _, err := c.Get(context.Background(), "/globalAlerts", nil); errors.As(err, &limited) {
+			break
+		}
+	}
+	if limited == nil || limited.StatusCode != 429 || limited.ErrorCode != "RATE_LIMITED" {
+		t.Fatalf("five requests at --rate-limit 1: %v", limited)
+	}
+	body, err := c.Get(context.Background(), client.ControlPrefix+"requests", nil)
+	if err != nil || !strings.Contains(string(body), `"totalCount":0`) {
+		t.Errorf("--journal-size 0 kept requests: %v %s", err, body)
+	}
+	ios, _, _, _ := iostreams.Test()
+	for _, o := range []*Options{{IO: ios, Listen: "127.0.0.1:0", RateLimit: -1}, {IO: ios, Listen: "127.0.0.1:0", JournalSize: -5}} {
+		if err := Run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
+func TestFaultFlagsAreCheckedBeforeSending(t *testing.T) {
+	ok := func(s string) *int64 { n := int64(len(s)); return &n }
+	for _, c := range []struct {
+		opts FaultsAddOptions
+		want string
+	}{
+		{FaultsAddOptions{Path: "groups"}, "invalid --path"},
+		{FaultsAddOptions{Path: "/x", Method: "get"}, "invalid --method"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 302}, "invalid --status 302"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "soon"}, "invalid --delay"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "1s", Times: ok("")}, "invalid --times 0"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "1s", Probability: 1.5}, "invalid --probability"},
+	} {
+		_, err := faultBody(&c.opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%+v: %v, want %s", c.opts, err, c.want)
+		}
+	}
+	given := map[string]bool{"path": true, "status": true, "delay": true}
+	body, err := faultBody(&FaultsAddOptions{Path: "/x", Status: 503, Delay: "1500ms", Probability: 1, Times: ok("ab"),
+		Given: func(n string) bool { return given[n] }})
+	if err != nil || len(body) != 4 || body["delay"] != "1500ms" || body["status"] != 503 || body["times"] != int64(2) {
+		t.Errorf("body = %v, %v: want only the flags given", body, err)
+	}
+	if _, err := faultBody(&FaultsAddOptions{Path: "/x", ErrorCode: "X", Given: func(n string) bool { return n == "error-code" }}); err == nil {
+		t.Error("--error-code without --status accepted")
+	}
+}
