@@ -184,9 +184,8 @@ func parseGlob(p string) (globPattern, string) {
 	return segs, ""
 }
 
-// match reports whether the path after the API base matches: segments
-// are compared one by one, and a "**" that fails is retried one segment
-// further (the classic wildcard algorithm, quadratic at worst).
+// match reports whether the path after the API base matches: "**"
+// stands for any run of segments, and every other element matches one.
 func (g globPattern) match(p string) bool {
 	if p == "" {
 		p = "/"
@@ -194,59 +193,45 @@ func (g globPattern) match(p string) bool {
 	if p[0] != '/' {
 		return false
 	}
-	segs := strings.Split(p[1:], "/")
-	pi, si := 0, 0
-	star, mark := -1, 0
-	for si < len(segs) {
-		switch {
-		case pi < len(g) && g[pi] == "**":
-			star, mark = pi, si
-			pi++
-		case pi < len(g) && segmentMatch(g[pi], segs[si]):
-			pi++
-			si++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			si = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(g) && g[pi] == "**" {
-		pi++
-	}
-	return pi == len(g)
+	return wildcard(g, strings.Split(p[1:], "/"), "**", segmentMatch)
 }
 
 // segmentMatch matches one segment: "*" any non-empty segment, a "*"
 // among other characters any run of characters.
 func segmentMatch(pat, s string) bool {
-	if pat == "*" {
+	switch {
+	case pat == "*":
 		return s != ""
-	}
-	if !strings.Contains(pat, "*") {
+	case !strings.Contains(pat, "*"):
 		return pat == s
 	}
+	return wildcard([]byte(pat), []byte(s), '*', func(a, b byte) bool { return a == b })
+}
+
+// wildcard matches s against pat, where star stands for any run of
+// elements and every other element must be matched by one of s. A star
+// that fails is retried one element further: the classic algorithm,
+// quadratic at worst, never exponential.
+func wildcard[T comparable](pat, s []T, star T, one func(T, T) bool) bool {
 	pi, si := 0, 0
-	star, mark := -1, 0
+	lastStar, mark := -1, 0
 	for si < len(s) {
 		switch {
-		case pi < len(pat) && pat[pi] == '*':
-			star, mark = pi, si
+		case pi < len(pat) && pat[pi] == star:
+			lastStar, mark = pi, si
 			pi++
-		case pi < len(pat) && pat[pi] == s[si]:
+		case pi < len(pat) && one(pat[pi], s[si]):
 			pi++
 			si++
-		case star >= 0:
-			pi = star + 1
+		case lastStar >= 0:
+			pi = lastStar + 1
 			mark++
 			si = mark
 		default:
 			return false
 		}
 	}
-	for pi < len(pat) && pat[pi] == '*' {
+	for pi < len(pat) && pat[pi] == star {
 		pi++
 	}
 	return pi == len(pat)
