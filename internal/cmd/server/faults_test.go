@@ -16,7 +16,8 @@ const demoKey, demoSecret = "demoowner", "11111111-aaaa-4bbb-8ccc-000000000001"
 func TestRateLimitAndJournalSizeFlags(t *testing.T) {
 	base, _, _, stop := start(t, &Options{Demo: true, RateLimit: 1, JournalSize: 0})
 	defer stop()
-	c, _ := client.New(client.Options{BaseURL: base, PublicKey: demoKey, PrivateKey: demoSecret})
+	none := 0 // see the 429 itself, not the client waiting it out
+	c, _ := client.New(client.Options{BaseURL: base, PublicKey: demoKey, PrivateKey: demoSecret, Retries: &none})
 	var limited *client.APIError
 	for range 5 {
 		if _, err := c.Get(context.Background(), "/globalAlerts", nil); errors.As(err, &limited) {
