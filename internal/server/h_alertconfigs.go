@@ -212,6 +212,51 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 	return nil
 }
 
+// createAlertConfig adds a configuration to a project: the body of a
+// replacement, with the id and times the server gives it. A groupId equal
+// to the path's is accepted; an id is not, the server chooses it.
+func (s *Server) createAlertConfig(c *reqCtx) *apiError {
+	project, err := c.project(writeMonitoring)
+	if err != nil {
+		return err
+	}
+	body, err := c.readObject()
+	if err != nil {
+		return err
+	}
+	if err := alertConfigSchema().check(body, "", doc{"groupId": project}); err != nil {
+		return err
+	}
+	if err := checkConfigRules(body); err != nil {
+		return err
+	}
+	notes, _ := body["notifications"].([]any)
+	if err := mergeSecrets(notes, nil); err != nil {
+		return err
+	}
+	if _, ok := body["enabled"]; !ok {
+		body["enabled"] = false
+	}
+	id := newObjectID()
+	now := formatTime(s.clock.Now())
+	body["id"], body["groupId"], body["created"], body["updated"] = id, project, now, now
+	s.st.createAlertConfig(project, body)
+	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
+	return nil
+}
+
+// deleteAlertConfig removes a configuration; its active alerts are
+// cancelled. The answer is an empty object.
+func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
+	project, d, err := s.findAlertConfig(c, writeMonitoring)
+	if err != nil {
+		return err
+	}
+	s.st.deleteAlertConfig(project, d["id"].(string), s.clock.Now())
+	c.ok(doc{})
+	return nil
+}
+
 // checkConfigRules checks what a schema cannot: the event type's shape and
 // the metric threshold an OUTSIDE_METRIC_THRESHOLD configuration needs.
 func checkConfigRules(body doc) *apiError {

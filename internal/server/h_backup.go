@@ -298,3 +298,45 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 	c.ok(withLinks(d, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
 	return nil
 }
+
+// putBackupJobConfig creates or replaces a project's backup jobs
+// configuration; every store its filters name must exist, as a store of
+// the filter's kind (docs/api.md, Backup jobs configuration).
+func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
+	if err := c.global(writeAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("project_id")
+	if !api.IsObjectID(id) {
+		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+	}
+	if s.st.projects[id] == nil {
+		return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
+	}
+	body, err := c.readObject()
+	if err != nil {
+		return err
+	}
+	if err := backupJobConfigBodySchema().check(body, "", doc{"id": id}); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		attr, kind string
+		stores     *ordered
+	}{{"oplogStoreFilter", "oplog store", s.st.oplogStores}, {"snapshotStoreFilter", "snapshot store", s.st.snapshotStores}} {
+		items, _ := body[f.attr].([]any)
+		for i, item := range items {
+			m, _ := item.(map[string]any)
+			store, _ := m["id"].(string)
+			if f.stores.get(store) == nil {
+				name := fmt.Sprintf("%s[%d].id", f.attr, i)
+				return errBadRequest("INVALID_ATTRIBUTE",
+					fmt.Sprintf("Invalid attribute %s specified: no %s with ID %s exists.", name, f.kind, store), name, store)
+			}
+		}
+	}
+	body["id"] = id
+	s.st.replaceBackupJobConfig(body)
+	c.ok(withLinks(body, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
+	return nil
+}

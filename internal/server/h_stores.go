@@ -28,15 +28,21 @@ func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
 	return withLinks(out, c.resourceHref(path...))
 }
 
-// checkStore validates a store body: the schema, then acceptedTos.
-func checkStore(body doc, snapshot bool, id string) *apiError {
+// checkStore validates a store body: the schema, then acceptedTos. pathID
+// is the store named by the path of an update, "" for a creation (whose
+// body must name the store). A snapshot store may be created without
+// s3MaxConnections (docs/api.md, S3 stores).
+func checkStore(body doc, snapshot bool, pathID string) *apiError {
 	sch := s3StoreSchema(snapshot)
 	var current doc
-	if snapshot {
+	if pathID != "" {
 		sch["id"] = readOnly()
-		current = doc{"id": id}
+		current = doc{"id": pathID}
 	} else {
 		sch["id"] = str().req()
+		if snapshot {
+			sch["s3MaxConnections"].required = false
+		}
 	}
 	// Types, values and unknown attributes first, then acceptedTos: an
 	// explicit false is final whatever else is missing (docs/api.md, S3 stores).
@@ -59,6 +65,9 @@ func checkStore(body doc, snapshot bool, id string) *apiError {
 			return errMissing(k)
 		}
 	}
+	if pathID == "" && body["id"] == "" {
+		return errMissing("id")
+	}
 	if body["s3AuthMethod"] == "IAM_ROLE" {
 		// A role is used and the key fields are ignored (docs/api.md, S3 stores).
 		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
@@ -67,6 +76,12 @@ func checkStore(body doc, snapshot bool, id string) *apiError {
 	}
 	return nil
 }
+
+// Defaults of a snapshot store created without them (docs/api.md, S3 stores).
+const (
+	defaultS3MaxConnections = 50
+	defaultLoadFactor       = 1
+)
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
@@ -93,9 +108,6 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := body["id"].(string)
-	if id == "" {
-		return errMissing("id")
-	}
 	if s.st.oplogStores.get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
 	}
@@ -134,6 +146,57 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	}
 	body["id"] = id
 	s.st.replaceSnapshotStore(body)
+	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
+	return nil
+}
+
+// putOplogStore replaces an oplog store: the rules of a snapshot store's
+// update, without loadFactor.
+func (s *Server) putOplogStore(c *reqCtx) *apiError {
+	if err := c.global(writeAdminBackup); err != nil {
+		return err
+	}
+	id := c.r.PathValue("store_id")
+	if s.st.oplogStores.get(id) == nil {
+		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
+	}
+	body, err := c.readObject()
+	if err != nil {
+		return err
+	}
+	if err := checkStore(body, false, id); err != nil {
+		return err
+	}
+	body["id"] = id
+	s.st.replaceOplogStore(body)
+	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
+	return nil
+}
+
+// createSnapshotStore adds a snapshot store; s3MaxConnections and
+// loadFactor take their defaults when left out.
+func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
+	if err := c.global(writeAdminBackup); err != nil {
+		return err
+	}
+	body, err := c.readObject()
+	if err != nil {
+		return err
+	}
+	if err := checkStore(body, true, ""); err != nil {
+		return err
+	}
+	id := body["id"].(string)
+	if s.st.snapshotStores.get(id) != nil {
+		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
+	}
+	if body["s3MaxConnections"] == nil {
+		body["s3MaxConnections"] = int64(defaultS3MaxConnections)
+	}
+	if body["loadFactor"] == nil {
+		body["loadFactor"] = int64(defaultLoadFactor)
+	}
+	s.st.createSnapshotStore(body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }

@@ -53,6 +53,21 @@ func (o *ordered) add(id string, d doc) {
 	o.items = append(o.items, d)
 }
 
+// remove takes the document with id out of the list, keeping the order
+// of the others.
+func (o *ordered) remove(id string) bool {
+	i, ok := o.byID[id]
+	if !ok {
+		return false
+	}
+	o.items = append(o.items[:i], o.items[i+1:]...)
+	delete(o.byID, id)
+	for j := i; j < len(o.items); j++ {
+		o.byID[o.items[j]["id"].(string)] = j
+	}
+	return true
+}
+
 func (o *ordered) get(id string) doc {
 	if i, ok := o.byID[id]; ok {
 		return o.items[i]
@@ -116,6 +131,11 @@ func recordKey(kind string, d doc) string {
 // touch records that a resource changed, for the state file.
 func (s *state) touch(kind string, d doc) {
 	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() any { return d })
+}
+
+// forget records that a resource was removed, for the state file.
+func (s *state) forget(kind, key string) {
+	s.touchRef(recordRef{kind, key}, func() any { return nil })
 }
 
 // touchKey records that an API key (or its access list) changed.

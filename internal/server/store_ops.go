@@ -44,6 +44,26 @@ func (s *state) replaceAlertConfig(project string, cfg doc, now time.Time) {
 	}
 }
 
+// createAlertConfig adds a configuration to a project.
+func (s *state) createAlertConfig(project string, cfg doc) {
+	if s.alertConfigs[project] == nil {
+		s.alertConfigs[project] = newOrdered()
+	}
+	s.alertConfigs[project].add(cfg["id"].(string), cfg)
+	s.touch("alertConfigs", cfg)
+}
+
+// deleteAlertConfig removes a project's configuration; its active alerts
+// are cancelled first, as when it is disabled.
+func (s *state) deleteAlertConfig(project, id string, now time.Time) {
+	s.cancelConfig(id, now)
+	if o := s.alertConfigs[project]; o != nil {
+		o.remove(id)
+	}
+	delete(s.configAlerts, id)
+	s.forget("alertConfigs", id)
+}
+
 // setConfigEnabled turns a configuration (of kind alertConfigs or
 // globalAlertConfigs) on or off; off cancels its active alerts.
 func (s *state) setConfigEnabled(kind string, cfg doc, enabled bool, now time.Time) {
@@ -87,6 +107,25 @@ func (s *state) updateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 func (s *state) createOplogStore(store doc) {
 	s.oplogStores.add(store["id"].(string), store)
 	s.touch("oplogStores", store)
+}
+
+// replaceOplogStore puts an oplog store in place of the one with its id.
+func (s *state) replaceOplogStore(store doc) {
+	s.oplogStores.add(store["id"].(string), store)
+	s.touch("oplogStores", store)
+}
+
+// createSnapshotStore adds a snapshot store.
+func (s *state) createSnapshotStore(store doc) {
+	s.snapshotStores.add(store["id"].(string), store)
+	s.touch("snapshotStores", store)
+}
+
+// replaceBackupJobConfig creates or replaces a project's backup jobs
+// configuration.
+func (s *state) replaceBackupJobConfig(cfg doc) {
+	s.backupJobs[cfg["id"].(string)] = cfg
+	s.touch("backupJobConfigs", cfg)
 }
 
 // replaceSnapshotStore puts a snapshot store in place of the one with its id.

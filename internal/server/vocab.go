@@ -178,3 +178,19 @@ func s3StoreSchema(withLoadFactor bool) schema {
 	}
 	return s
 }
+
+// backupJobConfigBodySchema is the body that creates or replaces a
+// project's backup jobs configuration (docs/api.md, Backup jobs
+// configuration).
+func backupJobConfigBodySchema() schema {
+	return schema{
+		"id": readOnly(), "links": ignored(),
+		"labelFilter":            array(str()),
+		"syncStoreFilter":        array(str()),
+		"oplogStoreFilter":       array(object(schema{"id": str().req(), "type": str("oplogStore")})),
+		"snapshotStoreFilter":    array(object(schema{"id": str().req(), "type": str(api.SnapshotStoreFilterTypes...)})),
+		"daemonFilter":           array(object(schema{"machine": str(), "headRootDirectory": str()})),
+		"kmipClientCertPath":     str(),
+		"kmipClientCertPassword": str(),
+	}
+}
