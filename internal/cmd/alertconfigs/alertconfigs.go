@@ -1,5 +1,7 @@
-// Package alertconfigs implements `omctl alertconfigs`: list, replace and
-// switch on or off the alert configurations of a project (endpoints 4 to 6).
+// Package alertconfigs implements `omctl alertconfigs`: list, create, read,
+// replace, switch on or off and delete the alert configurations of a
+// project (endpoints 4 to 6 and the real service's create, read and
+// delete, docs/api.md).
 package alertconfigs
 
 import (
@@ -19,10 +21,10 @@ import (
 func NewCmdAlertConfigs(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "alertconfigs <command>",
-		Short: "List, replace, enable and disable alert configurations of a project",
+		Short: "List, create, show, replace, enable, disable and delete alert configurations of a project",
 	})
-	cmd.AddCommand(NewCmdList(f, nil), NewCmdUpdate(f, nil),
-		NewCmdSetEnabled(f, true, nil), NewCmdSetEnabled(f, false, nil))
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdCreate(f, nil), NewCmdDescribe(f, nil), NewCmdUpdate(f, nil),
+		NewCmdSetEnabled(f, true, nil), NewCmdSetEnabled(f, false, nil), NewCmdDelete(f, nil))
 	return cmd
 }
 

@@ -60,26 +60,9 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	raw, err := cmdutil.ReadJSONInput(opts.IO, "--file", opts.File)
+	raw, _, err := readConfigFile(opts.IO, opts.File)
 	if err != nil {
 		return err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return cmdutil.FlagErrorf("%s: an alert configuration must be a JSON object: %s", opts.File, cmdutil.DescribeJSONError(err))
-	}
-	var cfg api.AlertConfig
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return cmdutil.FlagErrorf("%s: %s", opts.File, cmdutil.DescribeJSONError(err))
-	}
-	if cfg.EventTypeName == "" {
-		return cmdutil.FlagErrorf("%s: eventTypeName is required", opts.File)
-	}
-	if _, ok := fields["notifications"]; !ok {
-		return cmdutil.FlagErrorf("%s: notifications is required (an array of notification targets)", opts.File)
-	}
-	if _, ok := fields["enabled"]; !ok {
-		fmt.Fprintln(opts.IO.ErrOut, `Warning: the configuration has no "enabled" field; the server will store it DISABLED.`)
 	}
 	printer, err := opts.Printer()
 	if err != nil {
@@ -98,4 +81,32 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 		return err
 	}
 	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s replaced", opts.ConfigID))
+}
+
+// readConfigFile reads the configuration of --file and checks what the API
+// requires of a body (eventTypeName, notifications), warning when it has
+// no "enabled" field. It returns the file as is and its fields.
+func readConfigFile(ios *iostreams.IOStreams, file string) ([]byte, map[string]json.RawMessage, error) {
+	raw, err := cmdutil.ReadJSONInput(ios, "--file", file)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, nil, cmdutil.FlagErrorf("%s: an alert configuration must be a JSON object: %s", file, cmdutil.DescribeJSONError(err))
+	}
+	var cfg api.AlertConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, nil, cmdutil.FlagErrorf("%s: %s", file, cmdutil.DescribeJSONError(err))
+	}
+	if cfg.EventTypeName == "" {
+		return nil, nil, cmdutil.FlagErrorf("%s: eventTypeName is required", file)
+	}
+	if _, ok := fields["notifications"]; !ok {
+		return nil, nil, cmdutil.FlagErrorf("%s: notifications is required (an array of notification targets)", file)
+	}
+	if _, ok := fields["enabled"]; !ok {
+		fmt.Fprintln(ios.ErrOut, `Warning: the configuration has no "enabled" field; the server will store it DISABLED.`)
+	}
+	return raw, fields, nil
 }

@@ -1,5 +1,6 @@
-// Package backupjobs implements `omctl backupjobs describe`: the backup
-// job settings of a project (endpoint 20).
+// Package backupjobs implements `omctl backupjobs describe|update`: the
+// backup job settings of a project (endpoint 20, and the real service's
+// create or replace, docs/api.md).
 package backupjobs
 
 import (
@@ -19,9 +20,9 @@ import (
 func NewCmdBackupJobs(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "backupjobs <command>",
-		Short: "Read the backup job settings of a project",
+		Short: "Read and set the backup job settings of a project",
 	})
-	cmd.AddCommand(NewCmdDescribe(f, nil))
+	cmd.AddCommand(NewCmdDescribe(f, nil), NewCmdUpdate(f, nil))
 	return cmd
 }
 

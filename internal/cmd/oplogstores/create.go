@@ -48,12 +48,12 @@ service must be accepted (--accepted-tos) or the store cannot be created.`,
 			return createRun(cmd.Context(), opts)
 		},
 	}
-	s3store.AddFlags(cmd, s3store.Oplog, &opts.Store)
+	s3store.AddFlags(cmd, s3store.Oplog, s3store.Create, &opts.Store)
 	return cmd
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	body, err := opts.Store.Body(opts.IO, s3store.Oplog)
+	body, err := opts.Store.Body(opts.IO, s3store.Oplog, s3store.Create)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,6 @@
-// Package oplogstores implements `omctl oplogstores`: read and create
-// S3-compatible oplog stores (endpoints 17, 18).
+// Package oplogstores implements `omctl oplogstores`: read, create and
+// update S3-compatible oplog stores (endpoints 17, 18 and the real
+// service's update, docs/api.md).
 package oplogstores
 
 import (
@@ -14,8 +15,8 @@ const basePath = "/admin/backup/oplog/s3Configs"
 func NewCmdOplogStores(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "oplogstores <command>",
-		Short: "Read and create S3-compatible oplog stores",
+		Short: "Read, create and update S3-compatible oplog stores",
 	})
-	cmd.AddCommand(NewCmdDescribe(f), NewCmdCreate(f, nil))
+	cmd.AddCommand(NewCmdDescribe(f), NewCmdCreate(f, nil), NewCmdUpdate(f, nil))
 	return cmd
 }

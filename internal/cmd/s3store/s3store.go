@@ -35,12 +35,22 @@ const (
 	Snapshot
 )
 
+// Op says whether a command creates a store or replaces one.
+type Op int
+
+const (
+	// Create takes the store's name from --id (or the file's id).
+	Create Op = iota
+	// Update takes it from the command's STORE_ID argument.
+	Update
+)
+
 // AddFlags registers a flag for every field of an S3 store (docs/api.md) that kind accepts.
-func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
+func AddFlags(cmd *cobra.Command, kind Kind, op Op, f *Flags) {
 	fs := cmd.Flags()
 	s := &f.Store
 	fs.StringVarP(&f.File, "file", "f", "", "JSON file of the store (- for standard input); flags override its fields")
-	if kind == Oplog {
+	if op == Create {
 		fs.StringVar(&s.ID, "id", "", "unique name of the store (required)")
 	}
 	cmdutil.OptionalBoolVar(fs, &s.AcceptedTos, "accepted-tos", "accept the terms of service (required, must be true)")
@@ -58,7 +68,11 @@ func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
 	cmdutil.OptionalBoolVar(fs, &s.PathStyleAccessEnabled, "path-style-access", "path-style endpoint (true) or virtual-host-style (false) (required)")
 	fs.StringVar(&s.S3BucketEndpoint, "bucket-endpoint", "", "URL of the bucket endpoint (required)")
 	fs.StringVar(&s.S3BucketName, "bucket-name", "", "bucket name (required)")
-	cmdutil.OptionalInt64Var(fs, &s.S3MaxConnections, "max-connections", "maximum connections to the bucket, a positive integer (required)")
+	maxConns := "maximum connections to the bucket, a positive integer (required)"
+	if kind == Snapshot && op == Create {
+		maxConns = "maximum connections to the bucket, a positive integer (the server's default: 50)"
+	}
+	cmdutil.OptionalInt64Var(fs, &s.S3MaxConnections, "max-connections", maxConns)
 	fs.StringVar(&s.S3RegionOverride, "region-override", "", "region, for endpoints that do not scope by region")
 	cmdutil.OptionalBoolVar(fs, &s.SSEEnabled, "sse", "server-side encryption (required)")
 	cmdutil.OptionalBoolVar(fs, &s.SSL, "ssl", "the store accepts only TLS connections")
@@ -68,7 +82,7 @@ func AddFlags(cmd *cobra.Command, kind Kind, f *Flags) {
 
 // Body merges the --file document with the flags (flags win) and checks
 // the result. Fields of the file that omctl does not know are kept.
-func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error) {
+func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any, error) {
 	body := map[string]any{}
 	if f.File != "" {
 		raw, err := cmdutil.ReadJSONInput(ios, "--file", f.File)
@@ -96,14 +110,20 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind) (map[string]any, error
 	for k, v := range overlay {
 		body[k] = v
 	}
-	return body, Validate(body, kind)
+	return body, Validate(body, kind, op)
 }
 
 // Validate checks what the API states of a store request: required fields,
 // acceptedTos true, positive s3MaxConnections and loadFactor, known enums.
-func Validate(body map[string]any, kind Kind) error {
+// A creation names the store; a snapshot store may be created without
+// s3MaxConnections, which the server then sets to 50.
+func Validate(body map[string]any, kind Kind, op Op) error {
 	required := []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}
-	if kind == Oplog {
+	maxConnsOptional := kind == Snapshot && op == Create
+	if maxConnsOptional {
+		required = []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "sseEnabled", "uri"}
+	}
+	if op == Create {
 		required = append([]string{"id"}, required...)
 	}
 	if body["acceptedTos"] == false {
@@ -126,7 +146,7 @@ func Validate(body map[string]any, kind Kind) error {
 	if s.AcceptedTos == nil || !*s.AcceptedTos {
 		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
 	}
-	if s.S3MaxConnections == nil || *s.S3MaxConnections <= 0 {
+	if (s.S3MaxConnections == nil && !maxConnsOptional) || (s.S3MaxConnections != nil && *s.S3MaxConnections <= 0) {
 		return cmdutil.FlagErrorf("s3MaxConnections must be a positive integer (--max-connections)")
 	}
 	if s.LoadFactor != nil && *s.LoadFactor <= 0 {
@@ -207,4 +227,21 @@ func optBool(v *bool) string {
 		return ""
 	}
 	return fmt.Sprint(*v)
+}
+
+// CheckStoreID refuses a body whose id names another store than the
+// STORE_ID an update addresses.
+func CheckStoreID(body map[string]any, storeID string) error {
+	if storeID == "" {
+		return cmdutil.FlagErrorf("STORE_ID must not be empty")
+	}
+	if id, ok := body["id"]; ok && id != storeID {
+		return cmdutil.FlagErrorf("the file's id %v differs from STORE_ID %q: a store's name cannot be changed", jsonText(id), storeID)
+	}
+	return nil
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

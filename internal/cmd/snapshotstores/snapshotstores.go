@@ -1,5 +1,6 @@
-// Package snapshotstores implements `omctl snapshotstores`: update an
-// S3-compatible snapshot store (endpoint 19) and read it back.
+// Package snapshotstores implements `omctl snapshotstores`: create and
+// update S3-compatible snapshot stores (endpoint 19 and the real service's
+// creation, docs/api.md) and read them back.
 package snapshotstores
 
 import (
@@ -14,8 +15,8 @@ const basePath = "/admin/backup/snapshot/s3Configs"
 func NewCmdSnapshotStores(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "snapshotstores <command>",
-		Short: "Update and read S3-compatible snapshot stores (blockstores)",
+		Short: "Create, update and read S3-compatible snapshot stores (blockstores)",
 	})
-	cmd.AddCommand(NewCmdUpdate(f, nil), NewCmdDescribe(f))
+	cmd.AddCommand(NewCmdCreate(f, nil), NewCmdUpdate(f, nil), NewCmdDescribe(f))
 	return cmd
 }

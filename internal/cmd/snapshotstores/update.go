@@ -50,7 +50,7 @@ ignored and not returned.`,
 			return updateRun(cmd.Context(), opts)
 		},
 	}
-	s3store.AddFlags(cmd, s3store.Snapshot, &opts.Store)
+	s3store.AddFlags(cmd, s3store.Snapshot, s3store.Update, &opts.Store)
 	return cmd
 }
 
@@ -58,12 +58,12 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if opts.StoreID == "" {
 		return cmdutil.FlagErrorf("STORE_ID must not be empty")
 	}
-	body, err := opts.Store.Body(opts.IO, s3store.Snapshot)
+	body, err := opts.Store.Body(opts.IO, s3store.Snapshot, s3store.Update)
 	if err != nil {
 		return err
 	}
-	if id, ok := body["id"].(string); ok && id != opts.StoreID {
-		return cmdutil.FlagErrorf("the file's id %q differs from STORE_ID %q", id, opts.StoreID)
+	if err := s3store.CheckStoreID(body, opts.StoreID); err != nil {
+		return err
 	}
 	printer, err := opts.Printer()
 	if err != nil {

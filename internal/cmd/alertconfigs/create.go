@@ -1,0 +1,93 @@
+package alertconfigs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// CreateOptions are the inputs of `alertconfigs create`.
+type CreateOptions struct {
+	IO        *iostreams.IOStreams
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	File string
+}
+
+// NewCmdCreate builds `alertconfigs create`.
+func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "create --file FILE|-",
+		Short: "Create an alert configuration",
+		Long: `Create an alert configuration in the project from the JSON of FILE, or of
+standard input with --file - (POST /groups/{project_id}/alertConfigs).
+
+eventTypeName and notifications are required; a configuration sent without
+"enabled" is created DISABLED. The server chooses the new configuration's id,
+so FILE must not hold one; a groupId, if any, must be the project's. links,
+created and updated are ignored, so another configuration's JSON without its
+id can be used as is.`,
+		Example: `  omctl alertconfigs create --file hostdown.json
+  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json --jq 'del(.id, .groupId)' |
+    omctl alertconfigs create --project 5e2b0c2e8f9d4b0012340002 --file -`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return createRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON file of the configuration, - for standard input")
+	_ = cmd.MarkFlagRequired("file")
+	return cmd
+}
+
+func createRun(ctx context.Context, opts *CreateOptions) error {
+	raw, fields, err := readConfigFile(opts.IO, opts.File)
+	if err != nil {
+		return err
+	}
+	if _, ok := fields["id"]; ok {
+		return cmdutil.FlagErrorf(`%s: remove "id": the server chooses the id of a new alert configuration (jq 'del(.id)')`, opts.File)
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	if g, ok := fields["groupId"]; ok {
+		var group string
+		if json.Unmarshal(g, &group) != nil || group != projectID {
+			return cmdutil.FlagErrorf(`%s: groupId %s is not the project %s: remove it, or give --project`, opts.File, g, projectID)
+		}
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPost, configsPath(projectID), json.RawMessage(raw))
+	if err != nil {
+		return err
+	}
+	var got api.AlertConfig
+	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert configuration", &got); err != nil {
+		return err
+	}
+	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s created (%s)", got.ID, enabledWord(got.Enabled)))
+}

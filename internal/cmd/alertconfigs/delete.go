@@ -1,0 +1,100 @@
+package alertconfigs
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// DeleteOptions are the inputs of `alertconfigs delete`.
+type DeleteOptions struct {
+	IO        *iostreams.IOStreams
+	Client    func() (*client.Client, error)
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+
+	ConfigID string
+	Yes      bool
+}
+
+// errNotConfirmed ends a deletion the user did not confirm.
+var errNotConfirmed = errors.New("not deleted: the deletion was not confirmed")
+
+// NewCmdDelete builds `alertconfigs delete`.
+func NewCmdDelete(f *cmdutil.Factory, runF func(context.Context, *DeleteOptions) error) *cobra.Command {
+	opts := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	cmd := &cobra.Command{
+		Use:   "delete ALERT_CONFIG_ID [--yes]",
+		Short: "Delete an alert configuration",
+		Long: `Delete an alert configuration of the project
+(DELETE /groups/{project_id}/alertConfigs/{alert_config_id}). Its TRACKING
+and OPEN alerts are cancelled.
+
+On a terminal omctl asks before deleting; --yes skips the question. When
+standard input is not a terminal (a script, a CI job) there is nobody to ask,
+so omctl refuses to delete without --yes.`,
+		Example: `  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678
+  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678 --yes`,
+		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+		ValidArgsFunction: completeConfigIDs(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ConfigID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return deleteRun(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "delete without asking for confirmation")
+	return cmd
+}
+
+func deleteRun(ctx context.Context, opts *DeleteOptions) error {
+	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
+		return err
+	}
+	if !opts.Yes && !opts.IO.IsStdinTTY() {
+		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: standard input is not a terminal, so omctl cannot ask for confirmation", opts.ConfigID)
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	if !opts.Yes {
+		fmt.Fprintf(opts.IO.ErrOut, "Delete alert configuration %s of project %s? Its open alerts will be cancelled. [y/N] ", opts.ConfigID, projectID)
+		answer, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(answer)) {
+		case "y", "yes":
+		default:
+			return errNotConfirmed
+		}
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodDelete, configPath(projectID, opts.ConfigID), nil)
+	if err != nil {
+		return err
+	}
+	if printer.Format() == output.FormatTable && !opts.IO.IsStdoutTTY() {
+		// A script reading the table gets the id of what is gone.
+		_, err := fmt.Fprintln(opts.IO.Out, opts.ConfigID)
+		return err
+	}
+	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s deleted", opts.ConfigID))
+}

@@ -1,0 +1,82 @@
+package oplogstores
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/s3store"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// UpdateOptions are the inputs of `oplogstores update`.
+type UpdateOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	StoreID string
+	Store   s3store.Flags
+}
+
+// NewCmdUpdate builds `oplogstores update`.
+func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
+	opts := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "update STORE_ID (--file FILE | flags)",
+		Short: "Update an S3-compatible oplog store",
+		Long: `Replace the settings of an S3-compatible oplog store
+(PUT /admin/backup/oplog/s3Configs/{id}) from a JSON file, from flags, or from
+a file with flags overriding its fields.
+
+Required: --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --max-connections (positive), --sse, --uri. A file may repeat
+the store's id, but not name another: a store cannot be renamed. With
+--auth-method IAM_ROLE the key fields are ignored and not returned.`,
+		Example: `  omctl oplogstores update oplog-east-1 --file store.json
+  omctl oplogstores describe oplog-east-1 -o json > store.json   # edit, then:
+  omctl oplogstores update oplog-east-1 --file store.json --max-connections 100`,
+		Args: cmdutil.ExactArgs(1, "STORE_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.StoreID = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return updateRun(cmd.Context(), opts)
+		},
+	}
+	s3store.AddFlags(cmd, s3store.Oplog, s3store.Update, &opts.Store)
+	return cmd
+}
+
+func updateRun(ctx context.Context, opts *UpdateOptions) error {
+	if opts.StoreID == "" {
+		return cmdutil.FlagErrorf("STORE_ID must not be empty")
+	}
+	body, err := opts.Store.Body(opts.IO, s3store.Oplog, s3store.Update)
+	if err != nil {
+		return err
+	}
+	if err := s3store.CheckStoreID(body, opts.StoreID); err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPut, basePath+"/"+url.PathEscape(opts.StoreID), body)
+	if err != nil {
+		return err
+	}
+	return printer.Confirm(res, s3store.Table, fmt.Sprintf("Oplog store %s updated", opts.StoreID))
+}

@@ -1,0 +1,79 @@
+package snapshotstores
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/s3store"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// CreateOptions are the inputs of `snapshotstores create`.
+type CreateOptions struct {
+	IO      *iostreams.IOStreams
+	Client  func() (*client.Client, error)
+	Printer func() (*output.Printer, error)
+
+	Store s3store.Flags
+}
+
+// NewCmdCreate builds `snapshotstores create`.
+func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
+	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	cmd := &cobra.Command{
+		Use:   "create (--file FILE | flags)",
+		Short: "Create an S3-compatible snapshot store",
+		Long: `Create an S3-compatible snapshot store (POST /admin/backup/snapshot/s3Configs)
+from a JSON file, from flags, or from a file with flags overriding its fields.
+
+Required: --id, --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --sse, --uri. --max-connections and --load-factor, when given,
+must be positive; left out, the server sets them to 50 and 1. The terms of
+service must be accepted (--accepted-tos) or the store cannot be created. An
+id already used by a snapshot store is refused by the server (409).`,
+		Example: `  omctl snapshotstores create --id blockstore-2 --accepted-tos --path-style-access=false \
+    --bucket-endpoint https://s3.us-east-1.example.com --bucket-name blocks \
+    --sse --uri db1.example.com:27017,db2.example.com:27017 --auth-method IAM_ROLE
+  omctl snapshotstores create --file blockstore.json --load-factor 2`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return createRun(cmd.Context(), opts)
+		},
+	}
+	s3store.AddFlags(cmd, s3store.Snapshot, s3store.Create, &opts.Store)
+	return cmd
+}
+
+func createRun(ctx context.Context, opts *CreateOptions) error {
+	body, err := opts.Store.Body(opts.IO, s3store.Snapshot, s3store.Create)
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	res, err := c.Send(ctx, http.MethodPost, basePath, body)
+	if err != nil {
+		return err
+	}
+	var got api.S3Store
+	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot store", &got); err != nil {
+		return err
+	}
+	return printer.Confirm(res, s3store.SnapshotTable, fmt.Sprintf("Snapshot store %s created", got.ID))
+}
