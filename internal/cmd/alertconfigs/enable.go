@@ -10,44 +10,77 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // SetEnabledOptions are the inputs of `alertconfigs enable|disable`.
 type SetEnabledOptions struct {
+	IO        *iostreams.IOStreams
 	Client    func() (*client.Client, error)
 	Printer   func() (*output.Printer, error)
 	ProjectID func() (string, error)
 
-	ConfigID string
-	Enabled  bool
+	// ConfigID is the one configuration of a single change; ConfigIDs
+	// (where "-" reads ids from standard input) or Event choose those of
+	// a bulk one.
+	ConfigID  string
+	ConfigIDs []string
+	Event     string
+	DryRun    bool
+	Enabled   bool
 }
 
 // NewCmdSetEnabled builds `alertconfigs enable` or `alertconfigs disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
-	opts := &SetEnabledOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Enabled: enabled}
+	opts := &SetEnabledOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Enabled: enabled}
 	verb := "disable"
 	if enabled {
 		verb = "enable"
 	}
-	return &cobra.Command{
-		Use:               verb + " ALERT_CONFIG_ID",
-		Short:             cmdutil.Title(verb) + " an alert configuration",
-		Long:              cmdutil.Title(verb) + " an alert configuration, changing nothing else (PATCH /groups/{project_id}/alertConfigs/{alert_config_id}).",
-		Example:           "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
-		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
+	cmd := &cobra.Command{
+		Use:   verb + " (ALERT_CONFIG_ID... | - | --event E)",
+		Short: cmdutil.Title(verb) + " alert configurations",
+		Long: cmdutil.Title(verb) + ` alert configurations, changing nothing else
+(PATCH /groups/{project_id}/alertConfigs/{alert_config_id}).
+
+Several configurations: give several ids, or - to read them from standard
+input (one a line, the first field of each, as ` + "`alertconfigs list | cut -f1`" + `
+prints them), or --event to choose every configuration of an event type.
+They are changed 8 at a time, and one line per configuration says what
+happened: a table on a terminal, tab-separated ID, RESULT and DETAIL when
+piped, a JSON object per line with -o json or jsonl. Every one is tried; the
+exit code is 1 when any failed. --dry-run prints what would be done and
+changes nothing.`,
+		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
+			"  omctl alertconfigs " + verb + " --event HOST_DOWN --dry-run\n" +
+			"  omctl alertconfigs list | cut -f1 | omctl alertconfigs " + verb + " -",
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ConfigID = args[0]
+			if len(args) == 1 && args[0] != "-" {
+				opts.ConfigID = args[0]
+			} else {
+				opts.ConfigIDs = args
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return setEnabledRun(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Event, "event", "", verb+" every configuration of this event type (HOST_DOWN, ...)")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print what would be done, change nothing")
+	return cmd
 }
 
 func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
+	if len(opts.ConfigIDs) > 0 || opts.Event != "" || opts.DryRun {
+		return bulkSetEnabledRun(ctx, opts)
+	}
+	if opts.ConfigID == "" {
+		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
+	}
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
@@ -21,12 +23,21 @@ const ForeverYears = 100
 
 // AckOptions are the inputs of `alerts ack` and `alerts unack`.
 type AckOptions struct {
+	IO        *iostreams.IOStreams
 	Client    func() (*client.Client, error)
 	Printer   func() (*output.Printer, error)
 	ProjectID func() (string, error)
 	Now       func() time.Time
 
-	AlertID string
+	// AlertID is the one alert of a single acknowledgement; AlertIDs
+	// (where "-" reads ids from standard input), Status and Event choose
+	// the alerts of a bulk one.
+	AlertID  string
+	AlertIDs []string
+	Status   string
+	Event    string
+	DryRun   bool
+
 	Until   string
 	Forever bool
 	Comment string
@@ -34,24 +45,51 @@ type AckOptions struct {
 	Unack bool
 }
 
+// bulk reports whether the command acts on several alerts (or previews).
+func (o *AckOptions) bulk() bool {
+	return len(o.AlertIDs) > 0 || o.Status != "" || o.Event != "" || o.DryRun
+}
+
+// setArgs takes the ids of the command line: one id alone is the single
+// acknowledgement of old, anything else a bulk one.
+func (o *AckOptions) setArgs(args []string) {
+	if len(args) == 1 && args[0] != "-" {
+		o.AlertID = args[0]
+		return
+	}
+	o.AlertIDs = args
+}
+
+// addBulkFlags adds the flags that choose alerts and preview the action.
+func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	cmd.Flags().StringVar(&o.Event, "event", "", "act on every alert of this event type (HOST_DOWN, REPLICA_SET, ...)")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be done, change nothing")
+	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
+}
+
 // NewCmdAck builds `alerts ack`.
 func NewCmdAck(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
-	opts := &AckOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now}
+	opts := &AckOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now}
 	cmd := &cobra.Command{
-		Use:   "ack ALERT_ID (--until TIME | --forever) [--comment TEXT]",
-		Short: "Acknowledge an alert",
-		Long: `Acknowledge an alert until a time, which stops its notifications until then
+		Use:   "ack (ALERT_ID... | - | --status S --event E) (--until TIME | --forever) [--comment TEXT]",
+		Short: "Acknowledge alerts",
+		Long: `Acknowledge alerts until a time, which stops their notifications until then
 (PATCH /groups/{project_id}/alerts/{alert_id}).
 
 TIME is RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration
 from now (4h, 30m, 7d). --forever acknowledges for 100 years, as the API
-recommends for an indefinite acknowledgement.`,
+recommends for an indefinite acknowledgement.
+
+` + bulkHelp,
 		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
-  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever`,
-		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
+  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever
+  omctl alerts ack --status OPEN --event HOST_DOWN --until 4h
+  omctl alerts list --status OPEN | cut -f1 | omctl alerts ack - --until 4h --dry-run`,
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.AlertID = args[0]
+			opts.setArgs(args)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -63,56 +101,58 @@ recommends for an indefinite acknowledgement.`,
 	cmd.Flags().StringVar(&opts.Comment, "comment", "", "comment shown next to the acknowledgement")
 	cmd.MarkFlagsMutuallyExclusive("until", "forever")
 	cmd.MarkFlagsOneRequired("until", "forever")
+	opts.addBulkFlags(cmd)
 	return cmd
 }
 
+// bulkHelp describes how ack and unack choose several alerts.
+const bulkHelp = `Several alerts: give several ALERT_IDs, or - to read them from standard
+input (one a line, the first field of each, as ` + "`alerts list | cut -f1`" + ` prints
+them), or choose them with --status and --event instead of ids. They are
+changed 8 at a time, and one line per alert says what happened: a table on
+a terminal, tab-separated ID, RESULT and DETAIL when piped, a JSON object per
+line with -o json or jsonl. Every alert is tried; the exit code is 1 when any
+failed. --dry-run prints what would be done and changes nothing.`
+
 // NewCmdUnack builds `alerts unack`.
 func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
-	opts := &AckOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now, Unack: true}
-	return &cobra.Command{
-		Use:               "unack ALERT_ID",
-		Short:             "Remove the acknowledgement of an alert",
-		Long:              "Remove the acknowledgement of an alert, so its notifications resume (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).",
-		Example:           "  omctl alerts unack 5f1a0c2e8f9d4b0012345678",
-		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
+	opts := &AckOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now, Unack: true}
+	cmd := &cobra.Command{
+		Use:   "unack (ALERT_ID... | - | --status S --event E)",
+		Short: "Remove the acknowledgement of alerts",
+		Long: `Remove the acknowledgement of alerts, so their notifications resume
+(PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).
+
+` + bulkHelp,
+		Example: `  omctl alerts unack 5f1a0c2e8f9d4b0012345678
+  omctl alerts unack --event HOST_DOWN --status OPEN`,
+		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.AlertID = args[0]
+			opts.setArgs(args)
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
 			return ackRun(cmd.Context(), opts)
 		},
 	}
+	opts.addBulkFlags(cmd)
+	return cmd
 }
 
 func ackRun(ctx context.Context, opts *AckOptions) error {
+	if opts.bulk() {
+		return bulkAckRun(ctx, opts)
+	}
+	if opts.AlertID == "" {
+		return cmdutil.FlagErrorf("which alerts? give ALERT_ID..., - to read ids from standard input, or --status and --event")
+	}
 	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
 		return err
 	}
-	var body api.AcknowledgeRequest
-	if !opts.Unack {
-		var until time.Time
-		switch {
-		case opts.Forever && opts.Until != "":
-			return cmdutil.FlagErrorf("--until and --forever cannot be used together")
-		case opts.Forever:
-			until = opts.Now().AddDate(ForeverYears, 0, 0)
-		case opts.Until != "":
-			t, err := cmdutil.ParseTime(opts.Until, opts.Now())
-			if err != nil {
-				return cmdutil.FlagErrorf("invalid --until: %v", err)
-			}
-			if !t.After(opts.Now()) {
-				return cmdutil.FlagErrorf("invalid --until %q: it is not in the future", opts.Until)
-			}
-			until = t
-		default:
-			return cmdutil.FlagErrorf("say how long to acknowledge: --until TIME or --forever")
-		}
-		s := cmdutil.FormatTime(until)
-		body.AcknowledgedUntil = &s
-		body.AcknowledgementComment = opts.Comment
+	body, err := opts.ackBody()
+	if err != nil {
+		return err
 	}
 	printer, err := opts.Printer()
 	if err != nil {
@@ -135,6 +175,36 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	return printer.Confirm(res, Table, ackMessage(opts.AlertID, body.AcknowledgedUntil != nil, got.AcknowledgedUntil))
+}
+
+// ackBody is the PATCH body: the end of the acknowledgement and its
+// comment, or nothing to end one.
+func (opts *AckOptions) ackBody() (api.AcknowledgeRequest, error) {
+	var body api.AcknowledgeRequest
+	if !opts.Unack {
+		var until time.Time
+		switch {
+		case opts.Forever && opts.Until != "":
+			return body, cmdutil.FlagErrorf("--until and --forever cannot be used together")
+		case opts.Forever:
+			until = opts.Now().AddDate(ForeverYears, 0, 0)
+		case opts.Until != "":
+			t, err := cmdutil.ParseTime(opts.Until, opts.Now())
+			if err != nil {
+				return body, cmdutil.FlagErrorf("invalid --until: %v", err)
+			}
+			if !t.After(opts.Now()) {
+				return body, cmdutil.FlagErrorf("invalid --until %q: it is not in the future", opts.Until)
+			}
+			until = t
+		default:
+			return body, cmdutil.FlagErrorf("say how long to acknowledge: --until TIME or --forever")
+		}
+		s := cmdutil.FormatTime(until)
+		body.AcknowledgedUntil = &s
+		body.AcknowledgementComment = opts.Comment
+	}
+	return body, nil
 }
 
 // ackMessage says what the server's answer shows, which is not always what

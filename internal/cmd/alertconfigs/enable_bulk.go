@@ -1,0 +1,98 @@
+package alertconfigs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/bulk"
+	"github.com/omctl/omctl/internal/cmdutil"
+)
+
+// bulkSetEnabledRun enables or disables every configuration chosen by ids
+// or by --event, printing one line per configuration.
+func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
+	args := opts.ConfigIDs
+	if opts.ConfigID != "" {
+		args = append([]string{opts.ConfigID}, args...)
+	}
+	switch {
+	case opts.Event != "" && len(args) > 0:
+		return cmdutil.FlagErrorf("give configuration ids or --event, not both")
+	case opts.Event == "" && len(args) == 0:
+		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
+	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
+		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
+	}
+	ids, err := bulk.ReadIDs(opts.IO, args, "alert config")
+	if err != nil {
+		return err
+	}
+	printer, err := opts.Printer()
+	if err != nil {
+		return err
+	}
+	projectID, err := opts.ProjectID()
+	if err != nil {
+		return err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	if opts.Event != "" {
+		if ids, err = configsOfEvent(ctx, c, projectID, opts.Event); err != nil {
+			return err
+		}
+	}
+	if len(ids) == 0 {
+		fmt.Fprintln(opts.IO.ErrOut, "No alert configurations to change.")
+		return nil
+	}
+	verb := "disable"
+	if opts.Enabled {
+		verb = "enable"
+	}
+	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
+		if opts.DryRun {
+			return bulk.Result{ID: id, Outcome: "would " + verb}
+		}
+		res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, id), api.EnabledRequest{Enabled: opts.Enabled})
+		if err != nil {
+			return bulk.Failure(id, err)
+		}
+		content := c.Content(res)
+		var got api.AlertConfig
+		if err := cmdutil.DecodeAnswer(content, "an alert configuration", &got); err != nil {
+			return bulk.Failure(id, err)
+		}
+		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(content)}
+	})
+	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
+		return err
+	}
+	return bulk.Failed(results, "alert configurations")
+}
+
+// configsOfEvent lists the ids of the project's configurations of event.
+func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string) ([]string, error) {
+	var ids []string
+	for page, err := range c.Pages(ctx, configsPath(projectID), client.ListOptions{PageNum: 1, ItemsPerPage: 500, All: true}) {
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Results {
+			var cfg api.AlertConfig
+			if err := cmdutil.DecodeAnswer(item, "an alert configuration", &cfg); err != nil {
+				return nil, err
+			}
+			if cfg.EventTypeName == event {
+				ids = append(ids, cfg.ID)
+			}
+		}
+	}
+	return ids, nil
+}

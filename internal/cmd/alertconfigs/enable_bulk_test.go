@@ -1,0 +1,85 @@
+package alertconfigs
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
+)
+
+const config2 = "5f2a0c2e8f9d4b0012345679"
+
+func TestNewCmdEnableTakesSeveralIDsOrAnEvent(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		check func(*SetEnabledOptions) bool
+	}{
+		{[]string{configID}, func(o *SetEnabledOptions) bool { return o.ConfigID == configID && o.ConfigIDs == nil }},
+		{[]string{configID, config2}, func(o *SetEnabledOptions) bool { return o.ConfigID == "" && len(o.ConfigIDs) == 2 }},
+		{[]string{"-", "--dry-run"}, func(o *SetEnabledOptions) bool { return o.ConfigIDs[0] == "-" && o.DryRun }},
+		{[]string{"--event", "HOST_DOWN"}, func(o *SetEnabledOptions) bool { return o.Event == "HOST_DOWN" && o.Enabled }},
+	} {
+		ios, _, _, _ := iostreams.Test()
+		var got *SetEnabledOptions
+		cmd := NewCmdSetEnabled(&cmdutil.Factory{IOStreams: ios}, true, func(_ context.Context, o *SetEnabledOptions) error { got = o; return nil })
+		cmd.SetArgs(tt.args)
+		cmd.SetOut(ios.ErrOut)
+		cmd.SetErr(ios.ErrOut)
+		if err := cmd.Execute(); err != nil || !tt.check(got) {
+			t.Errorf("%v: %v %+v", tt.args, err, got)
+		}
+	}
+}
+
+func TestBulkDisableByIDsPrintsOneLineEach(t *testing.T) {
+	srv := stubapi.New(t)
+	disabled := strings.Replace(cfgJSON, `"enabled":true`, `"enabled":false`, 1)
+	srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, disabled)
+	srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+config2, 401, `{"detail":"Current user is not authorized to perform this action.","error":401,"errorCode":"USER_UNAUTHORIZED","reason":"Unauthorized"}`)
+	ios, _, out, _ := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+		ProjectID: stubapi.Project(project), ConfigIDs: []string{configID, config2}})
+	if err == nil || err.Error() != "1 of 2 alert configurations failed" {
+		t.Errorf("err = %v", err)
+	}
+	for _, r := range srv.Requests() {
+		if b := r.JSON(t); len(b) != 1 || b["enabled"] != false {
+			t.Errorf("body = %v", b)
+		}
+	}
+	want := configID + "\tdisabled\tHOST_DOWN\n" + config2 + "\tfailed\t401 USER_UNAUTHORIZED: Current user is not authorized to perform this action.\n"
+	if out.String() != want {
+		t.Errorf("output = %q, want %q", out.String(), want)
+	}
+}
+
+func TestBulkEnableByEventWithDryRun(t *testing.T) {
+	srv := stubapi.New(t)
+	other := strings.Replace(strings.Replace(cfgJSON, configID, config2, 1), "HOST_DOWN", "REPLICA_SET", 1)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`,`+other+`],"totalCount":2,"links":[]}`)
+	ios, _, out, _ := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+		ProjectID: stubapi.Project(project), Event: "REPLICA_SET", DryRun: true, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(srv.Requests()); n != 1 || srv.Requests()[0].Method != "GET" {
+		t.Errorf("%d requests; a dry run only lists", n)
+	}
+	if out.String() != config2+"\twould enable\t\n" {
+		t.Errorf("output = %q", out.String())
+	}
+}
+
+func TestBulkEnableRefusesIDsAndEventTogether(t *testing.T) {
+	srv := stubapi.New(t)
+	ios, _, _, _ := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
+		ProjectID: stubapi.Project(project), ConfigIDs: []string{configID, config2}, Event: "HOST_DOWN"})
+	if err == nil || !strings.Contains(err.Error(), "not both") || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -1,0 +1,161 @@
+// Package bulk runs one action on many resources for the commands that take
+// several ids (`alerts ack|unack`, `alertconfigs enable|disable`): it reads
+// the ids from arguments or standard input, runs the action on each with a
+// bounded number at a time, and prints one result line per resource.
+package bulk
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Workers is how many actions run at once.
+const Workers = 8
+
+// ReadIDs returns the ids of args, where "-" stands for the ids of standard
+// input: one a line, the first whitespace-separated field of each (so the
+// first column of a list's TSV), blank lines skipped. Every id must be 24
+// hexadecimal digits; an id given twice is acted on once.
+func ReadIDs(ios *iostreams.IOStreams, args []string, what string) ([]string, error) {
+	var ids []string
+	seen := map[string]bool{}
+	add := func(id, from string) error {
+		if err := cmdutil.CheckID(what, id); err != nil {
+			return cmdutil.FlagErrorf("%v%s", err, from)
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		return nil
+	}
+	stdinRead := false
+	for _, a := range args {
+		if a != "-" {
+			if err := add(a, ""); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if stdinRead {
+			return nil, cmdutil.FlagErrorf("- (standard input) may be given once")
+		}
+		stdinRead = true
+		sc := bufio.NewScanner(ios.In)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for n := 1; sc.Scan(); n++ {
+			fields := strings.Fields(sc.Text())
+			if len(fields) == 0 {
+				continue
+			}
+			if err := add(fields[0], fmt.Sprintf(" (standard input, line %d)", n)); err != nil {
+				return nil, err
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("cannot read ids from standard input: %v", err)
+		}
+	}
+	return ids, nil
+}
+
+// Result is what happened to one resource.
+type Result struct {
+	ID string
+	// Outcome is a word: the action's past tense ("acknowledged"), "would
+	// VERB" for a dry run, or "failed".
+	Outcome string
+	// Detail says more: the new state, or why it failed.
+	Detail string
+	// Body is the server's answer, for JSON output.
+	Body json.RawMessage
+	Err  error
+}
+
+// Run calls act for each id, Workers at a time, and returns the results in
+// the order of ids. Every id is tried, whatever the others gave.
+func Run(ctx context.Context, ids []string, act func(context.Context, string) Result) []Result {
+	results := make([]Result, len(ids))
+	sem := make(chan struct{}, Workers)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = act(ctx, id)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// Print writes one line per result: an aligned table with a header on a
+// terminal, tab-separated values without one when piped (ID, OUTCOME,
+// DETAIL), or a JSON object per line with -o json or jsonl.
+func Print(ios *iostreams.IOStreams, format string, results []Result) error {
+	if format == output.FormatJSON || format == output.FormatJSONL {
+		enc := json.NewEncoder(ios.Out)
+		for _, r := range results {
+			line := struct {
+				ID       string          `json:"id"`
+				OK       bool            `json:"ok"`
+				Outcome  string          `json:"outcome"`
+				Detail   string          `json:"detail,omitempty"`
+				Resource json.RawMessage `json:"resource,omitempty"`
+			}{r.ID, r.Err == nil, r.Outcome, r.Detail, r.Body}
+			if err := enc.Encode(line); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !ios.IsStdoutTTY() {
+		for _, r := range results {
+			if _, err := fmt.Fprintf(ios.Out, "%s\t%s\t%s\n", r.ID, r.Outcome, oneLine(r.Detail)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tRESULT\tDETAIL")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Outcome, oneLine(r.Detail))
+	}
+	return tw.Flush()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Failed returns an error saying how many of the results failed, nil when
+// none did.
+func Failed(results []Result, what string) error {
+	n := 0
+	for _, r := range results {
+		if r.Err != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d %s failed", n, len(results), what)
+}
+
+// Failure is the result of an action that failed.
+func Failure(id string, err error) Result {
+	return Result{ID: id, Outcome: "failed", Detail: err.Error(), Err: err}
+}

@@ -1,0 +1,104 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+const (
+	id1 = "5f1a0c2e8f9d4b0012345671"
+	id2 = "5f1a0c2e8f9d4b0012345672"
+	id3 = "5f1a0c2e8f9d4b0012345673"
+)
+
+func TestReadIDsFromArgsAndStandardInput(t *testing.T) {
+	ios, stdin, _, _ := iostreams.Test()
+	stdin.WriteString(id2 + "\tOPEN\tHOST_DOWN\n\n  " + id3 + " trailing words\n" + id1 + "\n")
+	ids, err := ReadIDs(ios, []string{id1, "-"}, "alert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ids, ",") != id1+","+id2+","+id3 {
+		t.Errorf("ids = %v", ids)
+	}
+}
+
+func TestReadIDsRefusesBadIDsNamingTheLine(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"nope"}, "", `invalid alert ID "nope"`},
+		{[]string{"-"}, id1 + "\nID\tSTATUS\n", `invalid alert ID "ID": want 24 hexadecimal digits (standard input, line 2)`},
+		{[]string{"-", "-"}, "", "may be given once"},
+	} {
+		ios, stdin, _, _ := iostreams.Test()
+		stdin.WriteString(tc.stdin)
+		_, err := ReadIDs(ios, tc.args, "alert")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%v: err = %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestRunTriesEveryIDAndKeepsTheirOrder(t *testing.T) {
+	var ids []string
+	for i := 0; i < 30; i++ {
+		ids = append(ids, strings.Repeat("0", 22)+string(rune('a'+i%26))+string(rune('a'+i/26)))
+	}
+	var calls atomic.Int32
+	results := Run(context.Background(), ids, func(_ context.Context, id string) Result {
+		calls.Add(1)
+		if strings.HasSuffix(id, "ca") {
+			return Failure(id, errors.New("boom"))
+		}
+		return Result{ID: id, Outcome: "done"}
+	})
+	if calls.Load() != 30 || len(results) != 30 {
+		t.Fatalf("calls %d, results %d", calls.Load(), len(results))
+	}
+	for i, r := range results {
+		if r.ID != ids[i] {
+			t.Fatalf("result %d is %s, want %s", i, r.ID, ids[i])
+		}
+	}
+	if err := Failed(results, "alerts"); err == nil || err.Error() != "1 of 30 alerts failed" {
+		t.Errorf("Failed = %v", err)
+	}
+	if Failed(results[:2], "alerts") != nil {
+		t.Errorf("no failure reported as one")
+	}
+}
+
+func TestPrintTSVTableAndJSONLines(t *testing.T) {
+	results := []Result{{ID: id1, Outcome: "acknowledged", Detail: "until 2026-01-01T04:00:00Z", Body: []byte(`{"id":"` + id1 + `"}`)},
+		Failure(id2, errors.New("404 ALERT_NOT_FOUND: No alert\nwith that ID."))}
+	ios, _, out, _ := iostreams.Test()
+	if err := Print(ios, "table", results); err != nil {
+		t.Fatal(err)
+	}
+	if want := id1 + "\tacknowledged\tuntil 2026-01-01T04:00:00Z\n" + id2 + "\tfailed\t404 ALERT_NOT_FOUND: No alert with that ID.\n"; out.String() != want {
+		t.Errorf("TSV = %q, want %q", out.String(), want)
+	}
+	ios, _, out, _ = iostreams.Test()
+	ios.SetStdoutTTY(true)
+	Print(ios, "table", results)
+	lines := strings.Split(out.String(), "\n")
+	if !strings.HasPrefix(lines[0], "ID ") || !strings.Contains(lines[0], "RESULT") || !strings.Contains(lines[2], "failed") {
+		t.Errorf("table = %q", out.String())
+	}
+	ios, _, out, _ = iostreams.Test()
+	Print(ios, "jsonl", results)
+	want := `{"id":"` + id1 + `","ok":true,"outcome":"acknowledged","detail":"until 2026-01-01T04:00:00Z","resource":{"id":"` + id1 + `"}}` + "\n" +
+		`{"id":"` + id2 + `","ok":false,"outcome":"failed","detail":"404 ALERT_NOT_FOUND: No alert\nwith that ID."}` + "\n"
+	if out.String() != want {
+		t.Errorf("JSON lines = %q, want %q", out.String(), want)
+	}
+}
