@@ -195,7 +195,9 @@ func TestDeleteAsksOnATerminal(t *testing.T) {
 		deleted bool
 	}{{"y\n", true}, {"YES\n", true}, {"n\n", false}, {"\n", false}, {"", false}} {
 		srv := stubapi.New(t)
-		srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, `{}`)
+		if tc.deleted {
+			srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, `{}`)
+		}
 		ios, stdin, _, stderr := iostreams.Test()
 		ios.SetStdinTTY(true)
 		stdin.WriteString(tc.answer)
