@@ -1,9 +1,6 @@
 package server
 
 import (
-	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -288,19 +285,7 @@ func TestDeletedConfigRaisesNothing(t *testing.T) {
 }
 
 func TestStateFileKeepsCreatedAndDeletedConfigs(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
-	f, _ := ParseFixtures("f", []byte(fixtureJSON))
-	sf, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Fixtures: f, State: sf, Clock: VirtualClock(start)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newEnv(t)
-	e.ts.Config.Handler = s
-	e.s = s
+	e, _, restart := newStateEnv(t)
 	r := e.do("monitor", "POST", "/groups/"+projA+"/alertConfigs", configBody(map[string]any{"enabled": true}))
 	e.expect(r, 200, "")
 	created := r.str("id")
@@ -308,21 +293,7 @@ func TestStateFileKeepsCreatedAndDeletedConfigs(t *testing.T) {
 	e.expect(e.do("owner", "POST", "/admin/backup/snapshot/s3Configs", oplogBody(map[string]any{"id": "blocks9"})), 200, "")
 	e.expect(e.do("owner", "PUT", "/admin/backup/oplog/s3Configs/oplog1", oplogBody(map[string]any{"id": nil, "s3BucketName": "kept"})), 200, "")
 	e.expect(e.do("owner", "PUT", "/admin/backup/groups/"+projB, map[string]any{"labelFilter": []any{"kept"}}), 200, "")
-	sf.Close()
-	if _, err := os.Stat(path); err != nil {
-		t.Fatal(err)
-	}
-	again, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	s2, err := New(Options{Fixtures: DefaultFixtures(), State: again, Clock: VirtualClock(start)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.ts.Config.Handler = s2
-	e.clients = map[string]*http.Client{}
+	restart()
 	e.expect(e.do("monitor", "GET", "/groups/"+projA+"/alertConfigs/"+created, nil), 200, "")
 	e.expect(e.do("monitor", "GET", "/groups/"+projA+"/alertConfigs/"+cfgTrk, nil), 404, "ALERT_CONFIG_NOT_FOUND")
 	l := e.do("monitor", "GET", "/groups/"+projA+"/alertConfigs", nil)

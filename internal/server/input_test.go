@@ -156,7 +156,28 @@ func TestResetAndClockControls(t *testing.T) {
 }
 
 func TestStateFileKeepsChanges(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.db")
+	e, path, restart := newStateEnv(t)
+	e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil))
+	e.do("owner", "POST", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", []any{map[string]any{"ipAddress": "127.0.0.1"}})
+	e.do("listed", "GET", "/globalAlerts", nil)
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("state file: %v %v", err, st)
+	}
+	restart()
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
+	r := e.do("owner", "GET", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", nil)
+	if !strings.Contains(string(r.raw), `"ipAddress":"127.0.0.1"`) || !strings.Contains(string(r.raw), `"count":1`) {
+		t.Errorf("access list after restart = %s", r.raw)
+	}
+}
+
+// newStateEnv is newEnv over a state file at path; restart stops using
+// that server and serves the same file from a new one, as a restart of
+// `omctl server --state` does (with other fixtures, which must be ignored).
+func newStateEnv(t *testing.T) (e *env, path string, restart func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "state.db")
 	f, _ := ParseFixtures("f", []byte(fixtureJSON))
 	sf, err := OpenState(path)
 	if err != nil {
@@ -166,33 +187,26 @@ func TestStateFileKeepsChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t)
+	e = newEnv(t)
 	e.ts.Config.Handler = s
 	e.s = s
-	e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil))
-	e.do("owner", "POST", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", []any{map[string]any{"ipAddress": "127.0.0.1"}})
-	e.do("listed", "GET", "/globalAlerts", nil)
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("state file: %v %v", err, st)
+	restart = func() {
+		t.Helper()
+		sf.Close()
+		again, err := OpenState(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { again.Close() })
+		s2, err := New(Options{Fixtures: DefaultFixtures(), State: again, Clock: VirtualClock(start)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.ts.Config.Handler = s2
+		e.s = s2
+		e.clients = map[string]*http.Client{}
 	}
-	sf.Close()
-	again, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	s2, err := New(Options{Fixtures: DefaultFixtures(), State: again, Clock: VirtualClock(start)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.ts.Config.Handler = s2
-	e.clients = map[string]*http.Client{}
-	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
-	r := e.do("owner", "GET", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", nil)
-	if !strings.Contains(string(r.raw), `"ipAddress":"127.0.0.1"`) || !strings.Contains(string(r.raw), `"count":1`) {
-		t.Errorf("access list after restart = %s", r.raw)
-	}
+	return e, path, restart
 }
 
 func TestManyClientsAtOnce(t *testing.T) {

@@ -79,20 +79,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 
 // configsOfEvent lists the ids of the project's configurations of event.
 func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string) ([]string, error) {
-	var ids []string
-	for page, err := range c.Pages(ctx, configsPath(projectID), client.ListOptions{PageNum: 1, ItemsPerPage: 500, All: true}) {
-		if err != nil {
-			return nil, err
-		}
-		for _, item := range page.Results {
-			var cfg api.AlertConfig
-			if err := cmdutil.DecodeAnswer(item, "an alert configuration", &cfg); err != nil {
-				return nil, err
-			}
-			if cfg.EventTypeName == event {
-				ids = append(ids, cfg.ID)
-			}
-		}
-	}
-	return ids, nil
+	return bulk.Select(ctx, c, configsPath(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
+		return cfg.ID, cfg.EventTypeName == event
+	})
 }

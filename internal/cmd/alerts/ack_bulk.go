@@ -104,20 +104,7 @@ func matchingAlerts(ctx context.Context, c *client.Client, projectID, status, ev
 	if status != "" {
 		q.Set("status", status)
 	}
-	var ids []string
-	for page, err := range c.Pages(ctx, alertsPath(projectID), client.ListOptions{PageNum: 1, ItemsPerPage: 500, All: true, Query: q}) {
-		if err != nil {
-			return nil, err
-		}
-		for _, item := range page.Results {
-			var a api.Alert
-			if err := cmdutil.DecodeAnswer(item, "an alert", &a); err != nil {
-				return nil, err
-			}
-			if event == "" || a.EventTypeName == event {
-				ids = append(ids, a.ID)
-			}
-		}
-	}
-	return ids, nil
+	return bulk.Select(ctx, c, alertsPath(projectID), q, "an alert", func(a api.Alert) (string, bool) {
+		return a.ID, event == "" || a.EventTypeName == event
+	})
 }

@@ -9,10 +9,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"text/tabwriter"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
@@ -158,4 +160,26 @@ func Failed(results []Result, what string) error {
 // Failure is the result of an action that failed.
 func Failure(id string, err error) Result {
 	return Result{ID: id, Outcome: "failed", Detail: err.Error(), Err: err}
+}
+
+// Select walks every page of the list at path (with the query q) and
+// returns the ids that keep picks out of its items, each read as a T
+// (what names one, for an answer that is not).
+func Select[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, keep func(T) (string, bool)) ([]string, error) {
+	var ids []string
+	for page, err := range c.Pages(ctx, path, client.ListOptions{PageNum: 1, ItemsPerPage: 500, All: true, Query: q}) {
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Results {
+			var v T
+			if err := cmdutil.DecodeAnswer(item, what, &v); err != nil {
+				return nil, err
+			}
+			if id, ok := keep(v); ok {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
 }

@@ -2,12 +2,9 @@ package snapshotstores
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
@@ -55,25 +52,6 @@ id already used by a snapshot store is refused by the server (409).`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	body, err := opts.Store.Body(opts.IO, s3store.Snapshot, s3store.Create)
-	if err != nil {
-		return err
-	}
-	printer, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	res, err := c.Send(ctx, http.MethodPost, basePath, body)
-	if err != nil {
-		return err
-	}
-	var got api.S3Store
-	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot store", &got); err != nil {
-		return err
-	}
-	return printer.Confirm(res, s3store.SnapshotTable, fmt.Sprintf("Snapshot store %s created", got.ID))
+	w := &s3store.WriteOptions{IO: opts.IO, Client: opts.Client, Printer: opts.Printer, Store: opts.Store}
+	return s3store.Write(ctx, w, s3store.Snapshot, s3store.Create, basePath, "")
 }

@@ -2,9 +2,6 @@ package snapshotstores
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
@@ -55,27 +52,6 @@ ignored and not returned.`,
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	if opts.StoreID == "" {
-		return cmdutil.FlagErrorf("STORE_ID must not be empty")
-	}
-	body, err := opts.Store.Body(opts.IO, s3store.Snapshot, s3store.Update)
-	if err != nil {
-		return err
-	}
-	if err := s3store.CheckStoreID(body, opts.StoreID); err != nil {
-		return err
-	}
-	printer, err := opts.Printer()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
-	res, err := c.Send(ctx, http.MethodPut, basePath+"/"+url.PathEscape(opts.StoreID), body)
-	if err != nil {
-		return err
-	}
-	return printer.Confirm(res, s3store.SnapshotTable, fmt.Sprintf("Snapshot store %s updated", opts.StoreID))
+	w := &s3store.WriteOptions{IO: opts.IO, Client: opts.Client, Printer: opts.Printer, Store: opts.Store}
+	return s3store.Write(ctx, w, s3store.Snapshot, s3store.Update, basePath, opts.StoreID)
 }
