@@ -1,8 +1,13 @@
 package server
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/client"
 )
 
 func TestCreateSnapshotStoreDefaultsAndReadBack(t *testing.T) {
@@ -311,5 +316,79 @@ func TestStateFileKeepsCreatedAndDeletedConfigs(t *testing.T) {
 	}
 	if r := e.do("owner", "GET", "/admin/backup/groups/"+projB, nil); r.str("labelFilter", "0") != "kept" {
 		t.Errorf("backup jobs after restart = %s", r.raw)
+	}
+}
+
+// newEnvWithKeys is newEnv with more API keys, each {publicKey: role},
+// the role global, or of project A when it starts with GROUP_.
+func newEnvWithKeys(t *testing.T, keys map[string]string) *env {
+	t.Helper()
+	var fx map[string]any
+	if err := json.Unmarshal([]byte(fixtureJSON), &fx); err != nil {
+		t.Fatal(err)
+	}
+	list := fx["apiKeys"].([]any)
+	n := 0
+	for pub, role := range keys {
+		n++
+		r := map[string]any{"roleName": role}
+		if strings.HasPrefix(role, "GROUP_") {
+			r["groupId"] = projA
+		}
+		list = append(list, map[string]any{"id": fmt.Sprintf("5f4d0000000000000000010%d", n), "desc": pub, "publicKey": pub,
+			"privateKey": pub + "-secret", "roles": []any{r}})
+	}
+	fx["apiKeys"] = list
+	raw, _ := json.Marshal(fx)
+	f, err := ParseFixtures("fixture", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	e.ts.Config.Handler = s
+	e.s = s
+	for pub := range keys {
+		e.clients[pub] = &http.Client{Transport: client.DigestTransport(pub, pub+"-secret", nil)}
+	}
+	return e
+}
+
+func TestRolesOfTheNewEndpoints(t *testing.T) {
+	e := newEnvWithKeys(t, map[string]string{"gbackup": "GLOBAL_BACKUP_ADMIN", "gmonitor": "GLOBAL_MONITORING_ADMIN",
+		"pbackup": "GROUP_BACKUP_ADMIN", "powner": "GROUP_OWNER"})
+	store := func(id string) map[string]any { return oplogBody(map[string]any{"id": id}) }
+	for _, c := range []struct {
+		user, method, path string
+		body               any
+		status             int
+		code               string
+	}{
+		{"gbackup", "POST", "/admin/backup/snapshot/s3Configs", store("b-gbackup"), 200, ""},
+		{"gbackup", "PUT", "/admin/backup/oplog/s3Configs/oplog1", oplogBody(map[string]any{"id": nil}), 200, ""},
+		{"gbackup", "PUT", "/admin/backup/groups/" + projA, map[string]any{"labelFilter": []any{"x"}}, 200, ""},
+		{"gbackup", "POST", "/groups/" + projA + "/alertConfigs", configBody(nil), 401, "USER_UNAUTHORIZED"},
+		{"gbackup", "DELETE", "/groups/" + projA + "/alertConfigs/" + cfgHost, nil, 401, "USER_UNAUTHORIZED"},
+		{"gmonitor", "POST", "/admin/backup/snapshot/s3Configs", store("b-gmonitor"), 401, "USER_UNAUTHORIZED"},
+		{"gmonitor", "PUT", "/admin/backup/groups/" + projA, map[string]any{}, 401, "USER_UNAUTHORIZED"},
+		{"gmonitor", "GET", "/admin/backup/snapshot/s3Configs/b-gbackup", nil, 200, ""},
+		{"gmonitor", "POST", "/groups/" + projB + "/alertConfigs", configBody(map[string]any{"groupId": projB}), 200, ""},
+		{"pbackup", "PUT", "/admin/backup/groups/" + projA, map[string]any{}, 401, "USER_UNAUTHORIZED"},
+		{"pbackup", "POST", "/admin/backup/snapshot/s3Configs", store("b-pbackup"), 401, "USER_UNAUTHORIZED"},
+		{"pbackup", "POST", "/groups/" + projA + "/alertConfigs", configBody(nil), 401, "USER_UNAUTHORIZED"},
+		{"pbackup", "GET", "/groups/" + projA + "/alertConfigs/" + cfgHost, nil, 200, ""},
+		{"pbackup", "GET", "/admin/backup/groups/" + projA, nil, 401, "USER_UNAUTHORIZED"},
+		{"powner", "POST", "/groups/" + projA + "/alertConfigs", configBody(nil), 200, ""},
+		{"powner", "PUT", "/admin/backup/oplog/s3Configs/oplog1", oplogBody(map[string]any{"id": nil}), 401, "USER_UNAUTHORIZED"},
+		{"powner", "DELETE", "/groups/" + projB + "/alertConfigs/" + cfgHost, nil, 401, "NOT_IN_GROUP"},
+		{"gmonitor", "DELETE", "/groups/" + projA + "/alertConfigs/" + cfgHost, nil, 200, ""},
+	} {
+		r := e.do(c.user, c.method, c.path, c.body)
+		if r.status != c.status || (c.code != "" && r.str("errorCode") != c.code) {
+			t.Errorf("%s %s %s: got %d %s, want %d %s", c.user, c.method, c.path, r.status, r.str("errorCode"), c.status, c.code)
+		}
 	}
 }
