@@ -8,10 +8,12 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
-// MaxItemsPerPage is the largest page the API serves (docs/api.md, Lists).
-const MaxItemsPerPage = 500
+// MaxItemsPerPage is the largest page the API serves.
+const MaxItemsPerPage = api.MaxItemsPerPage
 
 // DefaultParallel is how many pages All fetches at once once the first
 // page has told how many items there are.

@@ -10,12 +10,13 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // MaxInputBytes bounds a request body read from a file: the server refuses
 // more than 1 MiB anyway.
-const MaxInputBytes = 1 << 20
+const MaxInputBytes = api.MaxBodyBytes
 
 // ReadJSONInput reads the JSON document named by a flag (--file or
 // --input): a path, or - for standard input. It checks that it is JSON.

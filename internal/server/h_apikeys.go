@@ -50,9 +50,9 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 		return err
 	}
 	desc, _ := body["desc"].(string)
-	if n := utf8.RuneCountInString(desc); n < 1 || n > 250 {
+	if n := utf8.RuneCountInString(desc); n < 1 || n > api.MaxAPIKeyDescription {
 		return errBadRequest("INVALID_API_KEY_DESC",
-			fmt.Sprintf("The description must be 1 to 250 characters long; it has %d.", n), n)
+			fmt.Sprintf("The description must be 1 to %d characters long; it has %d.", api.MaxAPIKeyDescription, n), n)
 	}
 	var roles []any
 	var invalid []string

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 // readRequestBody reads the whole body, at most maxBodyBytes of it, so
@@ -103,7 +105,7 @@ func (c *reqCtx) readObject() (doc, *apiError) {
 // page reads the paging of a list request.
 func (c *reqCtx) page() (page, *apiError) {
 	q := c.r.URL.Query()
-	p := page{num: 1, size: 100}
+	p := page{num: 1, size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

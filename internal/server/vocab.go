@@ -6,9 +6,9 @@ import (
 
 const (
 	apiBase         = api.BasePath
-	maxItemsPerPage = 500
+	maxItemsPerPage = api.MaxItemsPerPage
 	maxAPIKeysOrg   = 500
-	maxBodyBytes    = 1 << 20
+	maxBodyBytes    = api.MaxBodyBytes
 	// maxAccessListEntries bounds one key's access list (docs/server.md).
 	maxAccessListEntries = 1000
 	// maxNotificationMinutes bounds delayMin and intervalMin: a year.

@@ -21,7 +21,7 @@ import (
 )
 
 // MaxDescLength is the longest description the API takes.
-const MaxDescLength = 250
+const MaxDescLength = api.MaxAPIKeyDescription
 
 // KeyRoles are the roles a key created in a project can be given.
 var KeyRoles = api.ProjectRoles
