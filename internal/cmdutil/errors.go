@@ -37,10 +37,21 @@ func FlagErrorf(format string, a ...any) error {
 // commands that already told the user what happened.
 var ErrSilent = errors.New("silent error")
 
+// ExitCodeError ends a run with Code and no message, for commands whose
+// exit code is itself the answer (diff --exit-code: 2 when something
+// would change).
+type ExitCodeError struct{ Code int }
+
+func (e *ExitCodeError) Error() string { return fmt.Sprintf("exit code %d", e.Code) }
+
 // ExitCode maps an error to the process exit code.
 func ExitCode(err error) int {
 	if err == nil {
 		return ExitOK
+	}
+	var codeErr *ExitCodeError
+	if errors.As(err, &codeErr) {
+		return codeErr.Code
 	}
 	var flagErr *FlagError
 	var outErr *output.UsageError

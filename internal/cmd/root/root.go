@@ -18,6 +18,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/alerts"
 	apicmd "github.com/omctl/omctl/internal/cmd/api"
 	"github.com/omctl/omctl/internal/cmd/apikeys"
+	"github.com/omctl/omctl/internal/cmd/apply"
 	"github.com/omctl/omctl/internal/cmd/backupconfigs"
 	"github.com/omctl/omctl/internal/cmd/backupjobs"
 	configcmd "github.com/omctl/omctl/internal/cmd/config"
@@ -92,6 +93,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	add("backup", backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
 	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
+	add("admin", apply.NewCmds(f)...)
 	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f))
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
@@ -125,6 +127,9 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	}
 	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
+	}
+	if code, ok := err.(*cmdutil.ExitCodeError); ok {
+		return code.Code
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C: the user knows; an "Error: ... context canceled" would

@@ -1,0 +1,270 @@
+package apply
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// ExportOptions are the inputs of `export`.
+type ExportOptions struct {
+	IO        *iostreams.IOStreams
+	Client    func() (*client.Client, error)
+	ProjectID func() (string, error)
+	OrgID     func() (string, error)
+
+	// Kinds are KIND or KIND/ID arguments.
+	Kinds []string
+}
+
+// NewCmdExport builds `export`.
+func NewCmdExport(f *cmdutil.Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID}
+	cmd := &cobra.Command{
+		Use:   "export KIND[/ID]...",
+		Short: "Write resources as the documents apply takes",
+		Long: `Write resources of the server as YAML documents that apply accepts, so a team
+can keep them in git: export, edit, diff, apply.
+
+AlertConfig exports every alert configuration of the project (--project or the
+profile's), GlobalAlertConfig every global one, BackupJobsConfig the project's
+backup jobs configuration. Stores, backup configurations and access lists
+have no list to read, so they are named: OplogStore/ID, SnapshotStore/ID,
+BackupConfig/CLUSTER_ID, AccessList/API_KEY_ID (of --org or the profile's
+organization).
+
+Fields the server manages are left out. An alert configuration carrying the
+tag omctl:name=NAME is written with that name and no id, so the file applies to
+any project; others keep their id. Secrets stay as the server shows them
+(redacted); store keys are written masked. apply treats either as "keep what
+the server has".`,
+		Example: `  omctl export AlertConfig > alerts.yaml
+  omctl export OplogStore/oplog-us-east-1 SnapshotStore/blockstore-us-1 BackupJobsConfig > storage.yaml
+  omctl diff -f storage.yaml --exit-code`,
+		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return KindNames(), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Kinds = args
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return exportRun(cmd.Context(), opts)
+		},
+	}
+	return cmd
+}
+
+type exported struct {
+	kind   string
+	fields map[string]any
+}
+
+func exportRun(ctx context.Context, opts *ExportOptions) error {
+	type target struct{ kind, id string }
+	var targets []target
+	for _, a := range opts.Kinds {
+		kind, id, _ := strings.Cut(a, "/")
+		if KindByName(kind) == nil {
+			return cmdutil.FlagErrorf("unknown kind %q: valid kinds are %s", kind, strings.Join(KindNames(), ", "))
+		}
+		needsID := kind == "OplogStore" || kind == "SnapshotStore" || kind == "BackupConfig" || kind == "AccessList"
+		if needsID && id == "" {
+			return cmdutil.FlagErrorf("%s has no list to export: name one, as %s/ID", kind, kind)
+		}
+		if !needsID && id != "" {
+			return cmdutil.FlagErrorf("%s/%s: %s is exported whole, without an ID", kind, id, kind)
+		}
+		if (kind == "BackupConfig" || kind == "AccessList") && cmdutil.CheckID("ID", id) != nil {
+			return cmdutil.CheckID(kind+" ID", id)
+		}
+		targets = append(targets, target{kind, id})
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	var docs []exported
+	for _, t := range targets {
+		got, err := opts.export(ctx, c, t.kind, t.id)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, got...)
+	}
+	return writeDocuments(opts.IO.Out, docs)
+}
+
+func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, id string) ([]exported, error) {
+	k := KindByName(kind)
+	one := func(path string, drop ...string) ([]exported, error) {
+		body, err := c.Get(ctx, path, nil)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(c.Content(body), &m); err != nil {
+			return nil, fmt.Errorf("GET %s: the server's answer is not a JSON object", path)
+		}
+		return []exported{{kind, strip(k, m, drop...)}}, nil
+	}
+	list := func(path string) ([]map[string]any, error) {
+		var out []map[string]any
+		for raw, err := range c.Items(ctx, path, client.ListOptions{All: true, ItemsPerPage: 500}) {
+			if err != nil {
+				return nil, err
+			}
+			var m map[string]any
+			if json.Unmarshal(raw, &m) == nil {
+				out = append(out, m)
+			}
+		}
+		return out, nil
+	}
+	switch kind {
+	case "OplogStore":
+		return one("/admin/backup/oplog/s3Configs/" + url.PathEscape(id))
+	case "SnapshotStore":
+		return one("/admin/backup/snapshot/s3Configs/" + url.PathEscape(id))
+	case "BackupJobsConfig":
+		project, err := opts.ProjectID()
+		if err != nil {
+			return nil, err
+		}
+		return one("/admin/backup/groups/"+url.PathEscape(project), "id")
+	case "BackupConfig":
+		project, err := opts.ProjectID()
+		if err != nil {
+			return nil, err
+		}
+		return one("/groups/"+url.PathEscape(project)+"/backupConfigs/"+url.PathEscape(id), "groupId")
+	case "GlobalAlertConfig":
+		items, err := list("/globalAlertConfigs")
+		if err != nil {
+			return nil, err
+		}
+		var out []exported
+		for _, m := range items {
+			out = append(out, exported{kind, strip(k, m)})
+		}
+		return out, nil
+	case "AlertConfig":
+		project, err := opts.ProjectID()
+		if err != nil {
+			return nil, err
+		}
+		items, err := list("/groups/" + url.PathEscape(project) + "/alertConfigs")
+		if err != nil {
+			return nil, err
+		}
+		var out []exported
+		for _, m := range items {
+			out = append(out, exported{kind, namedConfig(strip(k, m, "groupId"))})
+		}
+		return out, nil
+	case "AccessList":
+		org, err := opts.OrgID()
+		if err != nil {
+			return nil, err
+		}
+		items, err := list(fmt.Sprintf("/orgs/%s/apiKeys/%s/accessList", url.PathEscape(org), url.PathEscape(id)))
+		if err != nil {
+			return nil, err
+		}
+		entries := []any{}
+		for _, m := range items {
+			if ip, ok := m["ipAddress"].(string); ok && ip != "" {
+				entries = append(entries, map[string]any{"ipAddress": ip})
+			} else {
+				entries = append(entries, map[string]any{"cidrBlock": m["cidrBlock"]})
+			}
+		}
+		return []exported{{kind, map[string]any{"apiKeyId": id, "results": entries}}}, nil
+	}
+	return nil, cmdutil.FlagErrorf("unknown kind %q", kind)
+}
+
+// strip leaves out what the server manages and masks store keys.
+func strip(k *Kind, m map[string]any, drop ...string) map[string]any {
+	out := current(k, m, drop...)
+	for key, v := range out {
+		if s, ok := v.(string); ok && secretFields[key] && !looksRedacted(s) && s != "" {
+			out[key] = mask(key, s)
+		}
+	}
+	return out
+}
+
+// namedConfig turns the name tag into the name field, which then
+// identifies the configuration in place of its id.
+func namedConfig(m map[string]any) map[string]any {
+	tags, _ := m["tags"].([]any)
+	var rest []any
+	for _, t := range tags {
+		if s, _ := t.(string); strings.HasPrefix(s, NameTag) {
+			m["name"] = strings.TrimPrefix(s, NameTag)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if _, named := m["name"]; named {
+		delete(m, "id")
+		if len(rest) == 0 {
+			delete(m, "tags")
+		} else {
+			m["tags"] = rest
+		}
+	}
+	return m
+}
+
+// writeDocuments writes YAML documents, kind and then name or id first.
+func writeDocuments(w io.Writer, docs []exported) error {
+	var buf bytes.Buffer
+	for i, d := range docs {
+		var n yaml.Node
+		if err := n.Encode(d.fields); err != nil {
+			return err
+		}
+		head := []*yaml.Node{scalar("kind"), scalar(d.kind)}
+		var rest []*yaml.Node
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			switch n.Content[j].Value {
+			case "name", "id":
+				head = append(head, n.Content[j], n.Content[j+1])
+			default:
+				rest = append(rest, n.Content[j], n.Content[j+1])
+			}
+		}
+		n.Content = append(head, rest...)
+		if i > 0 {
+			buf.WriteString("---\n")
+		}
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(&n); err != nil {
+			return err
+		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+func scalar(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}

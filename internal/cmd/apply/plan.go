@@ -1,0 +1,466 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/omctl/omctl/internal/client"
+)
+
+// Action is what apply does with one document.
+type Action string
+
+const (
+	Create    Action = "create"
+	Update    Action = "update"
+	Unchanged Action = "unchanged"
+	// Refused: the document asks what the API cannot do; nothing of it is sent.
+	Refused Action = "refused"
+)
+
+// Plan is what apply would do with one document.
+type Plan struct {
+	Doc    *Document
+	Label  string // KIND NAME
+	Action Action
+	// Before and After are the resource as the server has it and as it
+	// would be, the fields the server manages left out (nil: none).
+	Before, After any
+	// Problems say, field by field, why a document is refused.
+	Problems []string
+	// write sends the change and returns what to say of it.
+	write func(ctx context.Context, c *client.Client) (string, error)
+}
+
+// Planner reads the current resources and plans each document.
+type Planner struct {
+	Client    *client.Client
+	ProjectID func() (string, error)
+	OrgID     func() (string, error)
+}
+
+// Plan plans one document: only reads are sent.
+func (p *Planner) Plan(ctx context.Context, d *Document) (*Plan, error) {
+	switch d.Kind.Name {
+	case "OplogStore":
+		return p.store(ctx, d, "/admin/backup/oplog/s3Configs")
+	case "SnapshotStore":
+		return p.store(ctx, d, "/admin/backup/snapshot/s3Configs")
+	case "BackupJobsConfig":
+		return p.backupJobs(ctx, d)
+	case "AlertConfig":
+		return p.alertConfig(ctx, d)
+	case "GlobalAlertConfig":
+		return p.globalAlertConfig(ctx, d)
+	case "BackupConfig":
+		return p.backupConfig(ctx, d)
+	case "AccessList":
+		return p.accessList(ctx, d)
+	}
+	return nil, fmt.Errorf("%s: no plan for kind %s", d.Source, d.Kind.Name)
+}
+
+// get reads one resource; nil without error when the server answers 404.
+func (p *Planner) get(ctx context.Context, path string) (map[string]any, error) {
+	body, err := p.Client.Get(ctx, path, nil)
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(p.Client.Content(body), &m); err != nil {
+		return nil, fmt.Errorf("GET %s: the server's answer is not a JSON object", path)
+	}
+	return m, nil
+}
+
+// desired is the document without the fields the server manages and
+// without the given identity fields.
+func desired(d *Document, identity ...string) map[string]any {
+	out := map[string]any{}
+	for k, v := range d.Fields {
+		if f := d.Kind.Fields[k]; f.managed || contains(identity, k) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// current is the server's resource without what it manages.
+func current(k *Kind, m map[string]any, identity ...string) map[string]any {
+	out := map[string]any{}
+	for key, v := range m {
+		if f, ok := k.Fields[key]; (ok && f.managed) || contains(identity, key) {
+			continue
+		}
+		out[key] = v
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// merge lays the document over the server's resource: a field the
+// document leaves out keeps the server's value.
+func merge(want, cur map[string]any) (send, before, after map[string]any, unknown []string) {
+	send, after = map[string]any{}, map[string]any{}
+	for k, v := range cur {
+		send[k], after[k] = v, v
+	}
+	for _, k := range sortedKeys(want) {
+		r := resolve(k, k, want[k], cur[k])
+		send[k], after[k] = r.send, r.show
+		unknown = append(unknown, r.unknown...)
+	}
+	return send, cur, after, unknown
+}
+
+// change fills a plan from the comparison: unchanged when equal, refused
+// when a redacted value would have to be sent.
+func change(pl *Plan, action Action, before, after any, unknown []string) {
+	pl.Before, pl.After = before, after
+	if action == Update && reflect.DeepEqual(before, after) {
+		pl.Action = Unchanged
+		return
+	}
+	pl.Action = action
+	for _, u := range unknown {
+		pl.Problems = append(pl.Problems, fmt.Sprintf("%s is redacted: the server does not show it and the document does not give it; write the real value in the document to %s this resource", u, action))
+	}
+	if len(pl.Problems) > 0 {
+		pl.Action = Refused
+	}
+}
+
+func (p *Planner) store(ctx context.Context, d *Document, base string) (*Plan, error) {
+	id := d.Fields["id"].(string)
+	pl := &Plan{Doc: d, Label: d.Kind.Name + " " + id}
+	path := base + "/" + url.PathEscape(id)
+	cur, err := p.get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	want := desired(d, "id")
+	if cur == nil {
+		send, _, after, unknown := merge(want, nil)
+		send["id"] = id
+		change(pl, Create, nil, after, unknown)
+		pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+			_, err := c.Send(ctx, http.MethodPost, base, send)
+			return "created " + pl.Label, err
+		}
+		return pl, nil
+	}
+	send, before, after, unknown := merge(want, current(d.Kind, cur, "id"))
+	change(pl, Update, before, after, unknown)
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPut, path, send)
+		return "updated " + pl.Label, err
+	}
+	return pl, nil
+}
+
+// project is the document's project field, else the profile's.
+func (p *Planner) project(d *Document, field string) (string, error) {
+	if s, _ := d.Fields[field].(string); s != "" {
+		return s, nil
+	}
+	return p.ProjectID()
+}
+
+func (p *Planner) backupJobs(ctx context.Context, d *Document) (*Plan, error) {
+	project, err := p.project(d, "id")
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{Doc: d, Label: "BackupJobsConfig " + project}
+	path := "/admin/backup/groups/" + url.PathEscape(project)
+	cur, err := p.get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	action := Update
+	if cur == nil {
+		action = Create // a PUT creates it (docs/api.md, Backup jobs configuration)
+	}
+	send, before, after, unknown := merge(desired(d, "id"), current(d.Kind, cur, "id"))
+	if cur == nil {
+		before = nil
+	}
+	change(pl, action, before, after, unknown)
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPut, path, send)
+		return string(action) + "d " + pl.Label, err
+	}
+	return pl, nil
+}
+
+// alertConfig finds the configuration by id, or by the tag that holds
+// its name (NameTag), and creates it when a name finds none.
+func (p *Planner) alertConfig(ctx context.Context, d *Document) (*Plan, error) {
+	project, err := p.project(d, "groupId")
+	if err != nil {
+		return nil, err
+	}
+	id, _ := d.Fields["id"].(string)
+	name, _ := d.Fields["name"].(string)
+	base := "/groups/" + url.PathEscape(project) + "/alertConfigs"
+	pl := &Plan{Doc: d, Label: "AlertConfig " + name}
+	if name == "" {
+		pl.Label = "AlertConfig " + id
+	}
+	var cur map[string]any
+	if id != "" {
+		if cur, err = p.get(ctx, base+"/"+url.PathEscape(id)); err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			pl.Action = Refused
+			pl.Problems = []string{fmt.Sprintf("id %s: no such alert configuration in project %s; leave id out and give a name to create one", id, project)}
+			return pl, nil
+		}
+	} else {
+		var found []map[string]any
+		for raw, err := range p.Client.Items(ctx, base, client.ListOptions{All: true, ItemsPerPage: 500}) {
+			if err != nil {
+				return nil, err
+			}
+			var m map[string]any
+			if json.Unmarshal(raw, &m) == nil && hasTag(m, NameTag+name) {
+				found = append(found, m)
+			}
+		}
+		if len(found) > 1 {
+			ids := make([]string, len(found))
+			for i, m := range found {
+				ids[i], _ = m["id"].(string)
+			}
+			pl.Action = Refused
+			pl.Problems = []string{fmt.Sprintf("name %s: %d configurations carry the tag %s%s (%s); keep it on one, or give the document an id", name, len(found), NameTag, name, strings.Join(ids, ", "))}
+			return pl, nil
+		}
+		if len(found) == 1 {
+			cur = found[0]
+		}
+	}
+	want := desired(d, "id", "groupId", "name")
+	if name != "" {
+		want["tags"] = withNameTag(want["tags"], cur, name)
+	}
+	if cur == nil {
+		send, _, after, unknown := merge(want, nil)
+		change(pl, Create, nil, after, unknown)
+		pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+			body, err := c.Send(ctx, http.MethodPost, base, send)
+			var made struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(c.Content(body), &made)
+			return fmt.Sprintf("created %s (id %s)", pl.Label, made.ID), err
+		}
+		return pl, nil
+	}
+	curID, _ := cur["id"].(string)
+	send, before, after, unknown := merge(want, current(d.Kind, cur, "id", "groupId"))
+	change(pl, Update, before, after, unknown)
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPut, base+"/"+url.PathEscape(curID), send)
+		return fmt.Sprintf("updated %s (id %s)", pl.Label, curID), err
+	}
+	return pl, nil
+}
+
+func hasTag(m map[string]any, tag string) bool {
+	tags, _ := m["tags"].([]any)
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// withNameTag is the tags a named configuration should have: the
+// document's (else the server's), its name tag included once.
+func withNameTag(tags any, cur map[string]any, name string) []any {
+	list, ok := tags.([]any)
+	if !ok && cur != nil {
+		list, _ = cur["tags"].([]any)
+	}
+	out := []any{}
+	for _, t := range list {
+		if s, _ := t.(string); !strings.HasPrefix(s, NameTag) {
+			out = append(out, t)
+		}
+	}
+	return append(out, NameTag+name)
+}
+
+// globalAlertConfig can only switch enabled (docs/api.md, Alert
+// configuration); any other difference is reported by name.
+func (p *Planner) globalAlertConfig(ctx context.Context, d *Document) (*Plan, error) {
+	id := d.Fields["id"].(string)
+	pl := &Plan{Doc: d, Label: "GlobalAlertConfig " + id}
+	path := "/globalAlertConfigs/" + url.PathEscape(id)
+	cur, err := p.get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil {
+		pl.Action = Refused
+		pl.Problems = []string{fmt.Sprintf("id %s: no such global alert configuration, and the API cannot create one", id)}
+		return pl, nil
+	}
+	_, before, after, unknown := merge(desired(d, "id"), current(d.Kind, cur, "id"))
+	for _, k := range sortedKeys(after) {
+		if k != "enabled" && !reflect.DeepEqual(before[k], after[k]) {
+			pl.Problems = append(pl.Problems, fmt.Sprintf("field %s differs: a global alert configuration can only be enabled or disabled", k))
+		}
+	}
+	if len(pl.Problems) > 0 {
+		pl.Action, pl.Before, pl.After = Refused, before, after
+		return pl, nil
+	}
+	change(pl, Update, before, after, unknown)
+	enabled, _ := after["enabled"].(bool)
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPut, path, map[string]any{"enabled": enabled})
+		return "updated " + pl.Label, err
+	}
+	return pl, nil
+}
+
+// backupConfig patches the fields that differ; syncSource, which the
+// server does not show, is sent along with a change and never compared.
+func (p *Planner) backupConfig(ctx context.Context, d *Document) (*Plan, error) {
+	project, err := p.project(d, "groupId")
+	if err != nil {
+		return nil, err
+	}
+	cluster := d.Fields["clusterId"].(string)
+	pl := &Plan{Doc: d, Label: "BackupConfig " + cluster}
+	path := "/groups/" + url.PathEscape(project) + "/backupConfigs/" + url.PathEscape(cluster)
+	cur, err := p.get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil {
+		pl.Action = Refused
+		pl.Problems = []string{fmt.Sprintf("clusterId %s: no backup configuration in project %s, and the API cannot create one", cluster, project)}
+		return pl, nil
+	}
+	want := desired(d, "groupId", "clusterId", "syncSource")
+	send, before, after, unknown := merge(want, current(d.Kind, cur, "groupId", "clusterId"))
+	change(pl, Update, before, after, unknown)
+	patch := map[string]any{}
+	for k := range want {
+		if !reflect.DeepEqual(before[k], after[k]) {
+			patch[k] = send[k]
+		}
+	}
+	_, regions := patch["multiRegionBackupEnabled"]
+	_, configs := patch["deploymentConfigs"]
+	if regions || configs { // the API takes these two together
+		patch["multiRegionBackupEnabled"], patch["deploymentConfigs"] = send["multiRegionBackupEnabled"], send["deploymentConfigs"]
+	}
+	if s, ok := d.Fields["syncSource"]; ok {
+		patch["syncSource"] = s
+	}
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPatch, path, patch)
+		return "updated " + pl.Label, err
+	}
+	return pl, nil
+}
+
+// accessList adds the entries the server lacks; it cannot remove any
+// (docs/api.md), so an entry the document leaves out refuses it.
+func (p *Planner) accessList(ctx context.Context, d *Document) (*Plan, error) {
+	org, _ := d.Fields["orgId"].(string)
+	if org == "" {
+		var err error
+		if org, err = p.OrgID(); err != nil {
+			return nil, err
+		}
+	}
+	key := d.Fields["apiKeyId"].(string)
+	pl := &Plan{Doc: d, Label: "AccessList " + key}
+	path := fmt.Sprintf("/orgs/%s/apiKeys/%s/accessList", url.PathEscape(org), url.PathEscape(key))
+	have := map[string]bool{}
+	for raw, err := range p.Client.Items(ctx, path, client.ListOptions{All: true, ItemsPerPage: 500}) {
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			if k, err := entryKey(m); err == nil {
+				have[k] = true
+			}
+		}
+	}
+	want := map[string]bool{}
+	var add []map[string]any
+	entries, _ := d.Fields["results"].([]any)
+	for _, e := range entries {
+		m := e.(map[string]any)
+		k, _ := entryKey(m)
+		if want[k] {
+			continue
+		}
+		want[k] = true
+		if !have[k] {
+			entry := map[string]any{}
+			if ip, ok := m["ipAddress"].(string); ok && m["cidrBlock"] == nil {
+				entry["ipAddress"] = ip
+			} else {
+				entry["cidrBlock"] = m["cidrBlock"]
+			}
+			add = append(add, entry)
+		}
+	}
+	var before, after []any
+	for _, k := range sortedKeys(have) {
+		before = append(before, k)
+		if !want[k] {
+			pl.Problems = append(pl.Problems, fmt.Sprintf("entry %s is on the server and not in the document: the API cannot remove access-list entries", k))
+		}
+	}
+	after = append(after, before...)
+	for _, e := range add {
+		k, _ := entryKey(e)
+		after = append(after, k)
+	}
+	sort.Slice(after, func(i, j int) bool { return after[i].(string) < after[j].(string) })
+	pl.Before, pl.After = map[string]any{"entries": before}, map[string]any{"entries": after}
+	switch {
+	case len(pl.Problems) > 0:
+		pl.Action = Refused
+	case len(add) == 0:
+		pl.Action = Unchanged
+	default:
+		pl.Action = Update
+	}
+	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
+		_, err := c.Send(ctx, http.MethodPost, path, add)
+		return fmt.Sprintf("updated %s (%d entries added)", pl.Label, len(add)), err
+	}
+	return pl, nil
+}

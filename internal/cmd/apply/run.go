@@ -1,0 +1,119 @@
+package apply
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// NewCmds builds apply, diff and export.
+func NewCmds(f *cmdutil.Factory) []*cobra.Command {
+	return []*cobra.Command{NewCmdApply(f, nil), NewCmdDiff(f, nil), NewCmdExport(f, nil)}
+}
+
+// Options are the inputs apply and diff share.
+type Options struct {
+	IO        *iostreams.IOStreams
+	Client    func() (*client.Client, error)
+	ProjectID func() (string, error)
+	OrgID     func() (string, error)
+
+	Files    []string
+	DryRun   bool
+	ExitCode bool
+}
+
+func newOptions(f *cmdutil.Factory) *Options {
+	return &Options{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID}
+}
+
+func addFileFlag(cmd *cobra.Command, opts *Options) {
+	cmd.Flags().StringArrayVarP(&opts.Files, "file", "f", nil, "YAML or JSON file of documents, a directory of them, or - for standard input (repeatable)")
+	_ = cmd.MarkFlagRequired("file")
+	_ = cmd.MarkFlagFilename("file", "yaml", "yml", "json")
+}
+
+// plans validates every document, then reads what each names.
+func plans(ctx context.Context, opts *Options) ([]*Plan, *client.Client, error) {
+	docs, err := ReadDocuments(opts.IO, opts.Files)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := opts.Client()
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID}
+	var out []*Plan
+	for _, d := range docs {
+		pl, err := p.Plan(ctx, d)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s (%s): %w", d.Source, d.Kind.Name, err)
+		}
+		out = append(out, pl)
+	}
+	return out, c, nil
+}
+
+// count sums up plans by action.
+func count(list []*Plan) map[Action]int {
+	n := map[Action]int{}
+	for _, pl := range list {
+		n[pl.Action]++
+	}
+	return n
+}
+
+// showPlan prints the diff of every change and the problems of every
+// refused document, and returns whether any document would change.
+func showPlan(opts *Options, list []*Plan) {
+	color := opts.IO.ColorEnabled()
+	for _, pl := range list {
+		switch pl.Action {
+		case Create, Update:
+			WriteDiff(opts.IO.Out, pl, color)
+		case Refused:
+			reportRefused(opts.IO, pl)
+		}
+	}
+}
+
+func reportRefused(ios *iostreams.IOStreams, pl *Plan) {
+	fmt.Fprintf(ios.ErrOut, "%s (%s) cannot be applied, nothing of it is sent:\n  %s\n", pl.Label, pl.Doc.Source, strings.Join(pl.Problems, "\n  "))
+}
+
+// summary is the one line that ends a plan.
+func summary(list []*Plan, would bool) string {
+	n := count(list)
+	if n[Create]+n[Update]+n[Refused] == 0 {
+		return fmt.Sprintf("No changes: %d resource(s) already as the documents say.", n[Unchanged])
+	}
+	format := "%d created, %d updated, %d unchanged"
+	if would {
+		format = "%d to create, %d to update, %d unchanged"
+	}
+	s := fmt.Sprintf(format, n[Create], n[Update], n[Unchanged])
+	if n[Refused] > 0 {
+		s += fmt.Sprintf(", %d refused", n[Refused])
+	}
+	return s + "."
+}
+
+// planExit is the end of diff and apply --dry-run: 1 when a document is
+// refused, else with --exit-code 2 when something would change.
+func planExit(opts *Options, list []*Plan) error {
+	n := count(list)
+	if n[Refused] > 0 {
+		return cmdutil.ErrSilent
+	}
+	if opts.ExitCode && n[Create]+n[Update] > 0 {
+		return &cmdutil.ExitCodeError{Code: 2}
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package apply
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// secretFields hold credentials. The server shows those of notifications
+// redacted (docs/api.md, Notification): webhook URLs keep their scheme and
+// host, keys their last characters, a webhook secret nothing. Store keys
+// come back as stored but are never printed.
+var secretFields = map[string]bool{
+	"webhookSecret": true, "webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true,
+	"apiToken": true, "monitoringApiKey": true, "notificationToken": true, "alertingApiKey": true,
+	"serviceKey": true, "incidentApiKey": true, "datadogApiKey": true, "opsGenieApiKey": true,
+	"victorOpsApiKey": true, "cloudSecretKey": true, "awsSecretKey": true, "kmipClientCertPassword": true,
+}
+
+// looksRedacted says whether a value is the redacted form of a secret:
+// stars, possibly after a URL's scheme and host or before a key's last
+// characters.
+func looksRedacted(s string) bool {
+	return strings.Contains(s, "****") || (s != "" && strings.Trim(s, "*") == "")
+}
+
+// couldBe says whether shown, a redacted value, is what the server would
+// show for real. When it is, apply cannot tell whether they differ.
+func couldBe(shown, real string) bool {
+	if strings.Trim(shown, "*") == "" {
+		return true // the whole value hidden
+	}
+	if prefix, ok := strings.CutSuffix(shown, "/****"); ok {
+		u, err := url.Parse(real)
+		return err == nil && u.Scheme+"://"+u.Host == prefix
+	}
+	stars := len(shown) - len(strings.TrimLeft(shown, "*"))
+	return len(real) == len(shown) && stars > 0 && real[stars:] == shown[stars:]
+}
+
+// resolved is a document's value made ready to send and to show.
+type resolved struct {
+	send any
+	// show is what the comparison uses: a secret apply cannot compare
+	// shows the server's value, so it never counts as a change.
+	show any
+	// unknown lists the paths of redacted values that the document does
+	// not replace with real ones: they cannot be sent.
+	unknown []string
+}
+
+// resolve walks a document value d beside the server's value c.
+func resolve(key, path string, d, c any) resolved {
+	switch dv := d.(type) {
+	case map[string]any:
+		cm, _ := c.(map[string]any)
+		send, show := map[string]any{}, map[string]any{}
+		var unknown []string
+		for _, k := range sortedKeys(dv) {
+			r := resolve(k, join(path, k), dv[k], cm[k])
+			send[k], show[k] = r.send, r.show
+			unknown = append(unknown, r.unknown...)
+		}
+		return resolved{send, show, unknown}
+	case []any:
+		cl, _ := c.([]any)
+		send, show := make([]any, len(dv)), make([]any, len(dv))
+		var unknown []string
+		for i, e := range dv {
+			var ce any
+			if i < len(cl) {
+				ce = cl[i]
+			}
+			r := resolve(key, path+"["+strconv.Itoa(i)+"]", e, ce)
+			send[i], show[i] = r.send, r.show
+			unknown = append(unknown, r.unknown...)
+		}
+		return resolved{send, show, unknown}
+	case string:
+		if !secretFields[key] {
+			return resolved{send: d, show: d}
+		}
+		cs, _ := c.(string)
+		switch {
+		case cs != "" && looksRedacted(cs) && (dv == cs || couldBe(cs, dv) || looksRedacted(dv)):
+			// The server hides its value: unknown, never a change.
+			if looksRedacted(dv) {
+				return resolved{send: dv, show: cs, unknown: []string{path}}
+			}
+			return resolved{send: dv, show: cs}
+		case cs != "" && looksRedacted(dv):
+			// The server shows the real value and the document a
+			// redacted one (an export): keep the server's.
+			return resolved{send: cs, show: cs}
+		case looksRedacted(dv):
+			return resolved{send: dv, show: dv, unknown: []string{path}}
+		}
+	}
+	return resolved{send: d, show: d}
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+
+// maskPair hides the secrets of what a diff prints. Two different secrets
+// that mask alike are told apart by "(changed)".
+func maskPair(key string, before, after any) (any, any) {
+	bm, bIsMap := before.(map[string]any)
+	am, aIsMap := after.(map[string]any)
+	if bIsMap || aIsMap {
+		var ob, oa map[string]any
+		if bIsMap {
+			ob = map[string]any{}
+		}
+		if aIsMap {
+			oa = map[string]any{}
+		}
+		keys := map[string]bool{}
+		for k := range bm {
+			keys[k] = true
+		}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range keys {
+			b, bok := bm[k]
+			a, aok := am[k]
+			mb, ma := maskPair(k, b, a)
+			if bok {
+				ob[k] = mb
+			}
+			if aok {
+				oa[k] = ma
+			}
+		}
+		return orNil(ob, bIsMap, before), orNil(oa, aIsMap, after)
+	}
+	bl, bIsList := before.([]any)
+	al, aIsList := after.([]any)
+	if bIsList || aIsList {
+		ob, oa := make([]any, len(bl)), make([]any, len(al))
+		for i := 0; i < max(len(bl), len(al)); i++ {
+			var b, a any
+			if i < len(bl) {
+				b = bl[i]
+			}
+			if i < len(al) {
+				a = al[i]
+			}
+			mb, ma := maskPair(key, b, a)
+			if i < len(bl) {
+				ob[i] = mb
+			}
+			if i < len(al) {
+				oa[i] = ma
+			}
+		}
+		return listOr(ob, bIsList, before), listOr(oa, aIsList, after)
+	}
+	if !secretFields[key] {
+		return before, after
+	}
+	bs, bok := before.(string)
+	as, aok := after.(string)
+	mb, ma := before, after
+	if bok {
+		mb = mask(key, bs)
+	}
+	if aok {
+		ma = mask(key, as)
+	}
+	if bok && aok && bs != as && mb == ma {
+		ma = ma.(string) + " (changed)"
+	}
+	return mb, ma
+}
+
+func orNil(m map[string]any, ok bool, orig any) any {
+	if ok {
+		return m
+	}
+	return orig
+}
+
+func listOr(l []any, ok bool, orig any) any {
+	if ok {
+		return l
+	}
+	return orig
+}
+
+// mask shows a secret the way the server shows redacted ones.
+func mask(key, s string) string {
+	if s == "" || looksRedacted(s) {
+		return s
+	}
+	if strings.HasSuffix(strings.ToLower(key), "url") {
+		if u, err := url.Parse(s); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host + "/****"
+		}
+	}
+	return "********"
+}
