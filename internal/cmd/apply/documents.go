@@ -225,11 +225,11 @@ type field struct {
 	managed bool
 }
 
-func str() field                       { return field{t: tString} }
-func boolean() field                   { return field{t: tBool} }
-func integer() field                   { return field{t: tInt} }
-func number() field                    { return field{t: tNumber} }
-func strs() field                      { return field{t: tStrings} }
+func str() field                        { return field{t: tString} }
+func boolean() field                    { return field{t: tBool} }
+func integer() field                    { return field{t: tInt} }
+func number() field                     { return field{t: tNumber} }
+func strs() field                       { return field{t: tStrings} }
 func object(sub map[string]field) field { return field{t: tObject, sub: sub} }
 func objects(sub map[string]field) field {
 	return field{t: tObjects, sub: sub}

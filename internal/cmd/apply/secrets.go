@@ -106,7 +106,6 @@ func join(path, k string) string {
 	return path + "." + k
 }
 
-
 // maskPair hides the secrets of what a diff prints. Two different secrets
 // that mask alike are told apart by "(changed)".
 func maskPair(key string, before, after any) (any, any) {
