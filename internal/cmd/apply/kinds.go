@@ -180,9 +180,6 @@ func checkAlertConfig(d *Document) error {
 			}
 		}
 	}
-	if s, _ := d.Fields["eventTypeName"].(string); s == "" && id == "" {
-		return fmt.Errorf("field eventTypeName is missing: a new configuration needs it")
-	}
 	return nil
 }
 

@@ -268,6 +268,10 @@ func (p *Planner) alertConfig(ctx context.Context, d *Document) (*Plan, error) {
 	if cur == nil {
 		send, _, after, unknown := merge(want, nil)
 		change(pl, Create, nil, after, unknown)
+		if s, _ := want["eventTypeName"].(string); s == "" {
+			pl.Action = Refused
+			pl.Problems = append(pl.Problems, fmt.Sprintf("field eventTypeName is missing: no configuration carries the tag %s%s, and a new one needs it", NameTag, name))
+		}
 		pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 			body, err := c.Send(ctx, http.MethodPost, base, send)
 			var made struct {

@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -70,8 +71,8 @@ func count(list []*Plan) map[Action]int {
 	return n
 }
 
-// showPlan prints the diff of every change and the problems of every
-// refused document, and returns whether any document would change.
+// showPlan prints the diff of every change, and of every refused
+// document the diff it asked for and why it cannot be applied.
 func showPlan(opts *Options, list []*Plan) {
 	color := opts.IO.ColorEnabled()
 	for _, pl := range list {
@@ -79,6 +80,9 @@ func showPlan(opts *Options, list []*Plan) {
 		case Create, Update:
 			WriteDiff(opts.IO.Out, pl, color)
 		case Refused:
+			if pl.After != nil && !reflect.DeepEqual(pl.Before, pl.After) {
+				WriteDiff(opts.IO.Out, pl, color)
+			}
 			reportRefused(opts.IO, pl)
 		}
 	}
