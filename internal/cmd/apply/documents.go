@@ -105,9 +105,13 @@ func expand(f string) ([]string, error) {
 	return names, nil
 }
 
-// parse splits a file into documents (YAML separated by ---, or JSON,
-// which is YAML) and validates each.
+// parse splits a file into documents (YAML separated by ---, or JSON
+// values one after another, a JSON array counting as its elements) and
+// validates each.
 func parse(name string, data []byte) ([]*Document, []string) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return parseJSON(name, data)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*Document
 	var problems []string
@@ -132,6 +136,40 @@ func parse(name string, data []byte) ([]*Document, []string) {
 			continue
 		}
 		d, err := newDocument(src, v)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		docs = append(docs, d)
+	}
+	return docs, problems
+}
+
+func parseJSON(name string, data []byte) ([]*Document, []string) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var values []any
+	for {
+		var v any
+		err := dec.Decode(&v)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, []string{fmt.Sprintf("%s#%d: not JSON: the file ends inside a value", name, len(values)+1)}
+		}
+		if err != nil {
+			return nil, []string{fmt.Sprintf("%s#%d: not JSON: %s", name, len(values)+1, cmdutil.DescribeJSONError(err))}
+		}
+		if list, ok := v.([]any); ok {
+			values = append(values, list...)
+		} else {
+			values = append(values, v)
+		}
+	}
+	var docs []*Document
+	var problems []string
+	for i, v := range values {
+		d, err := newDocument(fmt.Sprintf("%s#%d", name, i+1), v)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
