@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func (p *Planner) get(ctx context.Context, path string) (map[string]any, error) 
 func desired(d *Document, identity ...string) map[string]any {
 	out := map[string]any{}
 	for k, v := range d.Fields {
-		if f := d.Kind.Fields[k]; f.managed || contains(identity, k) {
+		if f := d.Kind.Fields[k]; f.managed || slices.Contains(identity, k) {
 			continue
 		}
 		out[k] = v
@@ -101,21 +102,12 @@ func desired(d *Document, identity ...string) map[string]any {
 func current(k *Kind, m map[string]any, identity ...string) map[string]any {
 	out := map[string]any{}
 	for key, v := range m {
-		if f, ok := k.Fields[key]; (ok && f.managed) || contains(identity, key) {
+		if f, ok := k.Fields[key]; (ok && f.managed) || slices.Contains(identity, key) {
 			continue
 		}
 		out[key] = v
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // merge lays the document over the server's resource: a field the
