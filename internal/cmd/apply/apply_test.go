@@ -297,3 +297,19 @@ func TestApplyRefusesGlobalConfigEditsAndSendsNothing(t *testing.T) {
 		t.Fatalf("%v %q", err, errOut)
 	}
 }
+
+func TestWriteDiffColoursOnATerminal(t *testing.T) {
+	pl := &Plan{Doc: &Document{Source: "f.yaml#1"}, Label: "OplogStore o1",
+		Before: map[string]any{"a": 1, "b": 2}, After: map[string]any{"a": 1, "b": 3}}
+	var plain, coloured strings.Builder
+	WriteDiff(&plain, pl, false)
+	WriteDiff(&coloured, pl, true)
+	if want := "--- server/OplogStore o1\n+++ documents/OplogStore o1 (f.yaml#1)\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n"; plain.String() != want {
+		t.Errorf("plain diff:\n%s\nwant:\n%s", plain.String(), want)
+	}
+	for _, want := range []string{"\x1b[31m-b: 2\x1b[0m\n", "\x1b[32m+b: 3\x1b[0m\n", "\x1b[36m@@ -1,2 +1,2 @@\x1b[0m\n"} {
+		if !strings.Contains(coloured.String(), want) {
+			t.Errorf("coloured diff lacks %q:\n%q", want, coloured.String())
+		}
+	}
+}

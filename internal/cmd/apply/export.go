@@ -230,7 +230,8 @@ func namedConfig(m map[string]any) map[string]any {
 	return m
 }
 
-// writeDocuments writes YAML documents, kind and then name or id first.
+// writeDocuments writes YAML documents, kind and then what identifies
+// the resource first.
 func writeDocuments(w io.Writer, docs []exported) error {
 	var buf bytes.Buffer
 	for i, d := range docs {
@@ -242,7 +243,7 @@ func writeDocuments(w io.Writer, docs []exported) error {
 		var rest []*yaml.Node
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			switch n.Content[j].Value {
-			case "name", "id":
+			case "name", "id", "clusterId", "apiKeyId":
 				head = append(head, n.Content[j], n.Content[j+1])
 			default:
 				rest = append(rest, n.Content[j], n.Content[j+1])
