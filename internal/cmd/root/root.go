@@ -128,8 +128,9 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.Is(err, cmdutil.ErrSilent) {
 		return cmdutil.ExitError
 	}
-	if code, ok := err.(*cmdutil.ExitCodeError); ok {
-		return code.Code
+	var codeErr *cmdutil.ExitCodeError
+	if errors.As(err, &codeErr) {
+		return codeErr.Code // the exit code is the answer (diff --exit-code): no message
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// Ctrl-C: the user knows; an "Error: ... context canceled" would
