@@ -9,9 +9,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// toYAML writes JSON as YAML, keeping the order of its members: JSON is
+// ToYAML writes JSON as YAML, keeping the order of its members: JSON is
 // YAML, so the document is read as a YAML node tree and written back in
 // block style.
+func ToYAML(data []byte) ([]byte, error) { return toYAML(data) }
+
 func toYAML(data []byte) ([]byte, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {

@@ -6,9 +6,11 @@ package bulk
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"sync"
@@ -104,10 +106,12 @@ func Run(ctx context.Context, ids []string, act func(context.Context, string) Re
 
 // Print writes one line per result: an aligned table with a header on a
 // terminal, tab-separated values without one when piped (ID, OUTCOME,
-// DETAIL), or a JSON object per line with -o json or jsonl.
+// DETAIL), a JSON object per line with -o json or jsonl, or a YAML
+// document per result with -o yaml.
 func Print(ios *iostreams.IOStreams, format string, results []Result) error {
-	if format == output.FormatJSON || format == output.FormatJSONL {
-		enc := json.NewEncoder(ios.Out)
+	if format == output.FormatJSON || format == output.FormatJSONL || format == output.FormatYAML {
+		var lines bytes.Buffer
+		enc := json.NewEncoder(&lines)
 		for _, r := range results {
 			line := struct {
 				ID       string          `json:"id"`
@@ -117,6 +121,22 @@ func Print(ios *iostreams.IOStreams, format string, results []Result) error {
 				Resource json.RawMessage `json:"resource,omitempty"`
 			}{r.ID, r.Err == nil, r.Outcome, r.Detail, r.Body}
 			if err := enc.Encode(line); err != nil {
+				return err
+			}
+		}
+		if format != output.FormatYAML {
+			_, err := ios.Out.Write(lines.Bytes())
+			return err
+		}
+		for i, line := range bytes.Split(bytes.TrimSpace(lines.Bytes()), []byte("\n")) {
+			y, err := output.ToYAML(line)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				io.WriteString(ios.Out, "---\n")
+			}
+			if _, err := ios.Out.Write(y); err != nil {
 				return err
 			}
 		}

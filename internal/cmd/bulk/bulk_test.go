@@ -101,4 +101,9 @@ func TestPrintTSVTableAndJSONLines(t *testing.T) {
 	if out.String() != want {
 		t.Errorf("JSON lines = %q, want %q", out.String(), want)
 	}
+	ios, _, out, _ = iostreams.Test()
+	Print(ios, "yaml", results)
+	if !strings.Contains(out.String(), "id: "+id1+"\nok: true\noutcome: acknowledged\n") || !strings.Contains(out.String(), "---\nid: "+id2) {
+		t.Errorf("YAML = %q", out.String())
+	}
 }
