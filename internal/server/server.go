@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 // Options configure a Server.
@@ -210,45 +212,44 @@ type route struct {
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
 	table := map[string]map[string]handlerFunc{}
-	add := func(method, pattern string, h handlerFunc) {
-		if table[pattern] == nil {
-			table[pattern] = map[string]handlerFunc{}
+	add := func(e api.Endpoint, h handlerFunc) {
+		if table[e.Pattern] == nil {
+			table[e.Pattern] = map[string]handlerFunc{}
 		}
-		table[pattern][method] = h
+		table[e.Pattern][e.Method] = h
 	}
-	g := "/groups/{project_id}"
-	add("GET", g+"/alerts", s.listAlerts)
-	add("GET", g+"/alerts/{alert_id}", s.getAlert)
-	add("PATCH", g+"/alerts/{alert_id}", s.patchAlert)
-	add("GET", g+"/alertConfigs", s.listAlertConfigs)
-	add("POST", g+"/alertConfigs", s.createAlertConfig)
-	add("DELETE", g+"/alertConfigs/{config_id}", s.deleteAlertConfig)
-	add("GET", g+"/alertConfigs/{config_id}", s.getAlertConfig)
-	add("PUT", g+"/alertConfigs/{config_id}", s.putAlertConfig)
-	add("PATCH", g+"/alertConfigs/{config_id}", s.patchAlertConfig)
-	add("GET", "/globalAlerts", s.listGlobalAlerts)
-	add("GET", "/globalAlertConfigs", s.listGlobalAlertConfigs)
-	add("GET", "/globalAlertConfigs/{config_id}", s.getGlobalAlertConfig)
-	add("PUT", "/globalAlertConfigs/{config_id}", s.putGlobalAlertConfig)
-	add("GET", g+"/backupConfigs/{cluster_id}", s.getBackupConfig)
-	add("PATCH", g+"/backupConfigs/{cluster_id}", s.patchBackupConfig)
-	add("GET", g+"/backupConfigs/{cluster_id}/availableMembers", s.getBackupConfigMembers)
-	add("GET", g+"/clusters/{cluster_id}/snapshots", s.listSnapshots)
-	add("GET", g+"/clusters/{cluster_id}/snapshots/{snapshot_id}", s.getSnapshot)
-	add("PATCH", g+"/clusters/{cluster_id}/snapshots/{snapshot_id}", s.patchSnapshot)
-	add("GET", g+"/hosts/{host_id}/snapshots", s.listConfigServerSnapshots)
-	add("GET", g+"/hosts/{host_id}/snapshots/{snapshot_id}", s.getConfigServerSnapshot)
-	add("GET", "/admin/backup/oplog/s3Configs/{store_id}", s.getOplogStore)
-	add("POST", "/admin/backup/oplog/s3Configs", s.createOplogStore)
-	add("PUT", "/admin/backup/oplog/s3Configs/{store_id}", s.putOplogStore)
-	add("POST", "/admin/backup/snapshot/s3Configs", s.createSnapshotStore)
-	add("GET", "/admin/backup/snapshot/s3Configs/{store_id}", s.getSnapshotStore)
-	add("PUT", "/admin/backup/snapshot/s3Configs/{store_id}", s.putSnapshotStore)
-	add("GET", "/admin/backup/groups/{project_id}", s.getBackupJobConfig)
-	add("PUT", "/admin/backup/groups/{project_id}", s.putBackupJobConfig)
-	add("POST", g+"/apiKeys", s.createAPIKey)
-	add("POST", "/orgs/{org_id}/apiKeys/{key_id}/accessList", s.addAccessList)
-	add("GET", "/orgs/{org_id}/apiKeys/{key_id}/accessList", s.listAccessList)
+	add(api.ListAlerts, s.listAlerts)
+	add(api.GetAlert, s.getAlert)
+	add(api.AckAlert, s.patchAlert)
+	add(api.ListAlertConfigs, s.listAlertConfigs)
+	add(api.CreateAlertConfig, s.createAlertConfig)
+	add(api.DeleteAlertConfig, s.deleteAlertConfig)
+	add(api.GetAlertConfig, s.getAlertConfig)
+	add(api.PutAlertConfig, s.putAlertConfig)
+	add(api.EnableAlertConfig, s.patchAlertConfig)
+	add(api.ListGlobalAlerts, s.listGlobalAlerts)
+	add(api.ListGlobalAlertConfigs, s.listGlobalAlertConfigs)
+	add(api.GetGlobalAlertConfig, s.getGlobalAlertConfig)
+	add(api.EnableGlobalAlertConfig, s.putGlobalAlertConfig)
+	add(api.GetBackupConfig, s.getBackupConfig)
+	add(api.PatchBackupConfig, s.patchBackupConfig)
+	add(api.GetBackupConfigMembers, s.getBackupConfigMembers)
+	add(api.ListSnapshots, s.listSnapshots)
+	add(api.GetSnapshot, s.getSnapshot)
+	add(api.ExpireSnapshot, s.patchSnapshot)
+	add(api.ListConfigServerSnapshots, s.listConfigServerSnapshots)
+	add(api.GetConfigServerSnapshot, s.getConfigServerSnapshot)
+	add(api.GetOplogStore, s.getOplogStore)
+	add(api.CreateOplogStore, s.createOplogStore)
+	add(api.PutOplogStore, s.putOplogStore)
+	add(api.CreateSnapshotStore, s.createSnapshotStore)
+	add(api.GetSnapshotStore, s.getSnapshotStore)
+	add(api.PutSnapshotStore, s.putSnapshotStore)
+	add(api.GetBackupJobConfig, s.getBackupJobConfig)
+	add(api.PutBackupJobConfig, s.putBackupJobConfig)
+	add(api.CreateAPIKey, s.createAPIKey)
+	add(api.AddAccessList, s.addAccessList)
+	add(api.ListAccessList, s.listAccessList)
 
 	for pattern, methods := range table {
 		rt := &route{methods: methods}

@@ -5,8 +5,6 @@
 package alertconfigs
 
 import (
-	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -28,13 +26,9 @@ func NewCmdAlertConfigs(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func configsPath(projectID string) string {
-	return fmt.Sprintf("/groups/%s/alertConfigs", url.PathEscape(projectID))
-}
+func configsPath(projectID string) string { return api.ListAlertConfigs.Path(projectID) }
 
-func configPath(projectID, id string) string {
-	return configsPath(projectID) + "/" + url.PathEscape(id)
-}
+func configPath(projectID, id string) string { return api.GetAlertConfig.Path(projectID, id) }
 
 // Table is how alert configurations show as rows; global ones share it.
 var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "NOTIFICATIONS", "UPDATED"},

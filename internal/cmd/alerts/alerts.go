@@ -3,9 +3,6 @@
 package alerts
 
 import (
-	"fmt"
-	"net/url"
-
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
@@ -27,13 +24,9 @@ its notifications until the acknowledgement ends.`,
 	return cmd
 }
 
-func alertsPath(projectID string) string {
-	return fmt.Sprintf("/groups/%s/alerts", url.PathEscape(projectID))
-}
+func alertsPath(projectID string) string { return api.ListAlerts.Path(projectID) }
 
-func alertPath(projectID, alertID string) string {
-	return alertsPath(projectID) + "/" + url.PathEscape(alertID)
-}
+func alertPath(projectID, alertID string) string { return api.GetAlert.Path(projectID, alertID) }
 
 // Table is how alerts show as rows; global alerts share it.
 var Table = output.Columns([]string{"ID", "STATUS", "EVENT", "CREATED", "TARGET", "ACK UNTIL"},

@@ -2,10 +2,8 @@ package apikeys
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/netip"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
@@ -73,7 +71,7 @@ func accessListAddRun(ctx context.Context, opts *AccessListAddOptions) error {
 	if err != nil {
 		return err
 	}
-	path := fmt.Sprintf("/orgs/%s/apiKeys/%s/accessList", url.PathEscape(orgID), url.PathEscape(opts.KeyID))
+	path := api.AddAccessList.Path(orgID, opts.KeyID)
 	res, err := c.Send(ctx, http.MethodPost, path, entries)
 	if err != nil {
 		return err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,7 +92,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, http.MethodPost, "/groups/"+url.PathEscape(projectID)+"/apiKeys",
+	res, err := c.Send(ctx, api.CreateAPIKey.Method, api.CreateAPIKey.Path(projectID),
 		api.APIKeyCreateRequest{Desc: opts.Desc, Roles: roles})
 	if err != nil {
 		return err

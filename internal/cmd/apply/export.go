@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -135,23 +135,23 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 	}
 	switch kind {
 	case "OplogStore":
-		return one("/admin/backup/oplog/s3Configs/" + url.PathEscape(id))
+		return one(api.GetOplogStore.Path(id))
 	case "SnapshotStore":
-		return one("/admin/backup/snapshot/s3Configs/" + url.PathEscape(id))
+		return one(api.GetSnapshotStore.Path(id))
 	case "BackupJobsConfig":
 		project, err := opts.ProjectID()
 		if err != nil {
 			return nil, err
 		}
-		return one("/admin/backup/groups/"+url.PathEscape(project), "id")
+		return one(api.GetBackupJobConfig.Path(project), "id")
 	case "BackupConfig":
 		project, err := opts.ProjectID()
 		if err != nil {
 			return nil, err
 		}
-		return one("/groups/"+url.PathEscape(project)+"/backupConfigs/"+url.PathEscape(id), "groupId")
+		return one(api.GetBackupConfig.Path(project, id), "groupId")
 	case "GlobalAlertConfig":
-		items, err := list("/globalAlertConfigs")
+		items, err := list(api.ListGlobalAlertConfigs.Path())
 		if err != nil {
 			return nil, err
 		}
@@ -165,7 +165,7 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		if err != nil {
 			return nil, err
 		}
-		items, err := list("/groups/" + url.PathEscape(project) + "/alertConfigs")
+		items, err := list(api.ListAlertConfigs.Path(project))
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		if err != nil {
 			return nil, err
 		}
-		items, err := list(fmt.Sprintf("/orgs/%s/apiKeys/%s/accessList", url.PathEscape(org), url.PathEscape(id)))
+		items, err := list(api.ListAccessList.Path(org, id))
 		if err != nil {
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 )
 
@@ -51,9 +52,9 @@ type Planner struct {
 func (p *Planner) Plan(ctx context.Context, d *Document) (*Plan, error) {
 	switch d.Kind.Name {
 	case "OplogStore":
-		return p.store(ctx, d, "/admin/backup/oplog/s3Configs")
+		return p.store(ctx, d, api.CreateOplogStore.Path())
 	case "SnapshotStore":
-		return p.store(ctx, d, "/admin/backup/snapshot/s3Configs")
+		return p.store(ctx, d, api.CreateSnapshotStore.Path())
 	case "BackupJobsConfig":
 		return p.backupJobs(ctx, d)
 	case "AlertConfig":
@@ -184,7 +185,7 @@ func (p *Planner) backupJobs(ctx context.Context, d *Document) (*Plan, error) {
 		return nil, err
 	}
 	pl := &Plan{Doc: d, Label: "BackupJobsConfig " + project}
-	path := "/admin/backup/groups/" + url.PathEscape(project)
+	path := api.GetBackupJobConfig.Path(project)
 	cur, err := p.get(ctx, path)
 	if err != nil {
 		return nil, err
@@ -214,7 +215,7 @@ func (p *Planner) alertConfig(ctx context.Context, d *Document) (*Plan, error) {
 	}
 	id, _ := d.Fields["id"].(string)
 	name, _ := d.Fields["name"].(string)
-	base := "/groups/" + url.PathEscape(project) + "/alertConfigs"
+	base := api.ListAlertConfigs.Path(project)
 	pl := &Plan{Doc: d, Label: "AlertConfig " + name}
 	if name == "" {
 		pl.Label = "AlertConfig " + id
@@ -315,7 +316,7 @@ func withNameTag(tags any, cur map[string]any, name string) []any {
 func (p *Planner) globalAlertConfig(ctx context.Context, d *Document) (*Plan, error) {
 	id := d.Fields["id"].(string)
 	pl := &Plan{Doc: d, Label: "GlobalAlertConfig " + id}
-	path := "/globalAlertConfigs/" + url.PathEscape(id)
+	path := api.GetGlobalAlertConfig.Path(id)
 	cur, err := p.get(ctx, path)
 	if err != nil {
 		return nil, err
@@ -353,7 +354,7 @@ func (p *Planner) backupConfig(ctx context.Context, d *Document) (*Plan, error) 
 	}
 	cluster := d.Fields["clusterId"].(string)
 	pl := &Plan{Doc: d, Label: "BackupConfig " + cluster}
-	path := "/groups/" + url.PathEscape(project) + "/backupConfigs/" + url.PathEscape(cluster)
+	path := api.GetBackupConfig.Path(project, cluster)
 	cur, err := p.get(ctx, path)
 	if err != nil {
 		return nil, err
@@ -399,7 +400,7 @@ func (p *Planner) accessList(ctx context.Context, d *Document) (*Plan, error) {
 	}
 	key := d.Fields["apiKeyId"].(string)
 	pl := &Plan{Doc: d, Label: "AccessList " + key}
-	path := fmt.Sprintf("/orgs/%s/apiKeys/%s/accessList", url.PathEscape(org), url.PathEscape(key))
+	path := api.ListAccessList.Path(org, key)
 	have := map[string]bool{}
 	for raw, err := range p.Client.Items(ctx, path, client.ListOptions{All: true, ItemsPerPage: 500}) {
 		if err != nil {

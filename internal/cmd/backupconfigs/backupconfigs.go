@@ -3,8 +3,6 @@
 package backupconfigs
 
 import (
-	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -26,7 +24,7 @@ func NewCmdBackupConfigs(f *cmdutil.Factory) *cobra.Command {
 }
 
 func configPath(projectID, clusterID string) string {
-	return fmt.Sprintf("/groups/%s/backupConfigs/%s", url.PathEscape(projectID), url.PathEscape(clusterID))
+	return api.GetBackupConfig.Path(projectID, clusterID)
 }
 
 // Table shows a backup configuration.

@@ -5,7 +5,6 @@ package backupjobs
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -97,7 +96,7 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	body, err := c.Get(ctx, "/admin/backup/groups/"+url.PathEscape(projectID), nil)
+	body, err := c.Get(ctx, api.GetBackupJobConfig.Path(projectID), nil)
 	if err != nil {
 		return err
 	}

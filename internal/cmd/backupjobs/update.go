@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -114,7 +112,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, http.MethodPut, "/admin/backup/groups/"+url.PathEscape(projectID), body)
+	res, err := c.Send(ctx, api.PutBackupJobConfig.Method, api.PutBackupJobConfig.Path(projectID), body)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
@@ -99,9 +100,9 @@ func checkCredentials(ctx context.Context, ans *Answers) error {
 	if err != nil {
 		return err
 	}
-	path := "/globalAlerts"
+	path := api.ListGlobalAlerts.Path()
 	if ans.ProjectID != "" {
-		path = "/groups/" + ans.ProjectID + "/alerts"
+		path = api.ListAlerts.Path(ans.ProjectID)
 	}
 	_, err = c.Get(ctx, path, url.Values{"itemsPerPage": {"1"}})
 	return err

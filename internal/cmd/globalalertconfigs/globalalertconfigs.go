@@ -5,8 +5,6 @@ package globalalertconfigs
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -79,7 +77,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(c.Pages(ctx, "/globalAlertConfigs", lo), lo.All, Table)
+	return printer.List(c.Pages(ctx, api.ListGlobalAlertConfigs.Path(), lo), lo.All, Table)
 }
 
 // SetEnabledOptions are the inputs of `globalalertconfigs enable|disable`.
@@ -104,7 +102,7 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 		Long:              cmdutil.Title(verb) + " a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).",
 		Example:           "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
 		Args:              cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
-		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return "/globalAlertConfigs", nil }),
+		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return api.ListGlobalAlertConfigs.Path(), nil }),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ConfigID = args[0]
 			if runF != nil {
@@ -127,7 +125,7 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, http.MethodPut, "/globalAlertConfigs/"+url.PathEscape(opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
+	res, err := c.Send(ctx, api.EnableGlobalAlertConfig.Method, api.EnableGlobalAlertConfig.Path(opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
 	if err != nil {
 		return err
 	}

@@ -106,5 +106,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(c.Pages(ctx, "/globalAlerts", lo), lo.All, alerts.Table)
+	return printer.List(c.Pages(ctx, api.ListGlobalAlerts.Path(), lo), lo.All, alerts.Table)
 }

@@ -6,10 +6,11 @@ package oplogstores
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
-const basePath = "/admin/backup/oplog/s3Configs"
+var basePath = api.CreateOplogStore.Path()
 
 // NewCmdOplogStores is the `oplogstores` command group.
 func NewCmdOplogStores(f *cmdutil.Factory) *cobra.Command {

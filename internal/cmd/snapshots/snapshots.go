@@ -5,7 +5,6 @@ package snapshots
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -54,9 +53,9 @@ func (s source) path(projectID string) (string, error) {
 		if err := cmdutil.CheckID("cluster", s.ClusterID); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("/groups/%s/clusters/%s/snapshots", url.PathEscape(projectID), url.PathEscape(s.ClusterID)), nil
+		return api.ListSnapshots.Path(projectID, s.ClusterID), nil
 	case s.HostID != "":
-		return fmt.Sprintf("/groups/%s/hosts/%s/snapshots", url.PathEscape(projectID), url.PathEscape(s.HostID)), nil
+		return api.ListConfigServerSnapshots.Path(projectID, s.HostID), nil
 	}
 	return "", cmdutil.FlagErrorf("say whose snapshots: --cluster CLUSTER_ID, or --host HOST_ID for a legacy config server")
 }
