@@ -20,6 +20,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // Options configure a Client. Zero values are sensible defaults.
@@ -274,14 +275,8 @@ func (t *userAgentTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return t.next.RoundTrip(req)
 }
 
-// UnwrapEnvelope returns the resource inside an `envelope=true` response
-// (`{"status":…, "content":…}`), or body itself when it is not wrapped.
-func UnwrapEnvelope(body []byte) []byte {
-	var env struct {
-		Content json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(body, &env) == nil && len(env.Content) > 0 {
-		return env.Content
-	}
-	return body
-}
+// UnwrapEnvelope returns the resource inside an `envelope=true` response.
+func UnwrapEnvelope(body []byte) []byte { return listpage.Unwrap(body) }
+
+// Page is one page of a list as the server sent it.
+type Page = listpage.Page

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // MaxItemsPerPage is the largest page the API serves.
@@ -198,7 +199,7 @@ func (c *Client) page(ctx context.Context, path string, opts ListOptions, n int)
 	if err != nil {
 		return nil, err
 	}
-	p, err := ParsePage(body)
+	p, err := listpage.Parse(body)
 	if err != nil {
 		return nil, fmt.Errorf("GET %s: %w", path, err)
 	}
@@ -226,7 +227,7 @@ func (c *Client) Items(ctx context.Context, path string, opts ListOptions) iter.
 // SinglePage yields a list body that came as the answer of a write call.
 func SinglePage(body []byte) iter.Seq2[*Page, error] {
 	return func(yield func(*Page, error) bool) {
-		p, err := ParsePage(body)
+		p, err := listpage.Parse(body)
 		if p != nil {
 			p.Number = 1
 		}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // Formats that -o accepts.
@@ -107,7 +107,7 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 // one merged `{"results": [...], "totalCount": N}`, streamed as pages
 // arrive (through --jq, built once from every item); JSON lines and plain
 // table rows stream as pages arrive.
-func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def TableDef) error {
+func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
 	if all {
 		pages = withProgress(p.io, pages)
 	}
@@ -159,7 +159,7 @@ func (p *Printer) List(pages iter.Seq2[*client.Page, error], all bool, def Table
 
 func (p *Printer) content(body []byte) []byte {
 	if p.opts.Envelope {
-		return client.UnwrapEnvelope(body)
+		return listpage.Unwrap(body)
 	}
 	return body
 }
@@ -199,7 +199,7 @@ func (p *Printer) printJSONLine(item []byte) error {
 
 // mergeAll is the body of a one-page list, or, with all, every page's
 // items merged in one `{"results": [...], "totalCount": N}`, in memory.
-func mergeAll(pages iter.Seq2[*client.Page, error], all bool) ([]byte, error) {
+func mergeAll(pages iter.Seq2[*listpage.Page, error], all bool) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"results":[`)
 	n := 0

@@ -6,8 +6,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // withProgress shows on stderr how many pages and items of the total have
@@ -17,11 +17,11 @@ import (
 // before each page is printed and drawn again while the next is awaited,
 // and cleared for good however the walk ends (done, an error, Ctrl-C, or
 // the consumer stopping early).
-func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*client.Page, error]) iter.Seq2[*client.Page, error] {
+func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*listpage.Page, error]) iter.Seq2[*listpage.Page, error] {
 	if !ios.IsStdoutTTY() || !ios.IsStderrTTY() {
 		return pages
 	}
-	return func(yield func(*client.Page, error) bool) {
+	return func(yield func(*listpage.Page, error) bool) {
 		var bar *progressbar.ProgressBar
 		defer func() {
 			if bar != nil {

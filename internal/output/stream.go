@@ -8,7 +8,7 @@ import (
 	"io"
 	"iter"
 
-	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // streamBufferSize is how much output is gathered before a write: large
@@ -58,7 +58,7 @@ var newline = []byte{'\n'}
 
 // streamLines prints every item of every page on its own line, through
 // --jq when it is set (each item decoded once).
-func (p *Printer) streamLines(pages iter.Seq2[*client.Page, error]) error {
+func (p *Printer) streamLines(pages iter.Seq2[*listpage.Page, error]) error {
 	w := newLineWriter(p.io.Out)
 	for page, err := range pages {
 		if err != nil {
@@ -87,7 +87,7 @@ func (p *Printer) streamLines(pages iter.Seq2[*client.Page, error]) error {
 // instead of holding the whole list. It prints what json.Indent (on a
 // terminal or with --pretty) or json.Compact would print of the merged
 // document; each item's bytes are those the server sent.
-func (p *Printer) streamMerged(pages iter.Seq2[*client.Page, error]) error {
+func (p *Printer) streamMerged(pages iter.Seq2[*listpage.Page, error]) error {
 	indent := p.io.IsStdoutTTY() || p.opts.Pretty
 	w := newLineWriter(p.io.Out)
 	n, total := 0, 0
@@ -143,7 +143,7 @@ func (p *Printer) streamMerged(pages iter.Seq2[*client.Page, error]) error {
 // jqMerged runs --jq once over the merged list, decoding each item once
 // into the value jq works on rather than joining the bytes and decoding
 // the whole again.
-func (p *Printer) jqMerged(pages iter.Seq2[*client.Page, error]) error {
+func (p *Printer) jqMerged(pages iter.Seq2[*listpage.Page, error]) error {
 	var items []any
 	total := 0
 	for page, err := range pages {

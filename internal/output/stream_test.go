@@ -16,13 +16,14 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 // pagesOf yields bodies as parsed pages, then err if not nil.
-func pagesOf(t testing.TB, err error, bodies ...string) iter.Seq2[*client.Page, error] {
-	return func(yield func(*client.Page, error) bool) {
+func pagesOf(t testing.TB, err error, bodies ...string) iter.Seq2[*listpage.Page, error] {
+	return func(yield func(*listpage.Page, error) bool) {
 		for i, b := range bodies {
-			p, perr := client.ParsePage([]byte(b))
+			p, perr := listpage.Parse([]byte(b))
 			if perr != nil {
 				t.Fatal(perr)
 			}
@@ -62,7 +63,7 @@ func TestStreamedMergedDocumentMatchesTheWholeOne(t *testing.T) {
 	for _, pages := range [][]string{streamPages, {`{"results":[],"totalCount":0}`}} {
 		var items []string
 		for _, b := range pages {
-			pg, _ := client.ParsePage([]byte(b))
+			pg, _ := listpage.Parse([]byte(b))
 			for _, it := range pg.Results {
 				items = append(items, string(it))
 			}
@@ -125,14 +126,14 @@ func BenchmarkJSONLines500(b *testing.B) {
 		fmt.Fprintf(&page, `{"id":"5f1a0c2e8f9d4b%010d","groupId":"5e2b0c2e8f9d4b0012340002","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-11-01T10:00:00Z","hostnameAndPort":"db-%d.example.com:27017","links":[{"href":"https://om.example.com/api/public/v1.0/groups/5e2b0c2e8f9d4b0012340002/alerts/5f1a0c2e8f9d4b%010d","rel":"self"}]}`, i, i, i)
 	}
 	page.WriteString(`],"totalCount":500}`)
-	parsed, err := client.ParsePage(page.Bytes())
+	parsed, err := listpage.Parse(page.Bytes())
 	if err != nil {
 		b.Fatal(err)
 	}
 	ios, _, _, _ := iostreams.Test()
 	ios.Out = io.Discard
 	p, _ := New(ios, Options{Format: "jsonl"})
-	one := func(yield func(*client.Page, error) bool) { yield(parsed, nil) }
+	one := func(yield func(*listpage.Page, error) bool) { yield(parsed, nil) }
 	b.SetBytes(int64(page.Len()))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -12,6 +12,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 var alertTable = Columns([]string{"ID", "STATUS", "CREATED"}, func(a api.Alert) []string { return []string{a.ID, a.Status, a.Created} })
@@ -92,9 +93,9 @@ func TestConfirmOnTerminalResourceOtherwise(t *testing.T) {
 	}
 }
 
-func threePages(yield func(*client.Page, error) bool) {
+func threePages(yield func(*listpage.Page, error) bool) {
 	for i := 1; i <= 3; i++ {
-		if !yield(&client.Page{Number: i, TotalCount: 3, Results: []json.RawMessage{json.RawMessage(`{"id":"x"}`)}}, nil) {
+		if !yield(&listpage.Page{Number: i, TotalCount: 3, Results: []json.RawMessage{json.RawMessage(`{"id":"x"}`)}}, nil) {
 			return
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"iter"
 	"testing"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 func TestYAMLKeepsOrderAndQuotesWhatWouldChangeType(t *testing.T) {
@@ -25,9 +25,9 @@ func TestYAMLKeepsOrderAndQuotesWhatWouldChangeType(t *testing.T) {
 }
 
 func TestYAMLOfAllPagesAndOfJQ(t *testing.T) {
-	pages := func(yield func(*client.Page, error) bool) {
+	pages := func(yield func(*listpage.Page, error) bool) {
 		for i, items := range [][]string{{`{"id":"a"}`, `{"id":"b"}`}, {`{"id":"c"}`}} {
-			pg := &client.Page{Number: i + 1}
+			pg := &listpage.Page{Number: i + 1}
 			for _, it := range items {
 				pg.Results = append(pg.Results, []byte(it))
 			}
@@ -38,7 +38,7 @@ func TestYAMLOfAllPagesAndOfJQ(t *testing.T) {
 	}
 	ios, _, out, _ := iostreams.Test()
 	p, _ := New(ios, Options{Format: FormatYAML})
-	if err := p.List(iter.Seq2[*client.Page, error](pages), true, TableDef{}); err != nil {
+	if err := p.List(iter.Seq2[*listpage.Page, error](pages), true, TableDef{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "results:\n  - id: a\n  - id: b\n  - id: c\ntotalCount: 3\n"; out.String() != want {

@@ -1,4 +1,4 @@
-package client
+package listpage
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestParsePageShapes(t *testing.T) {
 		{body: `{"res\u0075lts":[1], "links":[{"rel":"next"}], "totalCount":null}`, items: 1, total: 1, hasNext: true, isList: true},
 		{body: `{"results":[`, err: "the server sent invalid JSON"},
 	} {
-		p, err := ParsePage([]byte(tc.body))
+		p, err := Parse([]byte(tc.body))
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: err = %v, want %q", tc.body, err, tc.err)
@@ -40,16 +40,16 @@ func TestParsePageShapes(t *testing.T) {
 			t.Errorf("%s: got %d items, total %d/%v, next %v, list %v", tc.body, len(p.Results), p.TotalCount, p.HasTotal, p.HasNext, p.IsList)
 		}
 	}
-	p, _ := ParsePage([]byte(`{"results":[{"b":[1, 2]}]}`))
+	p, _ := Parse([]byte(`{"results":[{"b":[1, 2]}]}`))
 	if string(p.Results[0]) != `{"b":[1, 2]}` {
 		t.Errorf("item bytes changed: %s", p.Results[0])
 	}
 }
 
-// FuzzParsePage: no input panics the page splitter, and what it accepts
+// FuzzParse: no input panics the page splitter, and what it accepts
 // agrees with a plain decode: every item is valid JSON taken from the body
 // as sent, and there are as many as the body's `results` holds.
-func FuzzParsePage(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		`{"results":[{"id":"a"},{"id":"b"}],"totalCount":2,"links":[{"rel":"next","href":"x"}]}`,
 		`{"results":[],"totalCount":0}`,
@@ -65,7 +65,7 @@ func FuzzParsePage(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		p, err := ParsePage(body)
+		p, err := Parse(body)
 		if err != nil {
 			if p != nil {
 				t.Fatalf("a page and an error")
@@ -134,12 +134,12 @@ func alertPage(n int) []byte {
 	return b.Bytes()
 }
 
-func BenchmarkParsePage500(b *testing.B) {
+func BenchmarkParse500(b *testing.B) {
 	body := alertPage(500)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ParsePage(body); err != nil {
+		if _, err := Parse(body); err != nil {
 			b.Fatal(err)
 		}
 	}
