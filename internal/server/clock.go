@@ -80,7 +80,7 @@ func (c *Clock) setLocked(t time.Time) error {
 		return nil
 	}
 	// A real clock keeps an offset, which a Duration bounds to 292 years.
-	ahead := t.Sub(time.Now())
+	ahead := time.Until(t)
 	if ahead >= 290*365*24*time.Hour {
 		return fmt.Errorf("%s is too far ahead of the real time: the real clock moves at most 290 years; start the server with --clock for more",
 			t.UTC().Format(time.RFC3339))

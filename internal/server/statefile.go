@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // StateFile keeps the server's data across restarts (docs/server.md,
@@ -95,7 +96,7 @@ func OpenState(path string) (*StateFile, error) {
 func verifyState(path string, size int64) (err error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, berrors.ErrTimeout) {
 			return errors.New("is in use by another running omctl server")
 		}
 		return errors.New("is not a state file of omctl server (not a bbolt database, or a damaged one)")
