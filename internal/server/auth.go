@@ -10,7 +10,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -326,4 +328,45 @@ func (p *principal) authorize(need access, project, org string) *apiError {
 
 func unauthorized() *apiError {
 	return newError(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
+}
+
+// checkAccessList refuses a key used from outside its access list and
+// counts the use of the entry that let it in (a change, saved as any other).
+func (s *Server) checkAccessList(c *reqCtx) *apiError {
+	if c.caller.key == nil {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
+	if err != nil {
+		host = c.r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
+	}
+	addr = addr.Unmap()
+	s.mu.RLock()
+	p := s.st.principals[c.caller.name]
+	s.mu.RUnlock()
+	if p != nil && p.key != nil && len(p.key.accessList) == 0 {
+		c.caller = p // no list to check, nothing to count
+		return nil
+	}
+	return s.withData(func() *apiError {
+		// The data may have been reset since the caller was authenticated.
+		p := s.st.principals[c.caller.name]
+		if p == nil || p.key == nil {
+			return unauthorized()
+		}
+		c.caller = p
+		k := p.key
+		if !k.allows(addr, s.clock.Now()) {
+			return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
+				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
+		}
+		if len(k.accessList) > 0 {
+			s.st.touchKey(k)
+		}
+		return nil
+	})
 }
