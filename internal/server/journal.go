@@ -52,7 +52,13 @@ type journalRecord struct {
 	Caller     string          `json:"caller"`
 	RemoteAddr string          `json:"remoteAddr"`
 	Body       json.RawMessage `json:"body,omitempty"`
+	// BodyBytes is the size of a body too large to keep (maxJournalBody).
+	BodyBytes int `json:"bodyBytes,omitempty"`
 }
+
+// maxJournalBody bounds the body an entry keeps, so a full journal stays
+// within memory whatever its requests carried (docs/server.md).
+const maxJournalBody = 64 << 10
 
 func newJournal(limit int) *journal { return &journal{limit: max(limit, 0)} }
 
@@ -144,7 +150,11 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 		}
 	}
 	if e.body != nil && e.body.complete() {
-		e.rec.Body = redactBody(e.body.buf)
+		if len(e.body.buf) > maxJournalBody {
+			e.rec.BodyBytes = len(e.body.buf)
+		} else {
+			e.rec.Body = redactBody(e.body.buf)
+		}
 	}
 	raw := encodeJSON(e.rec)
 	j.mu.Lock()

@@ -279,3 +279,16 @@ func TestRedactBody(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
+	e := newEnv(t)
+	entries := make([]any, 0, 1000)
+	for i := 0; i < 999; i++ {
+		entries = append(entries, map[string]any{"ipAddress": fmt.Sprintf("10.%d.%d.9", i/250, i%250), "comment": strings.Repeat("x", 40)})
+	}
+	e.do("owner", "POST", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", entries)
+	r, _ := e.journalOf("?method=POST")
+	if r.get("results", "0", "body") != nil || r.get("results", "0", "bodyBytes") == nil {
+		t.Errorf("a large body was kept: %.300s", r.raw)
+	}
+}
