@@ -164,7 +164,13 @@ func (c *Client) URL(path string, query url.Values) string {
 	if !strings.HasPrefix(path, c.base.Path+"/") && !strings.HasPrefix(path, ControlPrefix) {
 		path = c.base.Path + path
 	}
-	u.Path = path
+	// Paths come escaped (api.Endpoint.Path escapes each id): keep them
+	// as they are rather than escape them again.
+	if unescaped, err := url.PathUnescape(path); err == nil {
+		u.Path, u.RawPath = unescaped, path
+	} else {
+		u.Path = path
+	}
 	q := url.Values{}
 	for k, v := range query {
 		q[k] = v

@@ -155,3 +155,13 @@ func TestFailuresSayWhatToDo(t *testing.T) {
 		t.Errorf("not the API: %v", err)
 	}
 }
+
+func TestEscapedPathsAreNotEscapedTwice(t *testing.T) {
+	c, err := New(Options{BaseURL: "http://h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.URL("/admin/backup/oplog/s3Configs/a%20b%2Fc", nil); got != "http://h/api/public/v1.0/admin/backup/oplog/s3Configs/a%20b%2Fc" {
+		t.Errorf("URL = %s", got)
+	}
+}

@@ -144,7 +144,6 @@ func TestDescribeJSONAndYAMLAreTheAnswer(t *testing.T) {
 }
 
 func TestDescribeEscapesTheStoreID(t *testing.T) {
-	t.Skip("bug: the store ID is escaped twice (url.PathEscape here, then again by client.URL setting url.URL.Path), so GET asks for store \"a%20b\" instead of \"a b\"")
 	srv := stubapi.New(t)
 	srv.Reply("GET", oplogPath+"/a b", 200, `{"id":"a b"}`)
 	ios, _, out, _ := iostreams.Test()
