@@ -1,0 +1,144 @@
+package apply
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
+)
+
+func runExport(t *testing.T, srv *stubapi.Server, kinds ...string) (string, error) {
+	t.Helper()
+	ios, _, out, _ := iostreams.Test()
+	opts := &ExportOptions{IO: ios, Client: srv.Client(), ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Kinds: kinds}
+	err := exportRun(context.Background(), opts)
+	return out.String(), err
+}
+
+func TestExportEachKind(t *testing.T) {
+	for _, tt := range []struct {
+		name, arg, path, answer, want string
+	}{
+		{"oplog store, key masked", "OplogStore/o1", "/admin/backup/oplog/s3Configs/o1", store,
+			"kind: OplogStore\nid: o1\nacceptedTos: true\ncloudSecretKey: '********'\ns3MaxConnections: 10\nuri: mongodb://m\n"},
+		{"snapshot store", "SnapshotStore/s1", "/admin/backup/snapshot/s3Configs/s1",
+			`{"id":"s1","loadFactor":2,"awsSecretKey":"","links":[]}`,
+			"kind: SnapshotStore\nid: s1\nawsSecretKey: \"\"\nloadFactor: 2\n"},
+		{"backup jobs config without its id", "BackupJobsConfig", "/admin/backup/groups/" + project,
+			`{"id":"` + project + `","labelFilter":["a"],"links":[]}`,
+			"kind: BackupJobsConfig\nlabelFilter:\n  - a\n"},
+		{"backup config without its project", "BackupConfig/" + cluster, "/groups/" + project + "/backupConfigs/" + cluster,
+			`{"groupId":"` + project + `","clusterId":"` + cluster + `","statusName":"STARTED","availableMembers":[]}`,
+			"kind: BackupConfig\nclusterId: " + cluster + "\nstatusName: STARTED\n"},
+		{"global alert configs, secrets as the server shows them", "GlobalAlertConfig", "/globalAlertConfigs",
+			`{"results":[{"id":"5f2b0c2e8f9d4b00123400a1","enabled":true,"typeName":"HOST","notifications":[{"typeName":"WEBHOOK","webhookSecret":"******"}]},{"id":"5f2b0c2e8f9d4b00123400a2","enabled":false}],"totalCount":2}`,
+			"kind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b00123400a1\nenabled: true\nnotifications:\n  - typeName: WEBHOOK\n    webhookSecret: '******'\n---\nkind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b00123400a2\nenabled: false\n"},
+		{"alert configs by name or id", "AlertConfig", "/groups/" + project + "/alertConfigs",
+			`{"results":[{"id":"a1","groupId":"p","eventTypeName":"HOST_DOWN","tags":["omctl:name=down","team-a"]},
+			{"id":"a2","groupId":"p","eventTypeName":"HOST_UP","tags":["omctl:name=up"]},
+			{"id":"5f2a0c2e8f9d4b00000000a3","groupId":"p","eventTypeName":"X","tags":["team-b"],"created":"2026-01-01T00:00:00Z"}],"totalCount":3}`,
+			"kind: AlertConfig\nname: down\neventTypeName: HOST_DOWN\ntags:\n  - team-a\n---\nkind: AlertConfig\nname: up\neventTypeName: HOST_UP\n---\nkind: AlertConfig\nid: 5f2a0c2e8f9d4b00000000a3\neventTypeName: X\ntags:\n  - team-b\n"},
+		{"access list entries", "AccessList/" + apiKey, "/orgs/" + org + "/apiKeys/" + apiKey + "/accessList",
+			`{"results":[{"ipAddress":"10.0.0.1","cidrBlock":"10.0.0.1/32","count":1},{"cidrBlock":"10.1.0.0/16"}],"totalCount":2}`,
+			"kind: AccessList\napiKeyId: " + apiKey + "\nresults:\n  - ipAddress: 10.0.0.1\n  - cidrBlock: 10.1.0.0/16\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := stubapi.New(t)
+			srv.Reply("GET", tt.path, 200, tt.answer)
+			out, err := runExport(t, srv, tt.arg)
+			if err != nil || out != tt.want {
+				t.Fatalf("%v\n%s\nwant:\n%s", err, out, tt.want)
+			}
+			// What export writes, apply reads back.
+			ios, _, _, _ := iostreams.Test()
+			if _, err := ReadDocuments(ios, []string{write(t, "e.yaml", out)}); err != nil {
+				t.Errorf("apply refuses what export wrote: %v", err)
+			}
+		})
+	}
+}
+
+func TestExportSeveralKindsInOneStream(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, `{"id":"o1","ssl":true}`)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, `{"id":"`+project+`","labelFilter":[]}`)
+	out, err := runExport(t, srv, "OplogStore/o1", "BackupJobsConfig")
+	if want := "kind: OplogStore\nid: o1\nssl: true\n---\nkind: BackupJobsConfig\nlabelFilter: []\n"; err != nil || out != want {
+		t.Fatalf("%v %q, want %q", err, out, want)
+	}
+}
+
+func TestExportRoundTripsThroughApply(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, store)
+	out, err := runExport(t, srv, "OplogStore/o1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Applying the export changes nothing: only the GET is registered.
+	srv2 := stubapi.New(t)
+	srv2.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, store)
+	got, _, err := runApply(t, srv2, out, false)
+	if err != nil || !strings.HasPrefix(got, "unchanged OplogStore o1\n") {
+		t.Fatalf("%v %q", err, got)
+	}
+}
+
+func TestExportFailsOnAServerError(t *testing.T) {
+	for _, tt := range []struct{ arg, path string }{
+		{"OplogStore/o1", "/admin/backup/oplog/s3Configs/o1"},
+		{"AlertConfig", "/groups/" + project + "/alertConfigs"},
+	} {
+		t.Run(tt.arg, func(t *testing.T) {
+			srv := stubapi.New(t)
+			srv.Reply("GET", tt.path, 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND","detail":"none"}`)
+			out, err := runExport(t, srv, tt.arg)
+			if err == nil || out != "" {
+				t.Fatalf("%v %q: a failed read should write nothing and fail", err, out)
+			}
+		})
+	}
+}
+
+func TestExportRefusesANonObjectAnswer(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, `[1]`)
+	_, err := runExport(t, srv, "OplogStore/o1")
+	if err == nil || !strings.Contains(err.Error(), "GET /admin/backup/oplog/s3Configs/o1: the server's answer is not a JSON object") {
+		t.Fatalf("%v", err)
+	}
+}
+
+func TestNewCmdsBuildsApplyDiffAndExport(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var names []string
+	for _, c := range NewCmds(&cmdutil.Factory{IOStreams: ios}) {
+		names = append(names, c.Name())
+	}
+	if strings.Join(names, " ") != "apply diff export" {
+		t.Errorf("commands %v", names)
+	}
+}
+
+func TestExportedAlertConfigsApplyWithoutChange(t *testing.T) {
+	base := "/groups/" + project + "/alertConfigs"
+	answer := `{"results":[{"id":"5f2a0c2e8f9d4b0000000002","groupId":"` + project + `","eventTypeName":"HOST_DOWN","enabled":true,
+		"tags":["omctl:name=down"],"created":"2026-01-01T00:00:00Z","typeName":"HOST",
+		"notifications":[{"typeName":"WEBHOOK","webhookUrl":"https://h.example.com/****","webhookSecret":"******","delayMin":0}]}],"totalCount":1}`
+	srv := stubapi.New(t)
+	srv.Reply("GET", base, 200, answer)
+	out, err := runExport(t, srv, "AlertConfig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the list is registered: applying the export writes nothing.
+	srv2 := stubapi.New(t)
+	srv2.Reply("GET", base, 200, answer)
+	got, _, err := runApply(t, srv2, out, false)
+	if err != nil || got != "unchanged AlertConfig down\nNo changes: 1 resource(s) already as the documents say.\n" {
+		t.Fatalf("%v %q\nexported:\n%s", err, got, out)
+	}
+}
