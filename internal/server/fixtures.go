@@ -42,7 +42,7 @@ var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "al
 func LoadFixtures(path string) (*Fixtures, error) {
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("fixtures: %s", plainError(err))
+		return nil, fmt.Errorf("fixture file %s: %s", path, plainError(err))
 	}
 	defer file.Close()
 	return readFixtures(path, bufio.NewReaderSize(file, 1<<20))

@@ -395,7 +395,7 @@ func TestRunRefusesBadFlagsAndFiles(t *testing.T) {
 		{Options{WebhookAllow: []string{"not a host/99"}}, "webhook-allow"},
 		{Options{StateFile: badState}, badState},
 		{Options{TLSCert: filepath.Join(dir, "none.pem"), TLSKey: filepath.Join(dir, "none.key")}, "none.pem"},
-		{Options{FixturesFile: filepath.Join(dir, "absent.json")}, "no such file"},
+		{Options{FixturesFile: filepath.Join(dir, "absent.json")}, "absent.json: no such file"},
 	} {
 		o := tt.opts
 		o.IO, o.Listen = ios, "127.0.0.1:0"
