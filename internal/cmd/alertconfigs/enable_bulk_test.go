@@ -7,6 +7,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -25,10 +26,7 @@ func TestNewCmdEnableTakesSeveralIDsOrAnEvent(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *SetEnabledOptions
 		cmd := NewCmdSetEnabled(&cmdutil.Factory{IOStreams: ios}, true, func(_ context.Context, o *SetEnabledOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		if err := cmd.Execute(); err != nil || !tt.check(got) {
+		if err := cmdtest.Execute(cmd, ios, tt.args...); err != nil || !tt.check(got) {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -413,24 +414,13 @@ func TestDescribeServerErrorsAndBadID(t *testing.T) {
 	}
 }
 
-func completionFactory(t *testing.T, url string) *cmdutil.Factory {
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_BASE_URL", url)
-	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
-	t.Setenv("OMCTL_PRIVATE_KEY", "00000000-0000-0000-0000-000000000000")
-	t.Setenv("OMCTL_PROJECT_ID", project)
-	ios, _, _, _ := iostreams.Test()
-	return cmdutil.New(ios)
-}
-
 func TestCompleteConfigIDsListsEveryPageWithState(t *testing.T) {
 	disabled := strings.NewReplacer(configID, config2, `"enabled":true`, `"enabled":false`).Replace(cfgJSON)
 	srv := stubapi.New(t)
 	path := "/groups/" + project + "/alertConfigs"
 	srv.Reply("GET", path, 200, `{"results":[`+cfgJSON+`],"totalCount":2,"links":[{"href":"y","rel":"next"}]}`)
 	srv.Reply("GET", path, 200, `{"results":[`+disabled+`],"totalCount":2,"links":[]}`)
-	f := completionFactory(t, srv.URL)
+	f := cmdtest.EnvFactory(t, srv.URL, project)
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())
 	got, dir := completeConfigIDs(f)(cmd, nil, "")
@@ -450,7 +440,7 @@ func TestCompleteConfigIDsListsEveryPageWithState(t *testing.T) {
 func TestCompleteIDsGivesNothingOnErrorOrAfterAnArg(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 500, `{"detail":"Boom.","error":500,"errorCode":"UNEXPECTED_ERROR","reason":"Internal Server Error"}`)
-	f := completionFactory(t, srv.URL)
+	f := cmdtest.EnvFactory(t, srv.URL, project)
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())
 	if got, _ := completeConfigIDs(f)(cmd, nil, ""); len(got) != 0 {

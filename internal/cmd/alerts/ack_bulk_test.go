@@ -8,6 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -46,10 +47,7 @@ func TestNewCmdAckAndUnackTakeSeveralIDsOrAFilter(t *testing.T) {
 		if tt.unack {
 			cmd = NewCmdUnack(&cmdutil.Factory{IOStreams: ios}, runF)
 		}
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)

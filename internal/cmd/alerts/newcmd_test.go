@@ -13,6 +13,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -261,25 +262,12 @@ func TestDescribeServerErrorsMapToExitCodes(t *testing.T) {
 	}
 }
 
-// completionFactory is a Factory whose settings come from the environment:
-// the stub's URL, a key and the project.
-func completionFactory(t *testing.T, url string) *cmdutil.Factory {
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_BASE_URL", url)
-	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
-	t.Setenv("OMCTL_PRIVATE_KEY", "00000000-0000-0000-0000-000000000000")
-	t.Setenv("OMCTL_PROJECT_ID", project)
-	ios, _, _, _ := iostreams.Test()
-	return cmdutil.New(ios)
-}
-
 func TestCompleteAlertIDsActiveOnlyAsksOpenThenTracking(t *testing.T) {
 	srv := stubapi.New(t)
 	path := "/groups/" + project + "/alerts"
 	srv.Reply("GET", path, 200, page(alertWith("5f1a0c2e8f9d4b00000000a1", "HOST_DOWN", "OPEN"), 1, false))
 	srv.Reply("GET", path, 200, page(alertWith("5f1a0c2e8f9d4b00000000a2", "NO_PRIMARY", "TRACKING")+","+alertWith("5f1a0c2e8f9d4b00000000a1", "HOST_DOWN", "OPEN"), 2, false))
-	f := completionFactory(t, srv.URL)
+	f := cmdtest.EnvFactory(t, srv.URL, project)
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())
 	got, dir := completeAlertIDs(f, true)(cmd, nil, "")
@@ -300,7 +288,7 @@ func TestCompleteAlertIDsActiveOnlyAsksOpenThenTracking(t *testing.T) {
 func TestCompleteAlertIDsStopsAtAnError(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts", 500, `{"detail":"Boom.","error":500,"errorCode":"UNEXPECTED_ERROR","reason":"Internal Server Error"}`)
-	f := completionFactory(t, srv.URL)
+	f := cmdtest.EnvFactory(t, srv.URL, project)
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())
 	got, _ := completeAlertIDs(f, false)(cmd, nil, "")
@@ -311,7 +299,7 @@ func TestCompleteAlertIDsStopsAtAnError(t *testing.T) {
 
 func TestCompleteAlertIDsNeedsAProject(t *testing.T) {
 	srv := stubapi.New(t)
-	f := completionFactory(t, srv.URL)
+	f := cmdtest.EnvFactory(t, srv.URL, project)
 	t.Setenv("OMCTL_PROJECT_ID", "")
 	cmd := &cobra.Command{}
 	cmd.SetContext(context.Background())

@@ -10,6 +10,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -163,10 +164,7 @@ func TestWaitTakesMaxWait(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var got *WaitOptions
 	cmd := NewCmdWait(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *WaitOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"5f1a0c2e8f9d4b0012345678", "--for-status", "CLOSED", "--max-wait", "30m"})
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	if err := cmd.Execute(); err != nil || got.Timeout != 30*time.Minute {
+	if err := cmdtest.Execute(cmd, ios, []string{"5f1a0c2e8f9d4b0012345678", "--for-status", "CLOSED", "--max-wait", "30m"}...); err != nil || got.Timeout != 30*time.Minute {
 		t.Fatalf("%v %+v", err, got)
 	}
 }

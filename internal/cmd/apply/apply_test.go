@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -35,10 +36,7 @@ func TestNewCmdApplyAndDiff(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *Options
 		cmd := tt.build(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *Options) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
@@ -64,10 +62,7 @@ func TestNewCmdExport(t *testing.T) {
 		t.Fatalf("%v %+v", err, got)
 	}
 	cmd = NewCmdExport(&cmdutil.Factory{IOStreams: ios}, nil)
-	cmd.SetArgs(nil)
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	if err := cmd.Execute(); err == nil {
+	if err := cmdtest.Execute(cmd, ios, nil...); err == nil {
 		t.Error("export without a kind ran")
 	}
 }

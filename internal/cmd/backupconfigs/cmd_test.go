@@ -8,6 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 )
 
 func TestNewCmdDescribe(t *testing.T) {
@@ -25,10 +26,7 @@ func TestNewCmdDescribe(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *DescribeOptions
 		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *DescribeOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || got != nil {
@@ -63,10 +61,7 @@ func TestNewCmdAssignRegions(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *AssignRegionsOptions
 		cmd := NewCmdAssignRegions(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *AssignRegionsOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil || (tt.usage && !errors.As(err, &fe)) {

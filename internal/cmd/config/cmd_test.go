@@ -14,6 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -30,10 +31,7 @@ func configDir(t *testing.T) string {
 
 // run executes cmd with args, stdout and stderr of cobra kept apart.
 func run(ios *iostreams.IOStreams, cmd *cobra.Command, args ...string) error {
-	cmd.SetArgs(args)
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	return cmd.Execute()
+	return cmdtest.Execute(cmd, ios, args...)
 }
 
 func isUsage(err error) bool {

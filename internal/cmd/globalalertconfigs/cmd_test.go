@@ -10,6 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -29,10 +30,7 @@ func TestNewCmdList(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *ListOptions
 		cmd := NewCmdList(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *ListOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
 				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
@@ -64,10 +62,7 @@ func TestNewCmdSetEnabled(t *testing.T) {
 		if cmd.Name() != tt.wantUse {
 			t.Errorf("name = %q, want %q", cmd.Name(), tt.wantUse)
 		}
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &fe) || cmdutil.ExitCode(err) != tt.wantExit || got != nil {

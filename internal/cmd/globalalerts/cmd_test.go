@@ -10,6 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 )
 
 func TestNewCmdList(t *testing.T) {
@@ -41,10 +42,7 @@ func TestNewCmdList(t *testing.T) {
 		var got *ListOptions
 		f := &cmdutil.Factory{IOStreams: ios, Now: func() time.Time { return now }}
 		cmd := NewCmdList(f, func(_ context.Context, o *ListOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
 				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)

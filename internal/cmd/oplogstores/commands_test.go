@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -46,10 +47,7 @@ func TestNewCmdCreateParsesFlags(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *CreateOptions
 		cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *CreateOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || errors.As(err, &fe) != tt.usage || got != nil {
@@ -77,10 +75,7 @@ func TestNewCmdUpdateArgsAreUsageErrors(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		called := false
 		cmd := NewCmdUpdate(&cmdutil.Factory{IOStreams: ios}, func(context.Context, *UpdateOptions) error { called = true; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		var fe *cmdutil.FlagError
 		if !errors.As(err, &fe) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), tt.want) || called {
 			t.Errorf("%v: err = %v, want a usage error with %q", tt.args, err, tt.want)
@@ -113,10 +108,7 @@ func TestGroupListsItsCommands(t *testing.T) {
 	if describe.Short != "Show an oplog store" || !strings.Contains(describe.Long, "GET /admin/backup/oplog/s3Configs/{id}") {
 		t.Errorf("describe = %q %q", describe.Short, describe.Long)
 	}
-	cmd.SetArgs([]string{"delete"})
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	err := cmd.Execute()
+	err := cmdtest.Execute(cmd, ios, []string{"delete"}...)
 	var fe *cmdutil.FlagError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), `unknown command "delete" for "oplogstores"`) {
 		t.Errorf("err = %v", err)
@@ -139,11 +131,7 @@ func factory(t *testing.T, srv *stubapi.Server, format string) (*cmdutil.Factory
 
 func execute(t *testing.T, f *cmdutil.Factory, args ...string) error {
 	t.Helper()
-	cmd := NewCmdOplogStores(f)
-	cmd.SetArgs(args)
-	cmd.SetOut(f.IOStreams.ErrOut)
-	cmd.SetErr(f.IOStreams.ErrOut)
-	return cmd.Execute()
+	return cmdtest.Execute(NewCmdOplogStores(f), f.IOStreams, args...)
 }
 
 func TestCommandsRunThroughTheFactory(t *testing.T) {

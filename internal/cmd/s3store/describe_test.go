@@ -9,6 +9,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -33,10 +34,7 @@ func TestNewCmdDescribe(t *testing.T) {
 		var got *DescribeOptions
 		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, Snapshot, oplogPath, "long", "example",
 			func(_ context.Context, o *DescribeOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || errors.As(err, &fe) != tt.usage || got != nil {

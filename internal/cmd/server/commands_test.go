@@ -13,16 +13,9 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
-
-// execute runs cmd with args, its usage output discarded.
-func execute(cmd *cobra.Command, ios *iostreams.IOStreams, args ...string) error {
-	cmd.SetArgs(args)
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	return cmd.Execute()
-}
 
 func isFlagError(err error) bool {
 	var fe *cmdutil.FlagError
@@ -56,7 +49,7 @@ func TestNewCmdServer(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *Options
 		cmd := NewCmdServer(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *Options) error { got = o; return nil })
-		err := execute(cmd, ios, tt.args...)
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
 				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
@@ -121,7 +114,7 @@ func TestNewCmdClockAndReset(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *ClockOptions
 		cmd := NewCmdClock(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *ClockOptions) error { got = o; return nil })
-		err := execute(cmd, ios, tt.args...)
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.usage {
 			if !isFlagError(err) || got != nil {
 				t.Errorf("%v: %v, want a usage error", tt.args, err)
@@ -137,11 +130,11 @@ func TestNewCmdClockAndReset(t *testing.T) {
 	reset := func() *cobra.Command {
 		return NewCmdReset(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *ResetOptions) error { called = o.IO == ios; return nil })
 	}
-	if err := execute(reset(), ios); err != nil || !called {
+	if err := cmdtest.Execute(reset(), ios); err != nil || !called {
 		t.Errorf("reset: %v, called %v", err, called)
 	}
 	called = false
-	if err := execute(reset(), ios, "now"); err == nil || called {
+	if err := cmdtest.Execute(reset(), ios, "now"); err == nil || called {
 		t.Errorf("reset with an argument: %v, called %v", err, called)
 	}
 }
@@ -204,13 +197,13 @@ func TestNewCmdNotificationsAndRequests(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var n *NotificationsOptions
 	cmd := NewCmdNotifications(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *NotificationsOptions) error { n = o; return nil })
-	if err := execute(cmd, ios, "--alert", "a1", "--event", "alert.close", "--type", "WEBHOOK"); err != nil || n == nil ||
+	if err := cmdtest.Execute(cmd, ios, "--alert", "a1", "--event", "alert.close", "--type", "WEBHOOK"); err != nil || n == nil ||
 		n.AlertID != "a1" || n.Event != "alert.close" || n.Type != "WEBHOOK" || n.List == nil {
 		t.Errorf("notifications: %v %+v", err, n)
 	}
 	n = nil
 	cmd = NewCmdNotifications(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *NotificationsOptions) error { n = o; return nil })
-	if err := execute(cmd, ios, "a1"); err == nil || n != nil {
+	if err := cmdtest.Execute(cmd, ios, "a1"); err == nil || n != nil {
 		t.Errorf("notifications with an argument: %v", err)
 	}
 
@@ -229,7 +222,7 @@ func TestNewCmdNotificationsAndRequests(t *testing.T) {
 	} {
 		var got *RequestsOptions
 		cmd := NewCmdRequests(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *RequestsOptions) error { got = o; return nil })
-		if err := execute(cmd, ios, tt.args...); err != nil || got == nil || !tt.check(got) {
+		if err := cmdtest.Execute(cmd, ios, tt.args...); err != nil || got == nil || !tt.check(got) {
 			t.Errorf("requests %v: %v %+v", tt.args, err, got)
 		}
 	}
@@ -255,7 +248,7 @@ func TestNewCmdFaults(t *testing.T) {
 	} {
 		var got *FaultsAddOptions
 		cmd := NewCmdFaultsAdd(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *FaultsAddOptions) error { got = o; return nil })
-		err := execute(cmd, ios, tt.args...)
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
 				t.Errorf("add %v: %v, want %q", tt.args, err, tt.wantErr)
@@ -269,19 +262,19 @@ func TestNewCmdFaults(t *testing.T) {
 
 	var list *FaultsListOptions
 	cmd := NewCmdFaultsList(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *FaultsListOptions) error { list = o; return nil })
-	if err := execute(cmd, ios, "--all"); err != nil || list == nil || !list.List.All {
+	if err := cmdtest.Execute(cmd, ios, "--all"); err != nil || list == nil || !list.List.All {
 		t.Errorf("list --all: %v %+v", err, list)
 	}
 	list = nil
 	cmd = NewCmdFaultsList(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *FaultsListOptions) error { list = o; return nil })
-	if err := execute(cmd, ios, "f1"); err == nil || list != nil {
+	if err := cmdtest.Execute(cmd, ios, "f1"); err == nil || list != nil {
 		t.Errorf("list with an argument: %v", err)
 	}
 
 	for _, args := range [][]string{{}, {"f1", "f2"}} {
 		var clear *FaultsClearOptions
 		cmd := NewCmdFaultsClear(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *FaultsClearOptions) error { clear = o; return nil })
-		if err := execute(cmd, ios, args...); err != nil || clear == nil || len(clear.IDs) != len(args) || clear.IO != ios {
+		if err := cmdtest.Execute(cmd, ios, args...); err != nil || clear == nil || len(clear.IDs) != len(args) || clear.IO != ios {
 			t.Errorf("clear %v: %v %+v", args, err, clear)
 		}
 	}

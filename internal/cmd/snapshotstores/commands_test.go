@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -41,10 +42,7 @@ func TestNewCmdUpdate(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *UpdateOptions
 		cmd := NewCmdUpdate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *UpdateOptions) error { got = o; return nil })
-		cmd.SetArgs(tt.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := cmd.Execute()
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			var fe *cmdutil.FlagError
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || errors.As(err, &fe) != tt.usage || (tt.usage && cmdutil.ExitCode(err) != cmdutil.ExitUsage) || got != nil {
@@ -78,10 +76,7 @@ func TestNewCmdCreateDefaultsAndBadInput(t *testing.T) {
 	for _, args := range [][]string{{"--sse=perhaps"}, {"--max-connections", ""}, {"--nosuch"}} {
 		called := false
 		cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(context.Context, *CreateOptions) error { called = true; return nil })
-		cmd.SetArgs(args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		if err := cmd.Execute(); err == nil || called {
+		if err := cmdtest.Execute(cmd, ios, args...); err == nil || called {
 			t.Errorf("%v: err = %v, run %v", args, err, called)
 		}
 	}
@@ -101,10 +96,7 @@ func TestGroupListsItsCommands(t *testing.T) {
 	if describe.Short != "Show a snapshot store" || !strings.Contains(describe.Long, "GET /admin/backup/snapshot/s3Configs/{id}") {
 		t.Errorf("describe = %q %q", describe.Short, describe.Long)
 	}
-	cmd.SetArgs([]string{"updte"})
-	cmd.SetOut(ios.ErrOut)
-	cmd.SetErr(ios.ErrOut)
-	err := cmd.Execute()
+	err := cmdtest.Execute(cmd, ios, []string{"updte"}...)
 	var fe *cmdutil.FlagError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "did you mean update?") {
 		t.Errorf("err = %v", err)
@@ -149,10 +141,7 @@ func TestCommandsRunThroughTheFactory(t *testing.T) {
 		f, ios := factory(t, srv, tc.format)
 		before := len(srv.Requests())
 		cmd := NewCmdSnapshotStores(f)
-		cmd.SetArgs(tc.args)
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		if err := cmd.Execute(); err != nil {
+		if err := cmdtest.Execute(cmd, ios, tc.args...); err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
 		reqs := srv.Requests()[before:]

@@ -1,0 +1,34 @@
+// Package cmdtest runs commands in tests the way omctl runs them.
+package cmdtest
+
+import (
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// Execute runs cmd with args, cobra's help and usage going to ios's
+// stderr so that stdout holds only what the command printed.
+func Execute(cmd *cobra.Command, ios *iostreams.IOStreams, args ...string) error {
+	cmd.SetArgs(args)
+	cmd.SetOut(ios.ErrOut)
+	cmd.SetErr(ios.ErrOut)
+	return cmd.Execute()
+}
+
+// EnvFactory is a real factory configured by environment alone, as a CI
+// job's: the server at url, a key, project and an empty config directory.
+func EnvFactory(t *testing.T, url, project string) *cmdutil.Factory {
+	t.Helper()
+	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
+	t.Setenv("OMCTL_PROFILE", "")
+	t.Setenv("OMCTL_BASE_URL", url)
+	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
+	t.Setenv("OMCTL_PRIVATE_KEY", "00000000-0000-0000-0000-000000000000")
+	t.Setenv("OMCTL_PROJECT_ID", project)
+	ios, _, _, _ := iostreams.Test()
+	return cmdutil.New(ios)
+}
