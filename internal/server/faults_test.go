@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -94,21 +95,26 @@ func TestFaultDelayHoldsNoLockAndResetClosesTheConnection(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
+	delayed := e.base + "/globalAlerts" // read now: journalOf changes e.base for its request
 	go func() {
 		defer wg.Done()
-		req, _ := http.NewRequestWithContext(ctx, "GET", e.base+"/globalAlerts", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", delayed, nil)
 		if res, err := e.client("owner").Do(req); err == nil {
 			res.Body.Close()
-			t.Errorf("the delayed request was answered %d before its delay", res.StatusCode)
+			b, _ := io.ReadAll(res.Body)
+			t.Errorf("the delayed request was answered %d before its delay: %s", res.StatusCode, b)
 		}
 	}()
-	// While it waits, reads and writes go on.
+	// Once it is in its delay (the journal shows it unanswered), reads and
+	// writes go on.
+	e.waitUnanswered("/globalAlerts", 1)
 	for range 3 {
 		e.expect(e.do("owner", "PATCH", "/groups/"+projA+"/alertConfigs/"+cfgHost, map[string]any{"enabled": false}), 200, "")
 		e.expect(e.do("owner", "GET", "/groups/"+projA+"/alerts", nil), 200, "")
 	}
 	cancel()
 	wg.Wait()
+	e.waitUnanswered("/globalAlerts", 0)
 	e.expect(e.doRaw("owner", "DELETE", "/_omctl/faults", ""), 200, "")
 
 	e.addFault(`{"path": "/globalAlerts", "delay": "20ms", "times": 1}`)
@@ -340,4 +346,27 @@ func FuzzFaultBody(f *testing.F) {
 			g.match(body)
 		}
 	})
+}
+
+// waitUnanswered waits until n requests for path are in the server's hands
+// and not yet answered.
+func (e *env) waitUnanswered(path string, n int) {
+	e.t.Helper()
+	count := func() int {
+		j := e.s.journal
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		c := 0
+		for _, je := range j.entries {
+			if !je.done && je.rec.Path == apiBase+path {
+				c++
+			}
+		}
+		return c
+	}
+	for deadline := time.Now().Add(5 * time.Second); count() != n; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("%d requests for %s are unanswered; want %d", count(), path, n)
+		}
+	}
 }
