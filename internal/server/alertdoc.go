@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // AlertDoc is one alert (docs/api.md, Alert) as stored: its JSON, compact and canonical
@@ -37,7 +38,7 @@ func (a *AlertDoc) Doc() doc {
 	if err := dec.Decode(&d); err != nil {
 		panic(fmt.Sprintf("stored alert %s is not JSON: %v", a.ID, err))
 	}
-	normalizeNumbers(d)
+	rules.NormalizeNumbers(d)
 	return d
 }
 
@@ -47,8 +48,8 @@ func (a *AlertDoc) Doc() doc {
 // updated.
 func newAlertDoc(d doc) *AlertDoc {
 	event, _ := d["eventTypeName"].(string)
-	for _, f := range conditionalAlertFields {
-		if !alertFieldAllowed(f, event) {
+	for _, f := range rules.ConditionalAlertFields {
+		if !rules.AlertFieldAllowed(f, event) {
 			delete(d, f)
 		}
 	}
@@ -75,10 +76,10 @@ func fieldsOf(d doc) alertFields {
 	f.EventTypeName, _ = d["eventTypeName"].(string)
 	f.Status, _ = d["status"].(string)
 	if s, ok := d["created"].(string); ok {
-		f.Created, _ = parseTimestamp(s)
+		f.Created, _ = rules.ParseTimestamp(s)
 	}
 	if s, ok := d["acknowledgedUntil"].(string); ok {
-		f.AcknowledgedUntil, _ = parseTimestamp(s)
+		f.AcknowledgedUntil, _ = rules.ParseTimestamp(s)
 	}
 	return f
 }
@@ -153,7 +154,7 @@ func (a *arena) keep(b []byte) []byte {
 // parseAlert reads one alert of a fixture. An alert already in canonical
 // form (as GET returns it, and as the state file keeps it) is taken as it
 // is; any other goes through the schema, which says what is wrong.
-func parseAlert(raw []byte, ar *arena) (*AlertDoc, *apiError) {
+func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	var w alertWire
 	if json.Unmarshal(raw, &w) == nil {
 		if f, ok, drop := w.canonical(); ok {
@@ -185,9 +186,9 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *apiError) {
 	dec.UseNumber()
 	var d doc
 	if err := dec.Decode(&d); err != nil || d == nil {
-		return nil, errBadRequest("INVALID_JSON", "must be an object")
+		return nil, rules.Invalidf("INVALID_JSON", "must be an object")
 	}
-	if err := alertSchema().checkFixture(d, ""); err != nil {
+	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
 		return nil, err
 	}
 	return newAlertDoc(d), nil
@@ -210,7 +211,7 @@ func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
 	}{{"clusterId", w.ClusterID != nil}, {"clusterName", w.ClusterName != nil}, {"hostId", w.HostID != nil},
 		{"hostnameAndPort", w.HostnameAndPort != nil}, {"replicaSetName", w.ReplicaSetName != nil},
 		{"currentValue", w.CurrentValue != nil}, {"metricName", w.MetricName != nil}, {"sourceTypeName", w.SourceTypeName != nil}} {
-		if p.here && !alertFieldAllowed(p.field, f.EventTypeName) {
+		if p.here && !rules.AlertFieldAllowed(p.field, f.EventTypeName) {
 			drop = append(drop, p.field)
 		}
 	}
@@ -254,7 +255,7 @@ func (w *alertWire) fields() (alertFields, bool) {
 		if cv.Units != nil && !api.OneOf(*cv.Units, api.Units) {
 			return f, false
 		}
-		if cv.Number != nil && fmt.Sprint(normalizeNumbers(*cv.Number)) != cv.Number.String() {
+		if cv.Number != nil && fmt.Sprint(rules.NormalizeNumbers(*cv.Number)) != cv.Number.String() {
 			return f, false
 		}
 	}
@@ -267,8 +268,8 @@ func canonicalTime(s *string) (time.Time, bool) {
 	if s == nil {
 		return time.Time{}, true
 	}
-	t, err := parseTimestamp(*s)
-	return t, err == nil && formatTime(t) == *s
+	t, err := rules.ParseTimestamp(*s)
+	return t, err == nil && rules.FormatTime(t) == *s
 }
 
 // dropMembers removes top-level members from a JSON object, leaving every

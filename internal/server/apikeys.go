@@ -3,6 +3,8 @@ package server
 import (
 	"net/netip"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // principal is who made a request: an API key or a user.
@@ -68,7 +70,7 @@ func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
 	entries, _ := d["accessList"].([]any)
 	for _, e := range entries {
 		m := e.(map[string]any)
-		canon, _ := accessEntry(m)
+		canon, _ := rules.AccessListEntry(m)
 		k.addAccessEntry(canon, m, now)
 	}
 	delete(d, "accessList")
@@ -90,17 +92,17 @@ func (k *apiKey) addAccessEntry(canon string, m doc, now time.Time) bool {
 		e.doc["ipAddress"] = e.prefix.Addr().String()
 	}
 	e.doc["cidrBlock"] = e.prefix.String()
-	e.doc["created"] = formatTime(now)
+	e.doc["created"] = rules.FormatTime(now)
 	if c, ok := m["created"].(string); ok {
-		if t, err := parseTimestamp(c); err == nil {
-			e.doc["created"] = formatTime(t)
+		if t, err := rules.ParseTimestamp(c); err == nil {
+			e.doc["created"] = rules.FormatTime(t)
 		}
 	}
-	if n, ok := normalizeNumbers(m["count"]).(int64); ok {
+	if n, ok := rules.NormalizeNumbers(m["count"]).(int64); ok {
 		e.count = n
 	}
 	if lu, ok := m["lastUsed"].(string); ok {
-		e.lastUsed, _ = parseTimestamp(lu)
+		e.lastUsed, _ = rules.ParseTimestamp(lu)
 	}
 	e.lastAddr, _ = m["lastUsedAddress"].(string)
 	k.accessList = append(k.accessList, e)
@@ -130,7 +132,7 @@ func (k *apiKey) fixture() doc {
 		}
 		m["count"] = e.count
 		if !e.lastUsed.IsZero() {
-			m["lastUsed"], m["lastUsedAddress"] = formatTime(e.lastUsed), e.lastAddr
+			m["lastUsed"], m["lastUsedAddress"] = rules.FormatTime(e.lastUsed), e.lastAddr
 		}
 		entries = append(entries, m)
 	}

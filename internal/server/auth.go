@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -295,7 +296,7 @@ func (p *principal) authorize(need access, project, org string) *apiError {
 		if r.org == "" && r.group == "" && api.OneOf(r.name, api.GlobalRoles) {
 			hasGlobal = true
 			writers, isWrite := globalWriters[need]
-			if !isWrite || contains(writers, r.name) {
+			if !isWrite || slices.Contains(writers, r.name) {
 				return nil
 			}
 		}
@@ -315,7 +316,7 @@ func (p *principal) authorize(need access, project, org string) *apiError {
 		}
 		member = true
 		writers, isWrite := projectWriters[need]
-		if !isWrite || contains(writers, r.name) {
+		if !isWrite || slices.Contains(writers, r.name) {
 			return nil
 		}
 	}

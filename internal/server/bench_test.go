@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // benchServer holds n alerts in one project, a quarter of them OPEN.
@@ -15,7 +17,7 @@ func benchServer(b *testing.B, n int) *Server {
 	statuses := []string{statusOpen, statusClosed, statusClosed, statusClosed}
 	for i := 0; i < n; i++ {
 		f.Alerts = append(f.Alerts, newAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
-			"status": statuses[i%4], "created": formatTime(start.Add(time.Duration(i) * time.Second))}))
+			"status": statuses[i%4], "created": rules.FormatTime(start.Add(time.Duration(i) * time.Second))}))
 	}
 	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Clock is the server's sense of now. A virtual clock stands still except
@@ -66,7 +68,7 @@ func (c *Clock) Set(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if now := c.nowLocked(); t.Before(now) {
-		return fmt.Errorf("%s is before the clock's time %s: the clock only moves forward", t.UTC().Format(time.RFC3339), formatTime(now))
+		return fmt.Errorf("%s is before the clock's time %s: the clock only moves forward", t.UTC().Format(time.RFC3339), rules.FormatTime(now))
 	}
 	return c.setLocked(t)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // alertTarget is what a condition is about (docs/server.md, "Alert engine").
@@ -115,14 +116,14 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 		return c, errBadRequest("INVALID_ATTRIBUTE",
 			fmt.Sprintf("Invalid attribute %smetricName specified: an item is an event (eventTypeName) or a metric sample (metricName), not both.", prefix), prefix+"metricName")
 	}
-	sch := schema{"groupId": str().req(), "target": object(nil)}
+	sch := rules.Schema{"groupId": rules.Str().Req(), "target": rules.Object(nil)}
 	if isSample {
-		sch["metricName"] = str(api.MetricNames...).req()
-		sch["value"] = number().req()
-		sch["units"] = str(api.Units...)
+		sch["metricName"] = rules.Str(api.MetricNames...).Req()
+		sch["value"] = rules.Number().Req()
+		sch["units"] = rules.Str(api.Units...)
 	} else {
-		sch["eventTypeName"] = str().req()
-		sch["resolved"] = boolean()
+		sch["eventTypeName"] = rules.Str().Req()
+		sch["resolved"] = rules.Bool()
 	}
 	if _, has := m["resolved"]; has && isSample {
 		return c, errBadRequest("INVALID_ATTRIBUTE",
@@ -130,8 +131,8 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 	}
 	// The number is compared as sent: keep it before the schema normalizes it.
 	raw, _ := m["value"].(json.Number)
-	if err := sch.check(m, prefix, nil); err != nil {
-		return c, err
+	if err := sch.Check(m, prefix, nil); err != nil {
+		return c, fromRule(err)
 	}
 	c.project, _ = m["groupId"].(string)
 	if !api.IsObjectID(c.project) {
@@ -139,7 +140,7 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 			fmt.Sprintf("%sgroupId %s is not a project id (24 hexadecimal digits).", prefix, c.project), prefix+"groupId")
 	}
 	if t, ok := m["target"].(map[string]any); ok {
-		for _, k := range sortedKeys(t) {
+		for _, k := range rules.SortedKeys(t) {
 			f := c.target.field(k)
 			if f == nil {
 				return c, errBadRequest("INVALID_ATTRIBUTE",
@@ -169,13 +170,6 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 	c.resolved, _ = m["resolved"].(bool)
 	return c, nil
 }
-
-// Matcher field names and operators an alert configuration may use.
-var (
-	matcherFields    = []string{"HOSTNAME", "PORT", "HOSTNAME_AND_PORT", "REPLICA_SET_NAME", "TYPE_NAME", "CLUSTER_NAME", "SHARD_NAME"}
-	matcherOperators = []string{"EQUALS", "NOT_EQUALS", "CONTAINS", "NOT_CONTAINS", "STARTS_WITH", "ENDS_WITH", "REGEX"}
-	thresholdOps     = []string{"GREATER_THAN", "LESS_THAN"}
-)
 
 // matcherValue is what a matcher's field names in a target; false when the
 // target does not carry it.
@@ -246,48 +240,4 @@ func matches(op, got, want string) bool {
 		return err == nil && re.MatchString(got)
 	}
 	return false
-}
-
-// checkMatchers refuses matchers with a field name or operator the engine
-// does not know, and a REGEX that is not RE2.
-func checkMatchers(cfg doc) *apiError {
-	list, _ := cfg["matchers"].([]any)
-	for i, it := range list {
-		m, _ := it.(map[string]any)
-		name := fmt.Sprintf("matchers[%d].fieldName", i)
-		field, hasField := m["fieldName"].(string)
-		if !hasField {
-			field, hasField = m["field"].(string)
-			name = fmt.Sprintf("matchers[%d].field", i)
-		}
-		if !hasField {
-			return errMissing(fmt.Sprintf("matchers[%d].fieldName", i))
-		}
-		if !api.OneOf(field, matcherFields) {
-			return errEnum(field, name, matcherFields)
-		}
-		op, _ := m["operator"].(string)
-		if !api.OneOf(op, matcherOperators) {
-			return errEnum(op, fmt.Sprintf("matchers[%d].operator", i), matcherOperators)
-		}
-		if want, _ := m["value"].(string); op == "REGEX" {
-			if _, err := regexp.Compile(want); err != nil {
-				return errBadRequest("INVALID_JSON_ATTRIBUTE",
-					fmt.Sprintf("matchers[%d].value %q is not a regular expression (RE2 syntax).", i, want), fmt.Sprintf("matchers[%d].value", i))
-			}
-		}
-	}
-	for _, k := range []string{"threshold", "metricThreshold"} {
-		if t, ok := cfg[k].(map[string]any); ok {
-			if op, has := t["operator"].(string); has && !api.OneOf(op, thresholdOps) {
-				return errEnum(op, k+".operator", thresholdOps)
-			}
-		}
-	}
-	return nil
-}
-
-func errEnum(value, name string, allowed []string) *apiError {
-	return errBadRequest("INVALID_ENUM_VALUE",
-		fmt.Sprintf("An invalid enumeration value %s was specified for %s; allowed values are %s.", value, name, strings.Join(allowed, ", ")), value, name)
 }

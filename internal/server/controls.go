@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // control serves a test control that does not touch the data: like api,
@@ -39,7 +41,7 @@ func (s *Server) serveControl(c *reqCtx, methods map[string]handlerFunc) *apiErr
 	}
 	h, ok := methods[c.r.Method]
 	if !ok {
-		allowed := strings.Join(sortedKeys(methods), ", ")
+		allowed := strings.Join(rules.SortedKeys(methods), ", ")
 		c.header.Set("Allow", allowed)
 		return newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
 			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, allowed), c.r.Method)
@@ -53,7 +55,7 @@ func (s *Server) serveControl(c *reqCtx, methods map[string]handlerFunc) *apiErr
 // onlyQuery refuses query parameters a control does not take, besides
 // paging, pretty and envelope: a misspelt filter is an error, not ignored.
 func onlyQuery(c *reqCtx, names ...string) *apiError {
-	for _, k := range sortedKeys(c.r.URL.Query()) {
+	for _, k := range rules.SortedKeys(c.r.URL.Query()) {
 		if !slices.Contains(names, k) && !slices.Contains([]string{"pageNum", "itemsPerPage", "pretty", "envelope"}, k) {
 			allowed := append(names, "pageNum", "itemsPerPage", "pretty", "envelope")
 			return errInvalidQuery(k, c.r.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
@@ -67,7 +69,7 @@ func (s *Server) controlReset(c *reqCtx) *apiError {
 		return err
 	}
 	s.resetLocked()
-	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": formatTime(s.clock.Now())})
+	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
@@ -80,8 +82,8 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 		if err != nil {
 			return err
 		}
-		if err := (schema{"advance": str(), "set": timestamp()}).check(body, "", nil); err != nil {
-			return err
+		if err := (rules.Schema{"advance": rules.Str(), "set": rules.Timestamp()}).Check(body, "", nil); err != nil {
+			return fromRule(err)
 		}
 		if v, ok := body["advance"].(string); ok {
 			d, perr := time.ParseDuration(v)
@@ -93,7 +95,7 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 			}
 		}
 		if v, ok := body["set"].(string); ok {
-			t, _ := parseTimestamp(v)
+			t, _ := rules.ParseTimestamp(v)
 			if err := s.clock.Set(t); err != nil {
 				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
 			}
@@ -104,7 +106,7 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 		c.lastBase()
 		s.st.runUntil(s.clock.Now())
 	}
-	c.writeJSON(http.StatusOK, map[string]any{"now": formatTime(s.clock.Now())})
+	c.writeJSON(http.StatusOK, map[string]any{"now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Credential is an API key or user a server was started with, for the
@@ -82,7 +83,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 		seq++
 		return fmt.Sprintf("%s%08x", prefix, seq)
 	}
-	ts := func(ago time.Duration) string { return formatTime(now.Add(-ago)) }
+	ts := func(ago time.Duration) string { return rules.FormatTime(now.Add(-ago)) }
 	f := &Fixtures{}
 
 	orgs := []string{DemoOrgID, "5e1a0c2e8f9d4b0012340002"}
@@ -198,7 +199,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 				a["replicaSetName"], a["sourceTypeName"] = "rs0", api.SourceTypeNames[rng.IntN(len(api.SourceTypeNames))]
 			}
 			if st == statusOpen && i%5 == 0 {
-				a["acknowledgedUntil"] = formatTime(now.Add(time.Duration(1+i%48) * time.Hour))
+				a["acknowledgedUntil"] = rules.FormatTime(now.Add(time.Duration(1+i%48) * time.Hour))
 				a["acknowledgementComment"] = "investigating"
 				a["acknowledgingUsername"] = "demomonitor"
 			}
@@ -253,10 +254,10 @@ func DemoFixtures(now time.Time) *Fixtures {
 			created := now.Add(-time.Duration(6*i+1) * time.Hour)
 			snap := doc{"id": id("5f3c0c2e8f9d4b00"), "groupId": c.project, "clusterId": c.id, "clusterName": c.name,
 				"complete": i != 0, "doNotDelete": i == 3,
-				"created":                   doc{"date": formatTime(created), "increment": int64(1 + i)},
-				"lastOplogAppliedTimestamp": doc{"date": formatTime(created.Add(-time.Minute)), "increment": int64(3)},
+				"created":                   doc{"date": rules.FormatTime(created), "increment": int64(1 + i)},
+				"lastOplogAppliedTimestamp": doc{"date": rules.FormatTime(created.Add(-time.Minute)), "increment": int64(3)},
 				"namespaceFilterList":       doc{"filterList": bc["excludedNamespaces"], "filterType": "blacklist"},
-				"parts": []any{doc{"clusterId": c.id, "completedTime": formatTime(created.Add(10 * time.Minute)), "compressionSetting": "GZIP",
+				"parts": []any{doc{"clusterId": c.id, "completedTime": rules.FormatTime(created.Add(10 * time.Minute)), "compressionSetting": "GZIP",
 					"dataSizeBytes": int64(1 << 30), "encryptionEnabled": c.encryption, "fcv": "6.0", "fileSizeBytes": int64(1 << 29),
 					"machineId": "backup-daemon-1.example.com:8443", "mongodVersion": "6.0.14", "replicaSetName": "rs0",
 					"replicaState": "PRIMARY", "storageSizeBytes": int64(1 << 30), "typeName": "REPLICA_SET"}},
@@ -267,9 +268,9 @@ func DemoFixtures(now time.Time) *Fixtures {
 			switch {
 			case i == 3: // do not delete: no expiry
 			case i == 7:
-				snap["expires"] = formatTime(now.Add(-2 * time.Hour)) // already expired
+				snap["expires"] = rules.FormatTime(now.Add(-2 * time.Hour)) // already expired
 			default:
-				snap["expires"] = formatTime(created.Add(7 * 24 * time.Hour))
+				snap["expires"] = rules.FormatTime(created.Add(7 * 24 * time.Hour))
 			}
 			if c.sharded {
 				snap["isPossiblyInconsistent"] = i == 5
@@ -281,8 +282,8 @@ func DemoFixtures(now time.Time) *Fixtures {
 	for i := 0; i < 3; i++ {
 		created := now.Add(-time.Duration(24*(i+1)) * time.Hour)
 		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, doc{"id": id("5f3d0c2e8f9d4b00"), "groupId": projects[0],
-			"complete": true, "doNotDelete": false, "expires": formatTime(created.Add(30 * 24 * time.Hour)),
-			"created": doc{"date": formatTime(created), "increment": int64(1)},
+			"complete": true, "doNotDelete": false, "expires": rules.FormatTime(created.Add(30 * 24 * time.Hour)),
+			"created": doc{"date": rules.FormatTime(created), "increment": int64(1)},
 			"parts": []any{doc{"hostId": "a1b2c3d4e5f60718293a4b5c6d7e8f90", "typeName": "CONFIG_SERVER", "machineId": "cfg1.example.com:27019",
 				"dataSizeBytes": int64(1 << 20), "encryptionEnabled": false, "mongodVersion": "3.2.22"}}})
 	}

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"encoding/json"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // The alert engine (docs/server.md, "Alert engine"): conditions raise,
@@ -206,7 +208,7 @@ func toFloat(v any) float64 {
 
 // raise makes a new alert for cfg and the condition's target.
 func (s *state) raise(cfg doc, global bool, key activeKey, c condition, now time.Time) *alertRec {
-	at := formatTime(now)
+	at := rules.FormatTime(now)
 	d := doc{"id": newObjectID(), "groupId": c.project, "alertConfigId": key.config, "eventTypeName": c.event,
 		"created": at, "updated": at}
 	for _, f := range targetFields {
@@ -270,8 +272,8 @@ func notifyTargets(cfg doc) []*notifyTarget {
 	out := make([]*notifyTarget, 0, len(notes))
 	for _, n := range notes {
 		m, _ := n.(map[string]any)
-		delay, _ := normalizeNumbers(m["delayMin"]).(int64)
-		interval, _ := normalizeNumbers(m["intervalMin"]).(int64)
+		delay, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
+		interval, _ := rules.NormalizeNumbers(m["intervalMin"]).(int64)
 		out = append(out, &notifyTarget{note: m, delay: time.Duration(delay) * time.Minute, interval: time.Duration(interval) * time.Minute})
 	}
 	return out
@@ -287,7 +289,7 @@ func sampleValue(cfg doc, c condition) doc {
 	if units == "" {
 		units = "RAW"
 	}
-	return doc{"number": normalizeNumbers(c.value), "units": units}
+	return doc{"number": rules.NormalizeNumbers(c.value), "units": units}
 }
 
 // setCurrentValue records a later sample on an active alert; the same
@@ -296,12 +298,12 @@ func (s *state) setCurrentValue(r *alertRec, c condition, now time.Time) *alertR
 	cfg := s.configOf(r)
 	value := sampleValue(cfg, c)
 	cur := r.cur.Doc()
-	if old, ok := cur["currentValue"].(map[string]any); ok && sameValue(old["number"], value["number"]) && old["units"] == value["units"] {
+	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
 		return nil
 	}
 	r.cur = r.cur.with(func(d doc) {
 		d["currentValue"] = value
-		d["updated"] = formatTime(now)
+		d["updated"] = rules.FormatTime(now)
 	})
 	s.touchAlert(r)
 	return r
@@ -335,7 +337,7 @@ func (s *state) clear(r *alertRec, now time.Time) *alertRec {
 // end moves an active alert to CLOSED or CANCELLED and tells every target
 // already notified.
 func (s *state) end(r *alertRec, status, event string, now time.Time) {
-	at := formatTime(now)
+	at := rules.FormatTime(now)
 	r.cur = r.cur.with(func(d doc) {
 		d["status"] = status
 		d["updated"] = at
@@ -467,7 +469,7 @@ func (s *state) notifyDue(e dueEntry) {
 func (s *state) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
 	t.notified = true
 	r := sched.rec
-	at := formatTime(sentAt)
+	at := rules.FormatTime(sentAt)
 	r.cur = r.cur.with(func(d doc) { d["lastNotified"] = at })
 	s.touchAlert(r)
 	kind, _ := t.note["typeName"].(string)

@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // apiError is an error answer in the body shape of docs/api.md, Errors.
@@ -53,4 +55,19 @@ func errInvalidQuery(name, value, allowed string) *apiError {
 
 func errUnexpected() *apiError {
 	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "Unexpected error.")
+}
+
+// ruleStatus is the HTTP status of each kind of broken rule.
+var ruleStatus = map[rules.Problem]int{
+	rules.Invalid:  http.StatusBadRequest,
+	rules.NotFound: http.StatusNotFound,
+	rules.Conflict: http.StatusConflict,
+}
+
+// fromRule answers a broken rule (nil for none).
+func fromRule(e *rules.Error) *apiError {
+	if e == nil {
+		return nil
+	}
+	return newError(ruleStatus[e.Problem], e.Code, e.Detail, e.Params...)
 }

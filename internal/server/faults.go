@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Bounds of a fault (docs/server.md, Faults).
@@ -41,24 +43,24 @@ type fault struct {
 	delay   time.Duration
 }
 
-func faultSchema() schema {
-	return schema{
-		"method":      str(faultMethods...),
-		"path":        str().req(),
-		"status":      integer().within(400, 599),
-		"errorCode":   str(),
-		"retryAfter":  integer().within(0, maxRetryAfter),
-		"delay":       str(),
-		"times":       integer().within(1, maxFaultTimes),
-		"probability": number().within(0, 1),
-		"reset":       boolean(),
+func faultSchema() rules.Schema {
+	return rules.Schema{
+		"method":      rules.Str(faultMethods...),
+		"path":        rules.Str().Req(),
+		"status":      rules.Integer().Within(400, 599),
+		"errorCode":   rules.Str(),
+		"retryAfter":  rules.Integer().Within(0, maxRetryAfter),
+		"delay":       rules.Str(),
+		"times":       rules.Integer().Within(1, maxFaultTimes),
+		"probability": rules.Number().Within(0, 1),
+		"reset":       rules.Bool(),
 	}
 }
 
 // parseFault checks the body of POST /_omctl/faults.
 func parseFault(body doc) (*fault, *apiError) {
-	if err := faultSchema().check(body, "", nil); err != nil {
-		return nil, err
+	if err := faultSchema().Check(body, "", nil); err != nil {
+		return nil, fromRule(err)
 	}
 	f := &fault{Probability: 1}
 	f.Method, _ = body["method"].(string)

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
 	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Fixtures is the data a server starts from (server.md "Fixture file"):
@@ -162,7 +162,7 @@ func newAlertParser() *alertParser {
 				for i, raw := range j.raws {
 					a, err := parseAlert(raw, ar)
 					if err != nil {
-						j.err = fmt.Errorf("[%d]: %s", j.first+i, ruleOf(err))
+						j.err = fmt.Errorf("[%d]: %s", j.first+i, err.Rule())
 						break
 					}
 					j.out[i] = a
@@ -279,8 +279,6 @@ type fixtureError struct {
 
 func (e *fixtureError) Error() string { return fmt.Sprintf("%s[%d]: %s", e.key, e.index, e.rule) }
 
-func ruleOf(err *apiError) string { return strings.TrimSuffix(err.detail, ".") }
-
 // validate checks every rule of the API that a fixture can break.
 func (f *Fixtures) validate() error {
 	orgs, projects := map[string]bool{}, map[string]bool{}
@@ -320,9 +318,9 @@ func (f *Fixtures) validate() error {
 			return id, nil
 		}
 	}
-	check := func(key string, i int, s schema, d doc) error {
-		if err := s.checkFixture(d, ""); err != nil {
-			return fail(key, i, "%s", ruleOf(err))
+	check := func(key string, i int, s rules.Schema, d doc) error {
+		if err := s.CheckFixture(d, ""); err != nil {
+			return fail(key, i, "%s", err.Rule())
 		}
 		return nil
 	}
@@ -333,7 +331,7 @@ func (f *Fixtures) validate() error {
 		if err != nil {
 			return err
 		}
-		if err := check("orgs", i, schema{"name": str()}, d); err != nil {
+		if err := check("orgs", i, rules.OrgResource(), d); err != nil {
 			return err
 		}
 		orgs[id] = true
@@ -344,7 +342,7 @@ func (f *Fixtures) validate() error {
 		if err != nil {
 			return err
 		}
-		if err := check("projects", i, schema{"name": str(), "orgId": str()}, d); err != nil {
+		if err := check("projects", i, rules.ProjectResource(), d); err != nil {
 			return err
 		}
 		if org, _ := d["orgId"].(string); org != "" && !orgs[org] {
@@ -429,8 +427,8 @@ func (f *Fixtures) validate() error {
 		}
 		for j, e := range entries {
 			m, _ := e.(map[string]any)
-			if _, err := accessEntry(m); err != nil {
-				return fail("apiKeys", i, "accessList[%d]: %s", j, ruleOf(err))
+			if _, err := rules.AccessListEntry(m); err != nil {
+				return fail("apiKeys", i, "accessList[%d]: %s", j, err.Rule())
 			}
 		}
 	}
@@ -487,19 +485,14 @@ func (f *Fixtures) validate() error {
 					return err
 				}
 			}
-			s := alertConfigSchema()
-			s["created"], s["updated"] = timestamp(), timestamp()
-			if set.global {
-				s["forAllGroups"], s["groupIds"] = boolean(), array(str())
-			}
-			if err := check(set.key, i, s, d); err != nil {
+			if err := check(set.key, i, rules.AlertConfigResource(set.global), d); err != nil {
 				return err
 			}
 			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
 				return fail(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
 			}
-			if err := checkMatchers(d); err != nil {
-				return fail(set.key, i, "%s", ruleOf(err))
+			if err := rules.CheckMatchers(d); err != nil {
+				return fail(set.key, i, "%s", err.Rule())
 			}
 		}
 	}
@@ -517,7 +510,7 @@ func (f *Fixtures) validate() error {
 			return fail("backupConfigs", i, "cluster %s of project %s appears twice", cluster, d["groupId"])
 		}
 		seenBC[k] = true
-		if err := check("backupConfigs", i, backupConfigSchema(), d); err != nil {
+		if err := check("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
 			return err
 		}
 		if len(stringList(d["excludedNamespaces"])) > 0 && len(stringList(d["includedNamespaces"])) > 0 {
@@ -544,7 +537,7 @@ func (f *Fixtures) validate() error {
 			} else if _, err := needID(set.key, i, d, "clusterId"); err != nil {
 				return err
 			}
-			if err := check(set.key, i, snapshotSchema(), d); err != nil {
+			if err := check(set.key, i, rules.SnapshotResource(), d); err != nil {
 				return err
 			}
 		}
@@ -563,11 +556,7 @@ func (f *Fixtures) validate() error {
 				return fail(set.key, i, "id %s appears twice", id)
 			}
 			names[id] = true
-			s := s3StoreSchema(true)
-			for _, f := range s {
-				f.required = false
-			}
-			if err := check(set.key, i, s, d); err != nil {
+			if err := check(set.key, i, rules.StoreResource(), d); err != nil {
 				return err
 			}
 		}
@@ -577,67 +566,11 @@ func (f *Fixtures) validate() error {
 		if _, err := idOf(i, d); err != nil {
 			return err
 		}
-		if err := check("backupJobConfigs", i, backupJobConfigSchema(), d); err != nil {
+		if err := check("backupJobConfigs", i, rules.BackupJobConfigResource(), d); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func alertSchema() schema {
-	return schema{
-		"status":            str(api.AlertStatuses...).req(),
-		"eventTypeName":     str().req(),
-		"created":           timestamp(),
-		"updated":           timestamp(),
-		"lastNotified":      timestamp(),
-		"resolved":          timestamp(),
-		"acknowledgedUntil": timestamp(),
-		"currentValue":      object(schema{"number": number(), "units": str(api.Units...)}),
-		"metricName":        str(api.MetricNames...),
-		"sourceTypeName":    str(api.SourceTypeNames...),
-		"tags":              array(str()),
-	}
-}
-
-func backupConfigSchema() schema {
-	return schema{
-		"statusName":               str(api.BackupStatusNames...),
-		"storageEngineName":        str(api.StorageEngineNames...),
-		"authMechanismName":        str(api.AuthMechanismNames...),
-		"encryptionEnabled":        boolean(),
-		"sslEnabled":               boolean(),
-		"multiRegionBackupEnabled": boolean(),
-		"multiRegionMisconfigured": boolean(),
-		"excludedNamespaces":       array(str()),
-		"includedNamespaces":       array(str()),
-		"availableMembers":         array(str()),
-		"preferredMember":          str(),
-	}
-}
-
-func snapshotSchema() schema {
-	ts := object(schema{"date": timestamp(), "increment": integer()})
-	return schema{
-		"complete":                  boolean(),
-		"doNotDelete":               boolean(),
-		"expires":                   timestamp(),
-		"isPossiblyInconsistent":    boolean(),
-		"created":                   ts,
-		"lastOplogAppliedTimestamp": ts,
-		"namespaceFilterList":       object(schema{"filterList": array(str()), "filterType": str(api.NamespaceFilterTypes...)}),
-		"parts":                     array(object(schema{"typeName": str(api.SnapshotPartTypeNames...)})),
-	}
-}
-
-func backupJobConfigSchema() schema {
-	return schema{
-		"labelFilter":         array(str()),
-		"syncStoreFilter":     array(str()),
-		"oplogStoreFilter":    array(object(schema{"id": str(), "type": str("oplogStore")})),
-		"snapshotStoreFilter": array(object(schema{"id": str(), "type": str(api.SnapshotStoreFilterTypes...)})),
-		"daemonFilter":        array(object(schema{"machine": str(), "headRootDirectory": str()})),
-	}
 }
 
 func snapshotHost(d doc) string {
@@ -659,43 +592,4 @@ func stringList(v any) []string {
 		}
 	}
 	return out
-}
-
-// accessEntry checks one access-list entry: exactly one of ipAddress and
-// cidrBlock, a valid address or block. It returns the entry's canonical
-// block: an IPv4 address written as IPv6 (::ffff:10.0.0.1) is the IPv4
-// one, since that is how a caller's address is compared.
-func accessEntry(m map[string]any) (string, *apiError) {
-	if m == nil {
-		return "", errBadRequest("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
-	}
-	ip, hasIP := m["ipAddress"]
-	cidr, hasCIDR := m["cidrBlock"]
-	if ip == nil {
-		hasIP = false
-	}
-	if cidr == nil {
-		hasCIDR = false
-	}
-	if hasIP == hasCIDR {
-		return "", errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "Exactly one of the attributes ipAddress or cidrBlock must be specified.", "ipAddress", "cidrBlock")
-	}
-	if hasIP {
-		s, ok := ip.(string)
-		addr, err := netip.ParseAddr(s)
-		if !ok || err != nil || addr.Zone() != "" {
-			return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
-		}
-		addr = addr.Unmap()
-		return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
-	}
-	s, ok := cidr.(string)
-	prefix, err := netip.ParsePrefix(s)
-	if !ok || err != nil {
-		return "", errBadRequest("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
-	}
-	if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
-		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
-	}
-	return prefix.Masked().String(), nil
 }

@@ -3,9 +3,11 @@ package server
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // renderConfig shows an alert configuration: the threshold kind that fits
@@ -34,13 +36,13 @@ func (c *reqCtx) renderConfig(d doc, self string) doc {
 
 func renderNotification(n doc) doc {
 	kind, _ := n["typeName"].(string)
-	used := notificationFields[kind]
+	used := rules.NotificationFields[kind]
 	out := doc{}
 	for k, v := range n {
 		switch {
 		case k == "typeName" || k == "delayMin" || k == "intervalMin":
 			out[k] = v
-		case contains(used, k):
+		case slices.Contains(used, k):
 			out[k] = redactField(k, v)
 		case !isNotificationField(k):
 			out[k] = v // a field the API does not name, kept from a fixture
@@ -50,8 +52,8 @@ func renderNotification(n doc) doc {
 }
 
 func isNotificationField(k string) bool {
-	for _, fields := range notificationFields {
-		if contains(fields, k) {
+	for _, fields := range rules.NotificationFields {
+		if slices.Contains(fields, k) {
 			return true
 		}
 	}
@@ -66,9 +68,9 @@ func redactField(k string, v any) any {
 	switch {
 	case k == "webhookSecret":
 		return "******"
-	case redactedURLs[k]:
+	case rules.RedactedURLs[k]:
 		return redactURL(s)
-	case partlyRedacted[k]:
+	case rules.PartlyRedacted[k]:
 		return redactKey(s)
 	}
 	return v
@@ -188,8 +190,8 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	id := old["id"].(string)
-	if err := alertConfigSchema().check(body, "", doc{"id": id, "groupId": project}); err != nil {
-		return err
+	if err := rules.AlertConfigBody().Check(body, "", doc{"id": id, "groupId": project}); err != nil {
+		return fromRule(err)
 	}
 	if err := checkConfigRules(body); err != nil {
 		return err
@@ -206,7 +208,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 	if created, ok := old["created"]; ok {
 		body["created"] = created
 	}
-	body["updated"] = formatTime(s.clock.Now())
+	body["updated"] = rules.FormatTime(s.clock.Now())
 	s.st.replaceAlertConfig(project, body, s.clock.Now())
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
@@ -224,8 +226,8 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := alertConfigSchema().check(body, "", doc{"groupId": project}); err != nil {
-		return err
+	if err := rules.AlertConfigBody().Check(body, "", doc{"groupId": project}); err != nil {
+		return fromRule(err)
 	}
 	if err := checkConfigRules(body); err != nil {
 		return err
@@ -238,7 +240,7 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 		body["enabled"] = false
 	}
 	id := newObjectID()
-	now := formatTime(s.clock.Now())
+	now := rules.FormatTime(s.clock.Now())
 	body["id"], body["groupId"], body["created"], body["updated"] = id, project, now, now
 	s.st.createAlertConfig(project, body)
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
@@ -264,11 +266,11 @@ func checkConfigRules(body doc) *apiError {
 	if !api.IsEventTypeName(event) {
 		return errBadRequest("INVALID_ENUM_VALUE", fmt.Sprintf("An invalid enumeration value %s was specified for eventTypeName.", event), event, "eventTypeName")
 	}
-	if err := checkMatchers(body); err != nil {
-		return err
+	if err := rules.CheckMatchers(body); err != nil {
+		return fromRule(err)
 	}
 	if event == api.EventOutsideMetricThreshold && body["metricThreshold"] == nil {
-		return errMissing("metricThreshold")
+		return fromRule(rules.Missing("metricThreshold"))
 	}
 	return nil
 }
@@ -283,8 +285,8 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	id := d["id"].(string)
-	if err := (schema{"enabled": boolean().req(), "id": readOnly(), "groupId": readOnly()}).check(body, "", doc{"id": id, "groupId": project}); err != nil {
-		return err
+	if err := rules.EnableAlertConfigBody().Check(body, "", doc{"id": id, "groupId": project}); err != nil {
+		return fromRule(err)
 	}
 	s.st.setConfigEnabled("alertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
@@ -330,13 +332,8 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	sch := schema{"enabled": boolean().req(), "id": readOnly()}
-	for _, k := range []string{"links", "created", "updated", "eventTypeName", "typeName", "forAllGroups", "groupIds",
-		"matchers", "metricThreshold", "threshold", "notifications", "tags"} {
-		sch[k] = ignored()
-	}
-	if err := sch.check(body, "", doc{"id": d["id"]}); err != nil {
-		return err
+	if err := rules.EnableGlobalAlertConfigBody().Check(body, "", doc{"id": d["id"]}); err != nil {
+		return fromRule(err)
 	}
 	s.st.setConfigEnabled("globalAlertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))

@@ -3,9 +3,11 @@ package server
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // renderAlert shows an alert as docs/api.md (Alert) says, with its self
@@ -38,7 +40,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
 	var f alertFilter
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
-		if !contains(api.AlertStatusFilters, st) {
+		if !slices.Contains(api.AlertStatusFilters, st) {
 			return f, errInvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
 		}
 		f.status = st
@@ -57,7 +59,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
 		if v == "" {
 			continue
 		}
-		t, err := parseTimestamp(v)
+		t, err := rules.ParseTimestamp(v)
 		if err != nil {
 			return f, errInvalidQuery(b.name, v, "want an ISO 8601 date or date-time")
 		}
@@ -140,26 +142,15 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"id": r.cur.ID, "groupId": r.project}); err != nil {
 		return err
 	}
-	sch := schema{
-		"acknowledgedUntil":      timestamp().orNull(),
-		"acknowledgementComment": str().orNull(),
-		"links":                  ignored(),
-	}
-	// Other fields of an alert may be sent back unchanged (a GET, edited).
-	for k := range body {
-		if _, known := sch[k]; !known && current[k] != nil {
-			sch[k] = readOnly()
-		}
-	}
-	if err := sch.check(body, "", current); err != nil {
-		return err
+	if err := rules.AcknowledgeBody(body, current).Check(body, "", current); err != nil {
+		return fromRule(err)
 	}
 	now := s.clock.Now()
 	until, acknowledge := body["acknowledgedUntil"].(string)
 	if acknowledge {
-		if t, _ := parseTimestamp(until); !t.After(now) {
+		if t, _ := rules.ParseTimestamp(until); !t.After(now) {
 			return errBadRequest("INVALID_JSON_ATTRIBUTE",
-				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, formatTime(now)),
+				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, rules.FormatTime(now)),
 				"acknowledgedUntil")
 		}
 	}

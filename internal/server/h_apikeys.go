@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // renderKey shows an API key with its private key masked, unless whole
@@ -30,7 +30,7 @@ func redactPrivateKey(s string) string {
 }
 
 func firstOrg(k *apiKey) string {
-	orgs := sortedKeys(k.orgs)
+	orgs := rules.SortedKeys(k.orgs)
 	if len(orgs) == 0 {
 		return ""
 	}
@@ -46,22 +46,17 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := (schema{"desc": str(), "roles": array(str())}).check(body, "", nil); err != nil {
-		return err
+	if err := rules.APIKeyBody().Check(body, "", nil); err != nil {
+		return fromRule(err)
 	}
 	desc, _ := body["desc"].(string)
-	if n := utf8.RuneCountInString(desc); n < 1 || n > api.MaxAPIKeyDescription {
-		return errBadRequest("INVALID_API_KEY_DESC",
-			fmt.Sprintf("The description must be 1 to %d characters long; it has %d.", api.MaxAPIKeyDescription, n), n)
+	if err := rules.CheckAPIKeyDesc(desc); err != nil {
+		return fromRule(err)
 	}
+	valid, invalid := rules.SplitAPIKeyRoles(stringList(body["roles"]))
 	var roles []any
-	var invalid []string
-	for _, r := range stringList(body["roles"]) {
-		if api.OneOf(r, api.ProjectRoles) {
-			roles = append(roles, map[string]any{"groupId": project, "roleName": r})
-		} else {
-			invalid = append(invalid, r)
-		}
+	for _, r := range valid {
+		roles = append(roles, map[string]any{"groupId": project, "roleName": r})
 	}
 	if len(roles) == 0 {
 		return errBadRequest("MISSING_API_KEY_ROLES",
@@ -125,18 +120,19 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 	if len(entries) == 0 {
 		return errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "The array must hold at least one entry with ipAddress or cidrBlock.", "ipAddress", "cidrBlock")
 	}
-	sch := schema{"ipAddress": str().orNull(), "cidrBlock": str().orNull()}
+	sch := rules.AccessListEntryBody()
 	canon := make([]string, len(entries))
 	for i, e := range entries {
 		m, isObj := e.(map[string]any)
 		if !isObj {
 			return errBadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: entry %d must be an object.", i))
 		}
-		if err := sch.check(m, fmt.Sprintf("[%d].", i), nil); err != nil {
-			return err
+		if err := sch.Check(m, fmt.Sprintf("[%d].", i), nil); err != nil {
+			return fromRule(err)
 		}
-		if canon[i], err = accessEntry(m); err != nil {
-			return err
+		var rerr *rules.Error
+		if canon[i], rerr = rules.AccessListEntry(m); rerr != nil {
+			return fromRule(rerr)
 		}
 	}
 	if added := k.newAccessEntries(canon); len(k.accessList)+added > maxAccessListEntries {
@@ -171,7 +167,7 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *apiKey) *apiError {
 		}
 		d["count"] = e.count
 		if !e.lastUsed.IsZero() {
-			d["lastUsed"] = formatTime(e.lastUsed)
+			d["lastUsed"] = rules.FormatTime(e.lastUsed)
 			d["lastUsedAddress"] = e.lastAddr
 		}
 		entry := e.doc["cidrBlock"].(string)

@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, *apiError) {
@@ -68,23 +70,16 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"groupId": project, "clusterId": cluster}); err != nil {
 		return err
 	}
-	sch := backupConfigSchema()
-	sch["multiRegionMisconfigured"] = readOnly()
-	sch["availableMembers"] = readOnly()
-	sch["preferredMember"] = readOnly()
-	sch["links"] = ignored()
-	sch["syncSource"] = str()
-	sch["deploymentConfigs"] = array(object(schema{"rsId": str().req(), "deploymentId": str().req()}))
-	if err := sch.check(body, "", d); err != nil {
-		return err
+	if err := rules.BackupConfigBody().Check(body, "", d); err != nil {
+		return fromRule(err)
 	}
 	_, regions := body["multiRegionBackupEnabled"]
 	_, configs := body["deploymentConfigs"]
 	if len(body) == 0 || regions != configs {
 		if !regions {
-			return errMissing("multiRegionBackupEnabled")
+			return fromRule(rules.Missing("multiRegionBackupEnabled"))
 		}
-		return errMissing("deploymentConfigs")
+		return fromRule(rules.Missing("deploymentConfigs"))
 	}
 	_, hasSync := body["syncSource"]
 	if syncSrc, _ := body["syncSource"].(string); syncSrc == "" {
@@ -129,7 +124,7 @@ func syncSourceRequired(what string) *apiError {
 func missingFrom(a, b []string) []string {
 	var out []string
 	for _, x := range a {
-		if !contains(b, x) {
+		if !slices.Contains(b, x) {
 			out = append(out, x)
 		}
 	}
@@ -221,14 +216,8 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"id": d["id"].(string), "groupId": project, "clusterId": cluster}); err != nil {
 		return err
 	}
-	sch := schema{"doNotDelete": boolean(), "expires": timestamp(), "links": ignored()}
-	for k := range body {
-		if _, known := sch[k]; !known && d[k] != nil {
-			sch[k] = readOnly()
-		}
-	}
-	if err := sch.check(body, "", d); err != nil {
-		return err
+	if err := rules.SnapshotExpiryBody(body, d).Check(body, "", d); err != nil {
+		return fromRule(err)
 	}
 	dnd, hasDND := body["doNotDelete"].(bool)
 	expires, hasExpires := body["expires"].(string)
@@ -238,7 +227,7 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	now := s.clock.Now()
 	if hasExpires {
 		if cur, ok := d["expires"].(string); ok {
-			if t, perr := parseTimestamp(cur); perr == nil && t.Before(now) {
+			if t, perr := rules.ParseTimestamp(cur); perr == nil && t.Before(now) {
 				return errBadRequest("SNAPSHOT_EXPIRY_IN_PAST",
 					fmt.Sprintf("The expiry of snapshot %s passed at %s and can no longer be edited.", d["id"], cur), d["id"], cur)
 			}
@@ -317,8 +306,8 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := backupJobConfigBodySchema().check(body, "", doc{"id": id}); err != nil {
-		return err
+	if err := rules.BackupJobConfigBody().Check(body, "", doc{"id": id}); err != nil {
+		return fromRule(err)
 	}
 	for _, f := range []struct {
 		attr, kind string

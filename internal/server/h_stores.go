@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"net/http"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // renderStore applies the output rules of docs/api.md (S3 stores): no key fields with IAM_ROLE;
@@ -13,7 +15,7 @@ func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
 		out[k] = v
 	}
 	if out["s3AuthMethod"] == "IAM_ROLE" {
-		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
+		for _, k := range rules.StoreKeyFields {
 			delete(out, k)
 		}
 	}
@@ -22,66 +24,11 @@ func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
 			out["s3AuthMethod"] = "KEYS"
 		}
 		if out["loadFactor"] == nil {
-			out["loadFactor"] = int64(1)
+			out["loadFactor"] = int64(rules.DefaultLoadFactor)
 		}
 	}
 	return withLinks(out, c.resourceHref(path...))
 }
-
-// checkStore validates a store body: the schema, then acceptedTos. pathID
-// is the store named by the path of an update, "" for a creation (whose
-// body must name the store). A snapshot store may be created without
-// s3MaxConnections (docs/api.md, S3 stores).
-func checkStore(body doc, snapshot bool, pathID string) *apiError {
-	sch := s3StoreSchema(snapshot)
-	var current doc
-	if pathID != "" {
-		sch["id"] = readOnly()
-		current = doc{"id": pathID}
-	} else {
-		sch["id"] = str().req()
-		if snapshot {
-			sch["s3MaxConnections"].required = false
-		}
-	}
-	// Types, values and unknown attributes first, then acceptedTos: an
-	// explicit false is final whatever else is missing (docs/api.md, S3 stores).
-	var required []string
-	for _, k := range sortedKeys(sch) {
-		if sch[k].required {
-			required = append(required, k)
-			sch[k].required = false
-		}
-	}
-	if err := sch.check(body, "", current); err != nil {
-		return err
-	}
-	if body["acceptedTos"] == false {
-		return errBadRequest("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
-			"The store cannot be created or updated without accepting the terms of service: acceptedTos must be true.", "acceptedTos")
-	}
-	for _, k := range required {
-		if body[k] == nil {
-			return errMissing(k)
-		}
-	}
-	if pathID == "" && body["id"] == "" {
-		return errMissing("id")
-	}
-	if body["s3AuthMethod"] == "IAM_ROLE" {
-		// A role is used and the key fields are ignored (docs/api.md, S3 stores).
-		for _, k := range []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"} {
-			delete(body, k)
-		}
-	}
-	return nil
-}
-
-// Defaults of a snapshot store created without them (docs/api.md, S3 stores).
-const (
-	defaultS3MaxConnections = 50
-	defaultLoadFactor       = 1
-)
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
@@ -104,7 +51,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkStore(body, false, ""); err != nil {
+	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Create, "")); err != nil {
 		return err
 	}
 	id := body["id"].(string)
@@ -141,7 +88,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkStore(body, true, id); err != nil {
+	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id)); err != nil {
 		return err
 	}
 	body["id"] = id
@@ -164,7 +111,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkStore(body, false, id); err != nil {
+	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Replace, id)); err != nil {
 		return err
 	}
 	body["id"] = id
@@ -183,7 +130,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkStore(body, true, ""); err != nil {
+	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Create, "")); err != nil {
 		return err
 	}
 	id := body["id"].(string)
@@ -191,10 +138,10 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
 	}
 	if body["s3MaxConnections"] == nil {
-		body["s3MaxConnections"] = int64(defaultS3MaxConnections)
+		body["s3MaxConnections"] = int64(rules.DefaultS3MaxConnections)
 	}
 	if body["loadFactor"] == nil {
-		body["loadFactor"] = int64(defaultLoadFactor)
+		body["loadFactor"] = int64(rules.DefaultLoadFactor)
 	}
 	s.st.createSnapshotStore(body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))

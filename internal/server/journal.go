@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // defaultJournalSize is how many requests the journal keeps unless told
@@ -85,7 +87,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 	e := &journalEntry{rec: journalRecord{
 		ID:         newObjectID(),
-		Time:       formatTime(s.clock.Now()),
+		Time:       rules.FormatTime(s.clock.Now()),
 		Method:     r.Method,
 		Path:       r.URL.Path,
 		Query:      r.URL.RawQuery,
@@ -267,10 +269,10 @@ var secretFields = func() map[string]bool {
 	for _, f := range []string{"privateKey", "webhookSecret", "cloudSecretKey", "awsSecretKey", "apiKey"} {
 		m[strings.ToLower(f)] = true
 	}
-	for f := range partlyRedacted {
+	for f := range rules.PartlyRedacted {
 		m[strings.ToLower(f)] = true
 	}
-	for _, fields := range notificationFields {
+	for _, fields := range rules.NotificationFields {
 		for _, f := range fields {
 			if strings.HasSuffix(f, "Key") || strings.HasSuffix(f, "Token") || strings.HasSuffix(f, "Secret") {
 				m[strings.ToLower(f)] = true

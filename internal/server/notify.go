@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -136,7 +137,7 @@ func (w *webhooks) allowed(raw string) error {
 		return errors.New("the webhook URL is not an http or https URL")
 	}
 	host := strings.ToLower(u.Hostname())
-	if host == "localhost" || contains(w.allow, host) {
+	if host == "localhost" || slices.Contains(w.allow, host) {
 		return nil
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {

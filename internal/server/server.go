@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Options configure a Server.
@@ -179,13 +180,13 @@ func (s *Server) Credentials() []Credential {
 	for _, id := range s.st.orgOrder {
 		f.Orgs = append(f.Orgs, s.st.orgs[id])
 	}
-	for _, id := range sortedKeys(s.st.projects) {
+	for _, id := range rules.SortedKeys(s.st.projects) {
 		f.Projects = append(f.Projects, s.st.projects[id])
 	}
 	for _, id := range s.st.keyOrder {
 		f.APIKeys = append(f.APIKeys, s.st.apiKeys[id].doc)
 	}
-	for _, name := range sortedKeys(s.st.principals) {
+	for _, name := range rules.SortedKeys(s.st.principals) {
 		if p := s.st.principals[name]; p.key == nil {
 			f.Users = append(f.Users, p.fixture)
 		}
@@ -379,7 +380,7 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	}
 	h, ok := rt.methods[c.r.Method]
 	if !ok {
-		allowed := sortedKeys(rt.methods)
+		allowed := rules.SortedKeys(rt.methods)
 		c.header.Set("Allow", strings.Join(allowed, ", "))
 		c.fail(newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
 			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))

@@ -2,6 +2,8 @@ package server
 
 import (
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // state is all the data of a running server.
@@ -135,7 +137,7 @@ func newState(f *Fixtures, now time.Time) *state {
 // alertRecord indexes an alert; one without a creation time was created now.
 func (s *state) alertRecord(a *AlertDoc, now time.Time) *alertRec {
 	if a.Created.IsZero() {
-		a = a.with(func(d doc) { d["created"] = formatTime(now) })
+		a = a.with(func(d doc) { d["created"] = rules.FormatTime(now) })
 	}
 	return &alertRec{cur: a, status: a.Status, created: a.Created, project: a.GroupID}
 }
@@ -169,7 +171,7 @@ func (s *state) openTime(r *alertRec, project string) time.Time {
 	smallest := int64(-1)
 	for _, n := range notes {
 		m, _ := n.(map[string]any)
-		d, _ := normalizeNumbers(m["delayMin"]).(int64)
+		d, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
 		if smallest < 0 || d < smallest {
 			smallest = d
 		}
@@ -207,7 +209,7 @@ func (s *state) promote(set *alertSet, now time.Time) {
 		return
 	}
 	set.promote(now, func(r *alertRec) {
-		at := formatTime(r.openAt)
+		at := rules.FormatTime(r.openAt)
 		_, raised := s.engine.schedules[r]
 		r.cur = r.cur.with(func(d doc) {
 			d["status"] = statusOpen
@@ -254,41 +256,41 @@ func (s *state) fixtures() *Fixtures {
 	for _, id := range s.orgOrder {
 		f.Orgs = append(f.Orgs, s.orgs[id])
 	}
-	for _, id := range sortedKeys(s.projects) {
+	for _, id := range rules.SortedKeys(s.projects) {
 		f.Projects = append(f.Projects, s.projects[id])
 	}
 	for _, id := range s.keyOrder {
 		f.APIKeys = append(f.APIKeys, s.apiKeys[id].fixture())
 	}
-	for _, name := range sortedKeys(s.principals) {
+	for _, name := range rules.SortedKeys(s.principals) {
 		if p := s.principals[name]; p.key == nil {
 			f.Users = append(f.Users, p.fixture)
 		}
 	}
-	for _, p := range sortedKeys(s.alerts) {
+	for _, p := range rules.SortedKeys(s.alerts) {
 		for _, r := range s.alerts[p].items {
 			f.Alerts = append(f.Alerts, r.cur)
 		}
 	}
-	for _, p := range sortedKeys(s.alertConfigs) {
+	for _, p := range rules.SortedKeys(s.alertConfigs) {
 		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
 	}
 	for _, r := range s.globalAlerts.items {
 		f.GlobalAlerts = append(f.GlobalAlerts, r.cur)
 	}
 	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
-	for _, k := range sortedKeys(s.backupConfigs) {
+	for _, k := range rules.SortedKeys(s.backupConfigs) {
 		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k])
 	}
-	for _, k := range sortedKeys(s.snapshots) {
+	for _, k := range rules.SortedKeys(s.snapshots) {
 		f.Snapshots = append(f.Snapshots, s.snapshots[k].items...)
 	}
-	for _, k := range sortedKeys(s.csSnapshots) {
+	for _, k := range rules.SortedKeys(s.csSnapshots) {
 		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.csSnapshots[k].items...)
 	}
 	f.OplogStores = append(f.OplogStores, s.oplogStores.items...)
 	f.SnapshotStores = append(f.SnapshotStores, s.snapshotStores.items...)
-	for _, k := range sortedKeys(s.backupJobs) {
+	for _, k := range rules.SortedKeys(s.backupJobs) {
 		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k])
 	}
 	return f

@@ -1,6 +1,10 @@
 package server
 
-import "time"
+import (
+	"time"
+
+	"github.com/omctl/omctl/internal/rules"
+)
 
 // The named operations on the data: what the write endpoints do, once
 // their request has been checked. Each records what it changed for the
@@ -15,7 +19,7 @@ func (s *state) acknowledgeAlert(r *alertRec, until, comment, user string, now t
 		if comment != "" {
 			d["acknowledgementComment"] = comment
 		}
-		d["updated"] = formatTime(now)
+		d["updated"] = rules.FormatTime(now)
 	})
 	s.touchAlert(r)
 	s.acknowledged(r, now)
@@ -27,7 +31,7 @@ func (s *state) unacknowledgeAlert(r *alertRec, now time.Time) {
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
-		d["updated"] = formatTime(now)
+		d["updated"] = rules.FormatTime(now)
 	})
 	s.touchAlert(r)
 }
@@ -68,7 +72,7 @@ func (s *state) deleteAlertConfig(project, id string, now time.Time) {
 // globalAlertConfigs) on or off; off cancels its active alerts.
 func (s *state) setConfigEnabled(kind string, cfg doc, enabled bool, now time.Time) {
 	cfg["enabled"] = enabled
-	cfg["updated"] = formatTime(now)
+	cfg["updated"] = rules.FormatTime(now)
 	s.touch(kind, cfg)
 	if !enabled {
 		s.cancelConfig(cfg["id"].(string), now)

@@ -16,6 +16,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // MaxDescLength is the longest description the API takes.
@@ -65,17 +66,19 @@ Roles: ` + strings.Join(KeyRoles, ", "),
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	if n := utf8.RuneCountInString(opts.Desc); n < 1 || n > MaxDescLength {
-		return cmdutil.FlagErrorf("invalid --desc: %d characters, want 1 to %d", n, MaxDescLength)
+	// The server's own rules (internal/rules), told in flags.
+	if err := rules.CheckAPIKeyDesc(opts.Desc); err != nil {
+		return cmdutil.FlagErrorf("invalid --desc: %d characters, want 1 to %d", utf8.RuneCountInString(opts.Desc), MaxDescLength)
 	}
-	if len(opts.Roles) == 0 {
+	valid, invalid := rules.SplitAPIKeyRoles(opts.Roles)
+	if len(invalid) > 0 {
+		return cmdutil.FlagErrorf("invalid --role %q: valid roles are %s", invalid[0], strings.Join(KeyRoles, ", "))
+	}
+	if len(valid) == 0 {
 		return cmdutil.FlagErrorf("give at least one --role: %s", strings.Join(KeyRoles, ", "))
 	}
 	var roles []string // each once: --role X,X means X
-	for _, r := range opts.Roles {
-		if !slices.Contains(KeyRoles, r) {
-			return cmdutil.FlagErrorf("invalid --role %q: valid roles are %s", r, strings.Join(KeyRoles, ", "))
-		}
+	for _, r := range valid {
 		if !slices.Contains(roles, r) {
 			roles = append(roles, r)
 		}

@@ -4,11 +4,13 @@
 package s3store
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Flags are the store fields given on the command line.
@@ -113,21 +116,21 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any
 	return body, Validate(body, kind, op)
 }
 
-// Validate checks what the API states of a store request: required fields,
-// acceptedTos true, positive s3MaxConnections and loadFactor, known enums.
-// A creation names the store; a snapshot store may be created without
-// s3MaxConnections, which the server then sets to 50.
+// Validate checks a store request with the API's own rules
+// (internal/rules), so the command refuses what the server would, naming
+// flags: acceptedTos true, every required field (all missing ones at
+// once), types, enums and positive numbers. Fields the rules do not name
+// are left to the server, which may know them. omctl also wants the keys
+// of a store that authenticates with them.
 func Validate(body map[string]any, kind Kind, op Op) error {
-	required := []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}
-	maxConnsOptional := kind == Snapshot && op == Create
-	if maxConnsOptional {
-		required = []string{"acceptedTos", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "sseEnabled", "uri"}
-	}
-	if op == Create {
-		required = append([]string{"id"}, required...)
-	}
 	if body["acceptedTos"] == false {
-		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
+		return errNoTerms()
+	}
+	sch := rules.StoreBody(ruleKind(kind), ruleOp(op))
+	required := sch.Required()
+	if i := slices.Index(required, "id"); i > 0 {
+		// The store's name first, then the rest in name order.
+		required = append([]string{"id"}, slices.Delete(required, i, i+1)...)
 	}
 	var missing []string
 	for _, k := range required {
@@ -138,38 +141,81 @@ func Validate(body map[string]any, kind Kind, op Op) error {
 	if len(missing) > 0 {
 		return cmdutil.FlagErrorf("missing required store field(s): %s (flags: %s)", strings.Join(missing, ", "), flagNames(missing))
 	}
-	raw, _ := json.Marshal(body)
-	var s api.S3Store
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return cmdutil.FlagErrorf("invalid store field %s", cmdutil.DescribeJSONError(err))
-	}
-	if s.AcceptedTos == nil || !*s.AcceptedTos {
-		return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
-	}
-	if (s.S3MaxConnections == nil && !maxConnsOptional) || (s.S3MaxConnections != nil && *s.S3MaxConnections <= 0) {
-		return cmdutil.FlagErrorf("s3MaxConnections must be a positive integer (--max-connections)")
-	}
-	if s.LoadFactor != nil && *s.LoadFactor <= 0 {
-		return cmdutil.FlagErrorf("loadFactor must be a positive integer (--load-factor)")
-	}
-	if kind == Oplog && s.LoadFactor != nil {
+	if kind == Oplog && body["loadFactor"] != nil {
 		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
 	}
-	if s.S3AuthMethod != "" && !api.OneOf(s.S3AuthMethod, api.S3AuthMethods) {
-		return cmdutil.FlagErrorf("invalid s3AuthMethod %q: valid values are %s", s.S3AuthMethod, strings.Join(api.S3AuthMethods, ", "))
+	// The rules read a body as the server decodes it, with exact numbers;
+	// they may drop fields, so they read a copy.
+	raw, _ := json.Marshal(body)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var known map[string]any
+	_ = dec.Decode(&known)
+	for k := range known {
+		if _, named := sch[k]; !named {
+			delete(known, k)
+		}
 	}
+	id, _ := body["id"].(string)
+	if err := rules.CheckStore(known, ruleKind(kind), ruleOp(op), id); err != nil {
+		return ruleError(err)
+	}
+	var s api.S3Store
+	_ = json.Unmarshal(raw, &s)
 	if authMethod(s) == "KEYS" && !hasKeys(s) {
 		return cmdutil.FlagErrorf("s3AuthMethod KEYS needs the bucket's keys: give --access-key and --secret-key (cloudAccessKey, cloudSecretKey in --file), or --auth-method IAM_ROLE")
-	}
-	if s.WriteConcern != "" && !api.OneOf(s.WriteConcern, api.WriteConcerns) {
-		return cmdutil.FlagErrorf("invalid writeConcern %q: valid values are %s", s.WriteConcern, strings.Join(api.WriteConcerns, ", "))
 	}
 	return nil
 }
 
+func errNoTerms() error {
+	return cmdutil.FlagErrorf("acceptedTos must be true: a store cannot be created or updated without accepting the terms of service (--accepted-tos)")
+}
+
+// ruleError says what rule a store broke, with the field's flag.
+func ruleError(err *rules.Error) error {
+	field, _ := err.Params[0].(string)
+	if err.Code == "INVALID_ENUM_VALUE" {
+		field, _ = err.Params[1].(string)
+	}
+	if i := strings.IndexAny(field, ".["); i >= 0 {
+		field = field[:i]
+	}
+	flag := fieldFlags[field]
+	if flag == "" {
+		flag = "--file"
+	}
+	switch err.Code {
+	case "INVALID_ENUM_VALUE":
+		return cmdutil.FlagErrorf("invalid %s %q: valid values are %s", field, err.Params[0], strings.Join(err.Allowed, ", "))
+	case "ATTRIBUTE_NEGATIVE_OR_ZERO":
+		return cmdutil.FlagErrorf("%s must be a positive integer (%s)", field, flag)
+	case "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS":
+		return errNoTerms()
+	}
+	return cmdutil.FlagErrorf("invalid store field %s: %s (%s)", field, err.Rule(), flag)
+}
+
+func ruleKind(k Kind) rules.StoreKind {
+	if k == Snapshot {
+		return rules.SnapshotStore
+	}
+	return rules.OplogStore
+}
+
+func ruleOp(op Op) rules.StoreOp {
+	if op == Update {
+		return rules.Replace
+	}
+	return rules.Create
+}
+
 var fieldFlags = map[string]string{"id": "--id", "acceptedTos": "--accepted-tos", "pathStyleAccessEnabled": "--path-style-access",
 	"s3BucketEndpoint": "--bucket-endpoint", "s3BucketName": "--bucket-name", "s3MaxConnections": "--max-connections",
-	"sseEnabled": "--sse", "uri": "--uri"}
+	"sseEnabled": "--sse", "uri": "--uri", "s3AuthMethod": "--auth-method", "writeConcern": "--write-concern",
+	"loadFactor": "--load-factor", "labels": "--label", "customCertificates": "--custom-cert", "ssl": "--ssl",
+	"assignmentEnabled": "--assignment-enabled", "cloudAccessKey": "--access-key", "cloudSecretKey": "--secret-key",
+	"disableProxyS3": "--disable-proxy-s3", "encryptedCredentials": "--encrypted-credentials", "s3RegionOverride": "--region-override"}
 
 func flagNames(fields []string) string {
 	names := make([]string, len(fields))

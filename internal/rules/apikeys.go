@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"fmt"
+	"net/netip"
+	"unicode/utf8"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+// AccessListEntryBody is one entry of the body that adds to a key's
+// access list.
+func AccessListEntryBody() Schema {
+	return Schema{"ipAddress": Str().OrNull(), "cidrBlock": Str().OrNull()}
+}
+
+// AccessListEntry checks one access-list entry: exactly one of ipAddress and
+// cidrBlock, a valid address or block. It returns the entry's canonical
+// block: an IPv4 address written as IPv6 (::ffff:10.0.0.1) is the IPv4
+// one, since that is how a caller's address is compared.
+func AccessListEntry(m map[string]any) (string, *Error) {
+	if m == nil {
+		return "", Invalidf("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
+	}
+	ip, hasIP := m["ipAddress"]
+	cidr, hasCIDR := m["cidrBlock"]
+	if ip == nil {
+		hasIP = false
+	}
+	if cidr == nil {
+		hasCIDR = false
+	}
+	if hasIP == hasCIDR {
+		return "", Invalidf("MISSING_ONE_OF_ATTRIBUTES", "Exactly one of the attributes ipAddress or cidrBlock must be specified.", "ipAddress", "cidrBlock")
+	}
+	if hasIP {
+		s, ok := ip.(string)
+		addr, err := netip.ParseAddr(s)
+		if !ok || err != nil || addr.Zone() != "" {
+			return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
+		}
+		addr = addr.Unmap()
+		return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
+	}
+	s, ok := cidr.(string)
+	prefix, err := netip.ParsePrefix(s)
+	if !ok || err != nil {
+		return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
+	}
+	if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
+		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
+	}
+	return prefix.Masked().String(), nil
+}
+
+// CheckAPIKeyDesc checks the description of a new API key: 1 to
+// api.MaxAPIKeyDescription characters.
+func CheckAPIKeyDesc(desc string) *Error {
+	if n := utf8.RuneCountInString(desc); n < 1 || n > api.MaxAPIKeyDescription {
+		return Invalidf("INVALID_API_KEY_DESC",
+			fmt.Sprintf("The description must be 1 to %d characters long; it has %d.", api.MaxAPIKeyDescription, n), n)
+	}
+	return nil
+}
+
+// SplitAPIKeyRoles sorts the roles asked for a new key into those a key
+// of a project may have and the others. A key needs at least one of the
+// first and none of the second.
+func SplitAPIKeyRoles(roles []string) (valid, invalid []string) {
+	for _, r := range roles {
+		if api.OneOf(r, api.ProjectRoles) {
+			valid = append(valid, r)
+		} else {
+			invalid = append(invalid, r)
+		}
+	}
+	return valid, invalid
+}

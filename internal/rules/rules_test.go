@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func body(t *testing.T, s string) Doc {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var d Doc
+	if err := dec.Decode(&d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestCheckStoreOrder(t *testing.T) {
+	const full = `"pathStyleAccessEnabled": true, "s3BucketEndpoint": "https://s3", "s3BucketName": "b", "sseEnabled": false, "uri": "mongodb://m"`
+	cases := []struct {
+		name string
+		kind StoreKind
+		op   StoreOp
+		body string
+		code string // "" for none
+		on   string // the attribute named
+	}{
+		{"complete oplog store", OplogStore, Create, `{"id": "s", "acceptedTos": true, "s3MaxConnections": 5, ` + full + `}`, "", ""},
+		{"unknown attribute before anything", OplogStore, Create, `{"bogus": 1, "acceptedTos": false}`, "INVALID_ATTRIBUTE", "bogus"},
+		{"wrong type before acceptedTos", OplogStore, Create, `{"s3BucketName": 3, "acceptedTos": false}`, "INVALID_JSON_ATTRIBUTE", "s3BucketName"},
+		{"acceptedTos false before missing fields", OplogStore, Create, `{"acceptedTos": false}`, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS", "acceptedTos"},
+		{"acceptedTos false before a null required field", OplogStore, Create, `{"acceptedTos": false, "uri": null}`, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS", "acceptedTos"},
+		{"missing fields in name order", OplogStore, Create, `{"acceptedTos": true}`, "MISSING_ATTRIBUTE", "id"},
+		{"empty id", OplogStore, Create, `{"id": "", "acceptedTos": true, "s3MaxConnections": 5, ` + full + `}`, "MISSING_ATTRIBUTE", "id"},
+		{"oplog store needs s3MaxConnections", OplogStore, Create, `{"id": "s", "acceptedTos": true, ` + full + `}`, "MISSING_ATTRIBUTE", "s3MaxConnections"},
+		{"snapshot store created without s3MaxConnections", SnapshotStore, Create, `{"id": "s", "acceptedTos": true, ` + full + `}`, "", ""},
+		{"snapshot store replaced without s3MaxConnections", SnapshotStore, Replace, `{"acceptedTos": true, ` + full + `}`, "MISSING_ATTRIBUTE", "s3MaxConnections"},
+		{"replacement repeats its id", OplogStore, Replace, `{"id": "other", "acceptedTos": true, "s3MaxConnections": 5, ` + full + `}`, "ATTRIBUTE_READ_ONLY", "id"},
+		{"loadFactor is a snapshot store's", OplogStore, Create, `{"id": "s", "loadFactor": 2, "acceptedTos": true, "s3MaxConnections": 5, ` + full + `}`, "INVALID_ATTRIBUTE", "loadFactor"},
+		{"positive s3MaxConnections", OplogStore, Create, `{"id": "s", "acceptedTos": true, "s3MaxConnections": 0, ` + full + `}`, "ATTRIBUTE_NEGATIVE_OR_ZERO", "s3MaxConnections"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckStore(body(t, c.body), c.kind, c.op, "s")
+			switch {
+			case c.code == "" && err != nil:
+				t.Fatalf("refused: %v", err)
+			case c.code != "" && err == nil:
+				t.Fatalf("accepted; want %s", c.code)
+			case c.code != "" && (err.Code != c.code || len(err.Params) == 0 || err.Params[0] != c.on):
+				t.Fatalf("got %s %v; want %s on %s", err.Code, err.Params, c.code, c.on)
+			}
+		})
+	}
+}
+
+func TestCheckStoreDropsKeysOfAnIAMRole(t *testing.T) {
+	b := body(t, `{"id": "s", "acceptedTos": true, "s3MaxConnections": 5, "s3AuthMethod": "IAM_ROLE", "cloudAccessKey": "AK", "awsSecretKey": "SK",
+		"pathStyleAccessEnabled": true, "s3BucketEndpoint": "https://s3", "s3BucketName": "b", "sseEnabled": false, "uri": "mongodb://m"}`)
+	if err := CheckStore(b, OplogStore, Create, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range StoreKeyFields {
+		if _, kept := b[k]; kept {
+			t.Errorf("%s kept with IAM_ROLE", k)
+		}
+	}
+}
+
+func TestOptionalNeitherRequiresNorRefuses(t *testing.T) {
+	s := StoreBody(OplogStore, Create)
+	if got := s.Required(); !slices.Equal(got, []string{"acceptedTos", "id", "pathStyleAccessEnabled", "s3BucketEndpoint", "s3BucketName", "s3MaxConnections", "sseEnabled", "uri"}) {
+		t.Errorf("Required() = %v", got)
+	}
+	o := s.Optional()
+	if got := o.Required(); len(got) != 0 {
+		t.Errorf("Optional().Required() = %v", got)
+	}
+	if err := o.CheckFixture(body(t, `{"acceptedTos": false, "custom": 1}`), ""); err != nil {
+		t.Errorf("a fixture store with acceptedTos false was refused: %v", err)
+	}
+	if s.Required() == nil || len(s["acceptedTos"].refusals) != 1 {
+		t.Error("Optional changed the schema it copied")
+	}
+}
+
+func TestCheckNormalizes(t *testing.T) {
+	b := body(t, `{"expires": "2026-01-02T03:04:05.678+01:00", "doNotDelete": true, "links": []}`)
+	if err := SnapshotExpiryBody(b, nil).Check(b, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if b["expires"] != "2026-01-02T02:04:05Z" {
+		t.Errorf("expires = %v", b["expires"])
+	}
+	if _, kept := b["links"]; kept {
+		t.Error("links kept")
+	}
+}
+
+func TestEchoedFieldsMustBeUnchanged(t *testing.T) {
+	current := Doc{"id": "a", "status": "OPEN"}
+	for _, c := range []struct {
+		body string
+		ok   bool
+	}{
+		{`{"acknowledgedUntil": null, "status": "OPEN"}`, true},
+		{`{"acknowledgedUntil": null, "status": "CLOSED"}`, false},
+		{`{"acknowledgedUntil": null, "unknown": 1}`, false},
+	} {
+		b := body(t, c.body)
+		err := AcknowledgeBody(b, current).Check(b, "", current)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: err = %v", c.body, err)
+		}
+	}
+}
+
+func TestAPIKeyRules(t *testing.T) {
+	if CheckAPIKeyDesc("") == nil || CheckAPIKeyDesc(strings.Repeat("é", 251)) == nil {
+		t.Error("a description of 0 or 251 characters was taken")
+	}
+	if err := CheckAPIKeyDesc(strings.Repeat("é", 250)); err != nil {
+		t.Errorf("250 characters refused: %v", err)
+	}
+	valid, invalid := SplitAPIKeyRoles([]string{"GROUP_OWNER", "ORG_OWNER", "GROUP_READ_ONLY"})
+	if !slices.Equal(valid, []string{"GROUP_OWNER", "GROUP_READ_ONLY"}) || !slices.Equal(invalid, []string{"ORG_OWNER"}) {
+		t.Errorf("split: %v %v", valid, invalid)
+	}
+}
+
+func TestAccessListEntry(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ipAddress": "10.0.0.1"}`:                            "10.0.0.1/32",
+		`{"ipAddress": "::ffff:10.0.0.1"}`:                     "10.0.0.1/32",
+		`{"cidrBlock": "10.1.2.3/16"}`:                         "10.1.0.0/16",
+		`{"cidrBlock": "::ffff:10.0.0.0/104"}`:                 "10.0.0.0/8",
+		`{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.0/8"}`: "",
+		`{}`:                     "",
+		`{"ipAddress": "host"}`:  "",
+		`{"cidrBlock": "10/99"}`: "",
+	} {
+		got, err := AccessListEntry(body(t, in))
+		if got != want || (err == nil) != (want != "") {
+			t.Errorf("%s: %q %v; want %q", in, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// NormalizeNumbers turns whole JSON numbers into integers, so that 3.0
+// is written back as 3: real clients fail on floats where they expect ints.
+func NormalizeNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i
+		}
+		f, err := t.Float64()
+		if err != nil {
+			return t
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int64(f)
+		}
+		return f
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
+			return int64(t)
+		}
+	case map[string]any:
+		for k, e := range t {
+			t[k] = NormalizeNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = NormalizeNumbers(e)
+		}
+	}
+	return v
+}
+
+// SameValue reports whether two JSON values are equal once numbers are
+// normalized.
+func SameValue(a, b any) bool {
+	ja, _ := json.Marshal(NormalizeNumbers(a))
+	jb, _ := json.Marshal(NormalizeNumbers(b))
+	return bytes.Equal(ja, jb)
+}
+
+// SortedKeys lists a map's keys in order, so checks report the same
+// attribute first every time.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseTimestamp reads ISO 8601 date-times with any offset, and dates.
+func ParseTimestamp(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05.999Z0700", "2006-01-02T15:04Z07:00", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not an ISO 8601 timestamp: %q", s)
+}
+
+// FormatTime writes a timestamp as the API does: UTC, whole seconds, Z.
+func FormatTime(t time.Time) string {
+	return t.UTC().Truncate(time.Second).Format("2006-01-02T15:04:05Z")
+}
