@@ -9,25 +9,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // CreateOptions are the inputs of `alertconfigs create`.
 type CreateOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	File string
 }
 
 // NewCmdCreate builds `alertconfigs create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "create --file FILE|-",
 		Short: "Create an alert configuration",
@@ -63,14 +57,11 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if _, ok := fields["id"]; ok {
 		return cmdutil.FlagErrorf(`%s: remove "id": the server chooses the id of a new alert configuration (jq 'del(.id)')`, opts.File)
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
+	printer, projectID := r.Printer, r.ProjectID
 	if g, ok := fields["groupId"]; ok {
 		var group string
 		if json.Unmarshal(g, &group) != nil || group != projectID {

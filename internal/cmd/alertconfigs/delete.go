@@ -10,18 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // DeleteOptions are the inputs of `alertconfigs delete`.
 type DeleteOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	ConfigID string
 	Yes      bool
@@ -32,7 +27,7 @@ var errNotConfirmed = errors.New("not deleted: the deletion was not confirmed")
 
 // NewCmdDelete builds `alertconfigs delete`.
 func NewCmdDelete(f *cmdutil.Factory, runF func(context.Context, *DeleteOptions) error) *cobra.Command {
-	opts := &DeleteOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &DeleteOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "delete ALERT_CONFIG_ID [--yes]",
 		Short: "Delete an alert configuration",
@@ -66,14 +61,11 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if !opts.Yes && !opts.IO.IsStdinTTY() {
 		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: standard input is not a terminal, so omctl cannot ask for confirmation", opts.ConfigID)
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
+	printer, projectID := r.Printer, r.ProjectID
 	if !opts.Yes {
 		fmt.Fprintf(opts.IO.ErrOut, "Delete alert configuration %s of project %s? Its open alerts will be cancelled. [y/N] ", opts.ConfigID, projectID)
 		answer, _ := bufio.NewReader(opts.IO.In).ReadString('\n')

@@ -8,18 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // SetEnabledOptions are the inputs of `alertconfigs enable|disable`.
 type SetEnabledOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	// ConfigID is the one configuration of a single change; ConfigIDs
 	// (where "-" reads ids from standard input) or Event choose those of
@@ -33,7 +27,7 @@ type SetEnabledOptions struct {
 
 // NewCmdSetEnabled builds `alertconfigs enable` or `alertconfigs disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
-	opts := &SetEnabledOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Enabled: enabled}
+	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
 	verb := "disable"
 	if enabled {
 		verb = "enable"
@@ -84,18 +78,11 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
 	if err != nil {
 		return err

@@ -31,18 +31,11 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	if opts.Event != "" {
 		if ids, err = configsOfEvent(ctx, c, projectID, opts.Event); err != nil {
 			return err

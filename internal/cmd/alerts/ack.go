@@ -10,10 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // ForeverYears is how far ahead `--forever` acknowledges: the API
@@ -23,11 +20,8 @@ const ForeverYears = 100
 
 // AckOptions are the inputs of `alerts ack` and `alerts unack`.
 type AckOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
-	Now       func() time.Time
+	cmdutil.Deps
+	Now func() time.Time
 
 	// AlertID is the one alert of a single acknowledgement; AlertIDs
 	// (where "-" reads ids from standard input), Status and Event choose
@@ -70,7 +64,7 @@ func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
 
 // NewCmdAck builds `alerts ack`.
 func NewCmdAck(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
-	opts := &AckOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now}
+	opts := &AckOptions{Deps: cmdutil.NewDeps(f), Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "ack (ALERT_ID... | - | --status S --event E) (--until TIME | --forever) [--comment TEXT]",
 		Short: "Acknowledge alerts",
@@ -116,7 +110,7 @@ failed. --dry-run prints what would be done and changes nothing.`
 
 // NewCmdUnack builds `alerts unack`.
 func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
-	opts := &AckOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now, Unack: true}
+	opts := &AckOptions{Deps: cmdutil.NewDeps(f), Now: f.Now, Unack: true}
 	cmd := &cobra.Command{
 		Use:   "unack (ALERT_ID... | - | --status S --event E)",
 		Short: "Remove the acknowledgement of alerts",
@@ -154,18 +148,11 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	res, err := c.Send(ctx, http.MethodPatch, alertPath(projectID, opts.AlertID), body)
 	if err != nil {
 		return err

@@ -40,18 +40,11 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	if filtered {
 		if ids, err = matchingAlerts(ctx, c, projectID, opts.Status, opts.Event); err != nil {
 			return err

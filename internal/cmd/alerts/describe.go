@@ -5,23 +5,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // DescribeOptions are the inputs of `alerts describe`.
 type DescribeOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	AlertID string
 }
 
 // NewCmdDescribe builds `alerts describe`.
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	return &cobra.Command{
 		Use:               "describe ALERT_ID",
 		Short:             "Show one alert",
@@ -43,18 +39,11 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	body, err := c.Get(ctx, alertPath(projectID, opts.AlertID), nil)
 	if err != nil {
 		return err

@@ -9,18 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `alerts list`.
 type ListOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	Status   string
 	List     *cmdutil.ListFlags
@@ -32,7 +27,7 @@ type ListOptions struct {
 
 // NewCmdList builds `alerts list`; runF replaces listRun in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the alerts of a project",
@@ -90,14 +85,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if opts.Watch && printer.Format() == output.FormatJSON {
 		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
 	}
-	projectID, err := opts.ProjectID()
+	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	projectID, c := r.ProjectID, r.Client
 	if opts.Watch {
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}

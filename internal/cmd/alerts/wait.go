@@ -10,14 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // NewCmdWait builds `alerts wait`.
 func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) error) *cobra.Command {
-	opts := &WaitOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &WaitOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "wait ALERT_ID --for-status STATUS [--max-wait 10m]",
 		Short: "Wait until an alert reaches a status",
@@ -51,9 +49,7 @@ the time limit of every request.`,
 
 // WaitOptions are the inputs of `alerts wait`.
 type WaitOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	AlertID   string
 	ForStatus string
@@ -71,18 +67,11 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	if opts.Timeout <= 0 || opts.Interval <= 0 {
 		return cmdutil.FlagErrorf("--max-wait and --interval must be positive")
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	tick := time.NewTicker(opts.Interval)

@@ -24,8 +24,7 @@ func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`),
-			ProjectID: stubapi.Project(project), List: &cmdutil.ListFlags{Page: 1, Limit: 100, All: true}, Watch: true, Interval: 5 * time.Millisecond})
+		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100, All: true}, Watch: true, Interval: 5 * time.Millisecond})
 	}()
 	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 4 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
@@ -48,8 +47,7 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			ProjectID: stubapi.Project(project), Status: "OPEN", List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
+		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Status: "OPEN", List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
 	}()
 	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 2 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
@@ -68,8 +66,7 @@ func TestWaitReturnsWhenStatusIsReachedAndFailsOnTimeout(t *testing.T) {
 	srv.Reply("GET", path, 200, alertJSON)
 	srv.Reply("GET", path, 200, strings.Replace(alertJSON, `"OPEN"`, `"CLOSED"`, 1))
 	ios, _, out, _ := iostreams.Test()
-	opts := &WaitOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", ".status"), ProjectID: stubapi.Project(project),
-		AlertID: alertID, ForStatus: "CLOSED", Timeout: 5 * time.Second, Interval: 5 * time.Millisecond}
+	opts := &WaitOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "jsonl", ".status"), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID, ForStatus: "CLOSED", Timeout: 5 * time.Second, Interval: 5 * time.Millisecond}
 	if err := waitRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -123,8 +120,7 @@ func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		done <- listRun(ctx, &ListOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`),
-			ProjectID: stubapi.Project(project), List: &cmdutil.ListFlags{Page: 1, Limit: 1}, Watch: true, Interval: time.Hour})
+		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 1}, Watch: true, Interval: time.Hour})
 	}()
 	select {
 	case <-out.seen:

@@ -15,17 +15,12 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // Options are the inputs of `omctl api`.
 type Options struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
-	OrgID     func() (string, error)
+	cmdutil.Deps
 
 	Method   string
 	Path     string
@@ -41,8 +36,9 @@ type Options struct {
 
 // NewCmdAPI builds `omctl api`.
 func NewCmdAPI(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID,
-		Printer: f.JSONPrinter}
+	opts := &Options{Deps: cmdutil.NewDeps(f)}
+	// The answer of any endpoint has no table shape: it prints as JSON.
+	opts.Printer = f.JSONPrinter
 	cmd := &cobra.Command{
 		Use:   "api [-X METHOD] PATH [--input FILE|-] [-f|-F key=value]... [-i] [--paginate]",
 		Short: "Make an authenticated API request",
@@ -132,14 +128,11 @@ func apiRun(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	if path, err = fullURLPath(c, path); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -13,8 +14,7 @@ import (
 const project = "5e2b0c2e8f9d4b0012345678"
 
 func opts(srv *stubapi.Server, ios *iostreams.IOStreams, format, jq string) *Options {
-	return &Options{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, format, jq),
-		ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012345678"), Method: "GET", Parallel: client.DefaultParallel}
+	return &Options{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, format, jq), ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012345678"), Client: srv.Client()}, Method: "GET", Parallel: client.DefaultParallel}
 }
 
 func TestAPIExpandsPlaceholdersAndKeepsQuery(t *testing.T) {

@@ -10,14 +10,11 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // AccessListAddOptions are the inputs of `apikeys accesslist add`.
 type AccessListAddOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
-	OrgID   func() (string, error)
+	cmdutil.Deps
 
 	KeyID string
 	IPs   []string
@@ -26,7 +23,7 @@ type AccessListAddOptions struct {
 
 // NewCmdAccessListAdd builds `apikeys accesslist add`.
 func NewCmdAccessListAdd(f *cmdutil.Factory, runF func(context.Context, *AccessListAddOptions) error) *cobra.Command {
-	opts := &AccessListAddOptions{Client: f.Client, Printer: f.Printer, OrgID: f.OrgID}
+	opts := &AccessListAddOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "add API_KEY_ID --org ORG_ID (--ip ADDR | --cidr BLOCK) ...",
 		Short: "Add addresses to the access list of an API key",
@@ -59,18 +56,11 @@ func accessListAddRun(ctx context.Context, opts *AccessListAddOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedOrg | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	orgID, err := opts.OrgID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, orgID, c := r.Printer, r.OrgID, r.Client
 	path := api.AddAccessList.Path(orgID, opts.KeyID)
 	res, err := c.Send(ctx, http.MethodPost, path, entries)
 	if err != nil {

@@ -21,8 +21,7 @@ func TestCreateSendsDescAndRolesAndWarnsOnce(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +50,7 @@ func TestCreateValidatesDescAndRoles(t *testing.T) {
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			ProjectID: stubapi.Project(project), Desc: tc.desc, Roles: tc.roles})
+		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: tc.desc, Roles: tc.roles})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v", tc.want, err)
 		}
@@ -64,8 +62,7 @@ func TestAccessListAddSendsOneEntryPerAddress(t *testing.T) {
 	srv.Reply("POST", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList", 200,
 		`{"results":[{"ipAddress":"203.0.113.7","count":0,"created":"2026-11-21T00:00:00Z"},{"cidrBlock":"10.0.0.0/16","count":3}],"totalCount":2}`)
 	ios, _, out, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		OrgID: stubapi.Project(org), KeyID: keyID, IPs: []string{"203.0.113.7"}, CIDRs: []string{"10.0.0.0/16"}})
+	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, IPs: []string{"203.0.113.7"}, CIDRs: []string{"10.0.0.0/16"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +86,7 @@ func TestAccessListAddRejectsBadAddresses(t *testing.T) {
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			OrgID: stubapi.Project(org), KeyID: keyID, IPs: tc.ips, CIDRs: tc.cidrs})
+		err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, IPs: tc.ips, CIDRs: tc.cidrs})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v", tc.want, err)
 		}

@@ -117,8 +117,7 @@ func TestCreateJSONPrintsTheKeyAndWarnsOnStderr(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 201, keyJSON)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ""),
-		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,8 +138,7 @@ func TestCreateWithJQPrintsOnlyThePrivateKey(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, out, _ := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ".privateKey"),
-		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ".privateKey"), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +151,7 @@ func TestCreateWithoutPrivateKeyInAnswerDoesNotWarn(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, `{"id":"`+keyID+`","desc":"ci","publicKey":"abcdefgh","roles":[]}`)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +165,7 @@ func TestCreateAccepts250RunesAndSendsEveryRole(t *testing.T) {
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, _, _ := iostreams.Test()
 	desc := strings.Repeat("é", MaxDescLength) // 250 runes, 500 bytes
-	err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Desc: desc, Roles: KeyRoles})
+	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: desc, Roles: KeyRoles})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,8 +191,7 @@ func TestCreateServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("POST", "/groups/"+project+"/apiKeys", tt.status, `{"detail":"d","error":0,"errorCode":"`+tt.code+`","reason":"r"}`)
 		ios, _, out, errOut := iostreams.Test()
-		err := createRun(context.Background(), &CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 		if cmdutil.ExitCode(err) != tt.want || !strings.Contains(err.Error(), tt.code) || out.Len() != 0 || strings.Contains(errOut.String(), "Warning") {
 			t.Errorf("%d: exit %d (%v) stdout %q stderr %q", tt.status, cmdutil.ExitCode(err), err, out.String(), errOut.String())
 		}
@@ -207,7 +202,7 @@ func TestCreatePassesOnFactoryErrors(t *testing.T) {
 	boom := errors.New("no project: set project_id")
 	ios, _, _, _ := iostreams.Test()
 	srv := stubapi.New(t)
-	base := CreateOptions{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}}
+	base := CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}}
 	noProject := base
 	noProject.ProjectID = func() (string, error) { return "", boom }
 	noClient := base
@@ -228,8 +223,7 @@ func TestAccessListAddJSONAndIPv6(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList", 200, `{"results":[{"ipAddress":"2001:db8::1","count":1}],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ""),
-		OrgID: stubapi.Project(org), KeyID: keyID, IPs: []string{"2001:db8::1"}, CIDRs: []string{"2001:db8::/32"}})
+	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, IPs: []string{"2001:db8::1"}, CIDRs: []string{"2001:db8::/32"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,8 +239,7 @@ func TestAccessListAddJSONAndIPv6(t *testing.T) {
 func TestAccessListAddRefusesABadKeyID(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		OrgID: stubapi.Project(org), KeyID: "abc", IPs: []string{"203.0.113.7"}})
+	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: "abc", IPs: []string{"203.0.113.7"}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), `invalid API key ID "abc"`) {
 		t.Errorf("err = %v", err)
 	}
@@ -256,8 +249,7 @@ func TestAccessListAddNeedsAnOrg(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
 	noOrg := cmdutil.FlagErrorf("no organization: give --org or set org_id")
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		OrgID: func() (string, error) { return "", noOrg }, KeyID: keyID, IPs: []string{"203.0.113.7"}})
+	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: func() (string, error) { return "", noOrg }, Client: srv.Client()}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
 	if !errors.Is(err, noOrg) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("err = %v", err)
 	}
@@ -275,8 +267,7 @@ func TestAccessListAddServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("POST", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList", tt.status, `{"detail":"d","error":0,"errorCode":"E","reason":"r"}`)
 		ios, _, out, _ := iostreams.Test()
-		err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			OrgID: stubapi.Project(org), KeyID: keyID, CIDRs: []string{"10.0.0.0/8"}})
+		err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, CIDRs: []string{"10.0.0.0/8"}})
 		if cmdutil.ExitCode(err) != tt.want || out.Len() != 0 {
 			t.Errorf("%d: exit %d (%v) stdout %q", tt.status, cmdutil.ExitCode(err), err, out.String())
 		}
@@ -286,13 +277,11 @@ func TestAccessListAddServerErrors(t *testing.T) {
 func TestAccessListAddPassesOnFactoryErrors(t *testing.T) {
 	boom := errors.New("boom")
 	ios, _, _, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Client: func() (*client.Client, error) { return nil, boom },
-		Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), KeyID: keyID, IPs: []string{"203.0.113.7"}})
+	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: func() (*client.Client, error) { return nil, boom }}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
 	if !errors.Is(err, boom) {
 		t.Errorf("client: %v", err)
 	}
-	err = accessListAddRun(context.Background(), &AccessListAddOptions{Client: func() (*client.Client, error) { return nil, boom },
-		Printer: stubapi.Printer(ios, "xml", ""), OrgID: stubapi.Project(org), KeyID: keyID, IPs: []string{"203.0.113.7"}})
+	err = accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", ""), OrgID: stubapi.Project(org), Client: func() (*client.Client, error) { return nil, boom }}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("format: %v", err)
 	}

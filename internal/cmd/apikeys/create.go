@@ -12,10 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -27,10 +24,7 @@ var KeyRoles = api.ProjectRoles
 
 // CreateOptions are the inputs of `apikeys create`.
 type CreateOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	Desc  string
 	Roles []string
@@ -38,7 +32,7 @@ type CreateOptions struct {
 
 // NewCmdCreate builds `apikeys create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "create --desc TEXT --role ROLE ...",
 		Short: "Create an organization API key assigned to a project",
@@ -83,18 +77,11 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 			roles = append(roles, r)
 		}
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	res, err := c.Send(ctx, api.CreateAPIKey.Method, api.CreateAPIKey.Path(projectID),
 		api.APIKeyCreateRequest{Desc: opts.Desc, Roles: roles})
 	if err != nil {

@@ -75,7 +75,7 @@ func TestExportRefusesBadKinds(t *testing.T) {
 		"BackupConfig/nope": "BackupConfig ID",
 	} {
 		ios, _, _, _ := iostreams.Test()
-		err := exportRun(context.Background(), &ExportOptions{IO: ios, Kinds: []string{arg}})
+		err := exportRun(context.Background(), &ExportOptions{Deps: cmdutil.Deps{IO: ios}, Kinds: []string{arg}})
 		if err == nil || !strings.Contains(err.Error(), want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%s: %v, want usage error %q", arg, err, want)
 		}
@@ -198,8 +198,7 @@ func TestLineDiff(t *testing.T) {
 func runApply(t *testing.T, srv *stubapi.Server, text string, dry bool) (string, string, error) {
 	t.Helper()
 	ios, _, out, errOut := iostreams.Test()
-	opts := &Options{IO: ios, Client: srv.Client(), ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012340001"),
-		Files: []string{write(t, "docs.yaml", text)}, DryRun: dry, ExitCode: dry}
+	opts := &Options{Deps: cmdutil.Deps{IO: ios, ProjectID: stubapi.Project(project), OrgID: stubapi.Project("5e1a0c2e8f9d4b0012340001"), Client: srv.Client()}, Files: []string{write(t, "docs.yaml", text)}, DryRun: dry, ExitCode: dry}
 	err := applyRun(context.Background(), opts)
 	return out.String(), errOut.String(), err
 }

@@ -14,15 +14,11 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // ExportOptions are the inputs of `export`.
 type ExportOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	ProjectID func() (string, error)
-	OrgID     func() (string, error)
+	cmdutil.Deps
 
 	// Kinds are KIND or KIND/ID arguments.
 	Kinds []string
@@ -30,7 +26,7 @@ type ExportOptions struct {
 
 // NewCmdExport builds `export`.
 func NewCmdExport(f *cmdutil.Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
-	opts := &ExportOptions{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID}
+	opts := &ExportOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "export KIND[/ID]...",
 		Short: "Write resources as the documents apply takes",

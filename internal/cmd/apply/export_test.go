@@ -13,7 +13,7 @@ import (
 func runExport(t *testing.T, srv *stubapi.Server, kinds ...string) (string, error) {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
-	opts := &ExportOptions{IO: ios, Client: srv.Client(), ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Kinds: kinds}
+	opts := &ExportOptions{Deps: cmdutil.Deps{IO: ios, ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Client: srv.Client()}, Kinds: kinds}
 	err := exportRun(context.Background(), opts)
 	return out.String(), err
 }

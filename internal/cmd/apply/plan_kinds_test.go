@@ -304,7 +304,7 @@ func TestApplyReadsStandardInput(t *testing.T) {
 	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, store)
 	ios, in, out, _ := iostreams.Test()
 	in.WriteString("kind: OplogStore\nid: o1\n")
-	opts := &Options{IO: ios, Client: srv.Client(), ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Files: []string{"-"}}
+	opts := &Options{Deps: cmdutil.Deps{IO: ios, ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Client: srv.Client()}, Files: []string{"-"}}
 	if err := applyRun(context.Background(), opts); err != nil || !strings.HasPrefix(out.String(), "unchanged OplogStore o1\n") {
 		t.Fatalf("%v %q", err, out)
 	}

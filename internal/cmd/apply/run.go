@@ -20,10 +20,7 @@ func NewCmds(f *cmdutil.Factory) []*cobra.Command {
 
 // Options are the inputs apply and diff share.
 type Options struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	ProjectID func() (string, error)
-	OrgID     func() (string, error)
+	cmdutil.Deps
 
 	Files    []string
 	DryRun   bool
@@ -31,7 +28,7 @@ type Options struct {
 }
 
 func newOptions(f *cmdutil.Factory) *Options {
-	return &Options{IO: f.IOStreams, Client: f.Client, ProjectID: f.ProjectID, OrgID: f.OrgID}
+	return &Options{Deps: cmdutil.NewDeps(f)}
 }
 
 func addFileFlag(cmd *cobra.Command, opts *Options) {

@@ -9,16 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // AssignRegionsOptions are the inputs of `backupconfigs assign-regions`.
 type AssignRegionsOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	ClusterID   string
 	Regions     []string
@@ -27,7 +23,7 @@ type AssignRegionsOptions struct {
 
 // NewCmdAssignRegions builds `backupconfigs assign-regions`.
 func NewCmdAssignRegions(f *cmdutil.Factory, runF func(context.Context, *AssignRegionsOptions) error) *cobra.Command {
-	opts := &AssignRegionsOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &AssignRegionsOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "assign-regions CLUSTER_ID --region RS_ID=DEPLOYMENT_ID ... [--multi-region=true]",
 		Short: "Assign deployment regions to the shards of a cluster",
@@ -73,18 +69,11 @@ func assignRegionsRun(ctx context.Context, opts *AssignRegionsOptions) error {
 		seen[rs] = true
 		body.DeploymentConfigs = append(body.DeploymentConfigs, api.DeploymentConfig{RSID: rs, DeploymentID: dep})
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, opts.ClusterID), body)
 	if err != nil {
 		return err

@@ -5,16 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // DescribeOptions are the inputs of `backupconfigs describe`.
 type DescribeOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	ClusterID string
 	Members   bool
@@ -22,7 +18,7 @@ type DescribeOptions struct {
 
 // NewCmdDescribe builds `backupconfigs describe`.
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "describe CLUSTER_ID [--members]",
 		Short: "Show the backup configuration of a cluster",
@@ -49,18 +45,11 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err := cmdutil.CheckID("cluster", opts.ClusterID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, projectID, c := r.Printer, r.ProjectID, r.Client
 	path := configPath(projectID, opts.ClusterID)
 	if opts.Members {
 		path += "/availableMembers"

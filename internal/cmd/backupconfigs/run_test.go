@@ -32,8 +32,7 @@ func TestDescribeDetailOnTerminal(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table"),
-		ProjectID: stubapi.Project(project), ClusterID: cluster, Members: true})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Members: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +78,7 @@ func TestDescribeOtherFormats(t *testing.T) {
 		srv.Reply("GET", configPathWant, 200, bcJSON)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tc.tty)
-		err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, tc.format),
-			ProjectID: stubapi.Project(project), ClusterID: cluster})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, tc.format), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster})
 		if err != nil || !tc.want(out.String()) {
 			t.Errorf("%s tty=%v: err = %v, output\n%s", tc.format, tc.tty, err, out.String())
 		}
@@ -103,15 +101,13 @@ func TestServerErrorsMapToExitCodes(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", configPathWant, tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table"),
-			ProjectID: stubapi.Project(project), ClusterID: cluster})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster})
 		if err == nil || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("describe %d: err = %v, exit %d", tc.status, err, cmdutil.ExitCode(err))
 		}
 		srv = stubapi.New(t)
 		srv.Reply("PATCH", configPathWant, tc.status, tc.body)
-		err = assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: srv.Client(), Printer: printer(ios, "table"),
-			ProjectID: stubapi.Project(project), ClusterID: cluster, Regions: []string{"s=a"}, MultiRegion: true})
+		err = assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"s=a"}, MultiRegion: true})
 		if err == nil || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("assign-regions %d: err = %v, output %q", tc.status, err, out.String())
 		}
@@ -124,8 +120,7 @@ func TestAssignRegionsConfirmsOnTerminal(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: srv.Client(), Printer: printer(ios, "table"),
-		ProjectID: stubapi.Project(project), ClusterID: cluster, Regions: []string{" shard0 = us-east ", "shard1=eu-west"}})
+	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{" shard0 = us-east ", "shard1=eu-west"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +144,7 @@ func TestAssignRegionsPipedPrintsTheConfiguration(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", configPathWant, 200, bcJSON)
 		ios, _, out, _ := iostreams.Test()
-		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: srv.Client(), Printer: printer(ios, tc.format),
-			ProjectID: stubapi.Project(project), ClusterID: cluster, Regions: []string{"shard0=us-east"}, MultiRegion: true})
+		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, tc.format), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard0=us-east"}, MultiRegion: true})
 		if err != nil || out.String() != tc.want {
 			t.Errorf("%s: err = %v, output %q", tc.format, err, out.String())
 		}
@@ -161,7 +155,7 @@ func TestAssignRegionsPipedPrintsTheConfiguration(t *testing.T) {
 func TestDescribeRefusesBadInputBeforeSending(t *testing.T) {
 	for _, o := range []DescribeOptions{
 		{ClusterID: "Cluster0"},
-		{ClusterID: cluster, Printer: printer(nil, "xml")},
+		{Deps: cmdutil.Deps{Printer: printer(nil, "xml")}, ClusterID: cluster},
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
@@ -182,19 +176,16 @@ func TestRunStopsAtTheFirstFailingDependency(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
 	for name, err := range map[string]error{
-		"describe without project": describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table"), ProjectID: noProject, ClusterID: cluster}),
-		"describe without client":  describeRun(context.Background(), &DescribeOptions{Client: noClient, Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), ClusterID: cluster}),
-		"assign without project": assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: srv.Client(), Printer: printer(ios, "table"),
-			ProjectID: noProject, ClusterID: cluster, Regions: []string{"s=a"}}),
-		"assign without client": assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: noClient, Printer: printer(ios, "table"),
-			ProjectID: stubapi.Project(project), ClusterID: cluster, Regions: []string{"s=a"}}),
+		"describe without project": describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: noProject, Client: srv.Client()}, ClusterID: cluster}),
+		"describe without client":  describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: noClient}, ClusterID: cluster}),
+		"assign without project":   assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: noProject, Client: srv.Client()}, ClusterID: cluster, Regions: []string{"s=a"}}),
+		"assign without client":    assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: noClient}, ClusterID: cluster, Regions: []string{"s=a"}}),
 	} {
 		if !errors.Is(err, boom) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Client: srv.Client(), Printer: printer(ios, "xml"),
-		ProjectID: stubapi.Project(project), ClusterID: cluster, Regions: []string{"s=a"}})
+	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "xml"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"s=a"}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("assign with a bad format: %v", err)
 	}

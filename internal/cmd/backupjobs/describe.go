@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -46,9 +45,7 @@ func storeIDs(fs []api.StoreFilter) string {
 
 // DescribeOptions are the inputs of `backupjobs describe`.
 type DescribeOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	// Project is the PROJECT_ID argument; empty means --project or the profile's.
 	Project string
@@ -56,7 +53,7 @@ type DescribeOptions struct {
 
 // NewCmdDescribe builds `backupjobs describe`.
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	return &cobra.Command{
 		Use:   "describe [PROJECT_ID]",
 		Short: "Show the backup job settings of a project",
@@ -88,14 +85,11 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	} else if err := cmdutil.CheckID("project", projectID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	body, err := c.Get(ctx, api.GetBackupJobConfig.Path(projectID), nil)
 	if err != nil {
 		return err

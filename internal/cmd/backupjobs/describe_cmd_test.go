@@ -57,7 +57,7 @@ func TestDescribeRefusesABadProjectIDBeforeSending(t *testing.T) {
 		t.Error("a client was asked for")
 		return nil, errors.New("no client")
 	}
-	err := describeRun(context.Background(), &DescribeOptions{Project: "123", Client: noRequest, Printer: stubapi.Printer(ios, "table", "")})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: noRequest}, Project: "123"})
 	var fe *cmdutil.FlagError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), `invalid project ID "123"`) {
 		t.Errorf("err = %v", err)
@@ -71,10 +71,9 @@ func TestDescribeStopsAtTheFirstMissingDependency(t *testing.T) {
 		opts DescribeOptions
 		want error
 	}{
-		{DescribeOptions{ProjectID: func() (string, error) { return "", noProject }}, noProject},
-		{DescribeOptions{ProjectID: stubapi.Project(project), Printer: func() (*output.Printer, error) { return nil, noPrinter }}, noPrinter},
-		{DescribeOptions{ProjectID: stubapi.Project(project), Printer: stubapi.Printer(ios, "table", ""),
-			Client: func() (*client.Client, error) { return nil, noClient }}, noClient},
+		{DescribeOptions{Deps: cmdutil.Deps{ProjectID: func() (string, error) { return "", noProject }}}, noProject},
+		{DescribeOptions{Deps: cmdutil.Deps{Printer: func() (*output.Printer, error) { return nil, noPrinter }, ProjectID: stubapi.Project(project)}}, noPrinter},
+		{DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: func() (*client.Client, error) { return nil, noClient }}}, noClient},
 	} {
 		if err := describeRun(context.Background(), &tt.opts); !errors.Is(err, tt.want) {
 			t.Errorf("err = %v, want %v", err, tt.want)
@@ -104,7 +103,7 @@ func TestDescribeOutputPerFormat(t *testing.T) {
 		srv.Reply("GET", "/admin/backup/groups/"+project, 200, body)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tt.tty)
-		err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project)})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}})
 		if err != nil || !tt.check(out.String()) {
 			t.Errorf("%s tty=%v: %v\n%s", tt.format, tt.tty, err, out.String())
 		}
@@ -115,7 +114,7 @@ func TestDescribeServerErrorKeepsItsExitCode(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/groups/"+project, 403, `{"detail":"Needs GLOBAL_OWNER.","error":403,"errorCode":"USER_CANNOT_ACCESS","reason":"Forbidden"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project)})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 		t.Errorf("403: %v (exit %d), output %q", err, cmdutil.ExitCode(err), out.String())
 	}

@@ -9,18 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // UpdateOptions are the inputs of `backupjobs update`.
 type UpdateOptions struct {
-	IO        *iostreams.IOStreams
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	// Project is the PROJECT_ID argument; empty means --project or the profile's.
 	Project string
@@ -36,7 +30,7 @@ type UpdateOptions struct {
 
 // NewCmdUpdate builds `backupjobs update`.
 func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
-	opts := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &UpdateOptions{Deps: cmdutil.NewDeps(f)}
 	var kmipPath string
 	cmd := &cobra.Command{
 		Use:   "update [PROJECT_ID] (--file FILE | flags)",

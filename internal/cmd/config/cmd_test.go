@@ -206,19 +206,19 @@ func TestProfileFromEnvironmentAndFlag(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	set := func(profile, key, value string) {
 		t.Helper()
-		if err := setRun(&SetOptions{IO: ios, ConfigPath: cfg.Path, Profile: profile, Key: key, Value: value}); err != nil {
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: profile, Key: key, Value: value}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	set("a", "output", "json")
 	set("b", "output", "yaml")
 	t.Setenv(cfg.ProfileEnv, "b")
-	if err := getRun(&GetOptions{IO: ios, ConfigPath: cfg.Path, Key: "output"}); err != nil || out.String() != "yaml\n" {
+	if err := getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output"}); err != nil || out.String() != "yaml\n" {
 		t.Errorf("OMCTL_PROFILE=b: %v %q", err, out.String())
 	}
 	out.Reset()
 	// -P wins over OMCTL_PROFILE.
-	if err := getRun(&GetOptions{IO: ios, ConfigPath: cfg.Path, Profile: "a", Key: "output"}); err != nil || out.String() != "json\n" {
+	if err := getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "a", Key: "output"}); err != nil || out.String() != "json\n" {
 		t.Errorf("-P a: %v %q", err, out.String())
 	}
 	if _, err := os.Stat(path); err != nil {
@@ -229,7 +229,7 @@ func TestProfileFromEnvironmentAndFlag(t *testing.T) {
 func TestGetRefusesBadKeysAndMissingProfiles(t *testing.T) {
 	path := tempPath(t)
 	ios, _, out, _ := iostreams.Test()
-	if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range []GetOptions{{Key: "colour"}, {Key: "output", Profile: "nosuch"}} {
@@ -246,7 +246,7 @@ func TestGetRefusesBadKeysAndMissingProfiles(t *testing.T) {
 func TestListWithoutProfileYetSaysHowToCreateOne(t *testing.T) {
 	path := tempPath(t)
 	ios, _, out, errOut := iostreams.Test()
-	if err := listRun(&ListOptions{IO: ios, ConfigPath: path}); err != nil {
+	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := path()
@@ -263,12 +263,12 @@ func TestConfigPathErrorsArePassedOn(t *testing.T) {
 	bad := func() (string, error) { return "", boom }
 	ios, _, _, _ := iostreams.Test()
 	for name, err := range map[string]error{
-		"set":   setRun(&SetOptions{IO: ios, ConfigPath: bad, Key: "output", Value: "json"}),
-		"get":   getRun(&GetOptions{IO: ios, ConfigPath: bad, Key: "output"}),
-		"unset": unsetRun(&UnsetOptions{IO: ios, ConfigPath: bad, Key: "output"}),
-		"list":  listRun(&ListOptions{IO: ios, ConfigPath: bad}),
-		"use":   useRun(&UseOptions{IO: ios, ConfigPath: bad, Profile: "x"}),
-		"init":  initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: bad}),
+		"set":   setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output", Value: "json"}),
+		"get":   getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output"}),
+		"unset": unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output"}),
+		"list":  listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad}),
+		"use":   useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Profile: "x"}),
+		"init":  initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad}),
 	} {
 		if !errors.Is(err, boom) {
 			t.Errorf("%s: %v", name, err)
@@ -283,9 +283,9 @@ func TestUnreadableConfigFileIsAnError(t *testing.T) {
 	}
 	ios, _, out, _ := iostreams.Test()
 	for name, err := range map[string]error{
-		"get": getRun(&GetOptions{IO: ios, ConfigPath: cfg.Path, Key: "output"}),
-		"use": useRun(&UseOptions{IO: ios, ConfigPath: cfg.Path, Profile: "x"}),
-		"set": setRun(&SetOptions{IO: ios, ConfigPath: cfg.Path, Key: "output", Value: "json"}),
+		"get": getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output"}),
+		"use": useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "x"}),
+		"set": setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output", Value: "json"}),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
@@ -300,7 +300,7 @@ func TestInitKeepsCurrentValuesAndAsksThemAsDefaults(t *testing.T) {
 	path := configDir(t)
 	ios, stdin, _, errOut := iostreams.Test()
 	for _, kv := range [][2]string{{"base_url", "https://old:8443"}, {"public_key", "oldpub"}, {"private_key", secret}} {
-		if err := setRun(&SetOptions{IO: ios, ConfigPath: cfg.Path, Profile: "staging", Key: kv[0], Value: kv[1]}); err != nil {
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "staging", Key: kv[0], Value: kv[1]}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -309,7 +309,7 @@ func TestInitKeepsCurrentValuesAndAsksThemAsDefaults(t *testing.T) {
 	ios.SetStderrTTY(true)
 	// Enter keeps each current value; "maybe" is asked again; "no" skips the check.
 	stdin.WriteString("\n\n\n\n\nmaybe\nno\n")
-	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: cfg.Path, Profile: "staging", Ask: askAtTerminal,
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "staging", Ask: askAtTerminal,
 		Check: func(context.Context, *Answers) error { t.Error("checked"); return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -340,7 +340,7 @@ func TestInitConfirmDefaultIsYes(t *testing.T) {
 	ios.SetStderrTTY(true)
 	stdin.WriteString("https://om:8443\npub\n" + secret + "\n\n\n\n")
 	var checked bool
-	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: cfg.Path, Ask: askAtTerminal,
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Ask: askAtTerminal,
 		Check: func(_ context.Context, a *Answers) error { checked = a.PrivateKey == secret; return nil }})
 	if err != nil || !checked || strings.Contains(errOut.String(), "aaaaaaaa") {
 		t.Errorf("err %v checked %v stderr %q", err, checked, errOut.String())
@@ -355,7 +355,7 @@ func TestInitOfASecondProfileLeavesTheActiveOne(t *testing.T) {
 		return nil
 	}
 	for _, name := range []string{"first", "second"} {
-		if err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: cfg.Path, Profile: name, Ask: ask}); err != nil {
+		if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: name, Ask: ask}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -424,7 +424,7 @@ func TestCompletion(t *testing.T) {
 	configDir(t)
 	ios, _, _, _ := iostreams.Test()
 	for _, p := range []string{"prod", "dev"} {
-		if err := setRun(&SetOptions{IO: ios, ConfigPath: cfg.Path, Profile: p, Key: "output", Value: "json"}); err != nil {
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: p, Key: "output", Value: "json"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -466,7 +466,7 @@ func TestSetTightensAnExistingFileTo0600(t *testing.T) {
 func TestNewConfigDirectoryIs0700(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, _ := iostreams.Test()
-	if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := path()

@@ -24,7 +24,7 @@ func TestSetWritesMode0600AndListRedacts(t *testing.T) {
 	path := tempPath(t)
 	ios, _, out, _ := iostreams.Test()
 	for _, kv := range [][2]string{{"base_url", "https://om.example.com:8443"}, {"private_key", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234"}, {"project_id", "5e2b0c2e8f9d4b0012345678"}} {
-		if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,7 +33,7 @@ func TestSetWritesMode0600AndListRedacts(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode = %v, err = %v", st.Mode(), err)
 	}
-	if err := listRun(&ListOptions{IO: ios, ConfigPath: path}); err != nil {
+	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(out.String(), "aaaaaaaa") || !strings.Contains(out.String(), "private_key = ********1234") || !strings.Contains(out.String(), "* default") {
@@ -52,7 +52,7 @@ func TestSetRejectsBadValues(t *testing.T) {
 		{"ca_cert", "", "config unset ca_cert"},
 		{"colour", "red", "valid keys are"},
 	} {
-		err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]})
+		err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]})
 		if err == nil || !strings.Contains(err.Error(), kv[2]) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%s=%s: err = %v", kv[0], kv[1], err)
 		}
@@ -73,18 +73,18 @@ func TestGetUseAndProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(setRun(&SetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key", Value: "secret-value-9876"}))
-	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key"}))
-	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Profile: "staging", Key: "private_key", Reveal: true}))
+	must(setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key", Value: "secret-value-9876"}))
+	must(getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key"}))
+	must(getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key", Reveal: true}))
 	if out.String() != "********9876\nsecret-value-9876\n" {
 		t.Errorf("get = %q", out.String())
 	}
-	if err := useRun(&UseOptions{IO: ios, ConfigPath: path, Profile: "prod"}); err == nil || !strings.Contains(err.Error(), `"prod" not found`) {
+	if err := useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "prod"}); err == nil || !strings.Contains(err.Error(), `"prod" not found`) {
 		t.Errorf("use of a missing profile: %v", err)
 	}
-	must(useRun(&UseOptions{IO: ios, ConfigPath: path, Profile: "staging"}))
+	must(useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging"}))
 	out.Reset()
-	must(getRun(&GetOptions{IO: ios, ConfigPath: path, Key: "private_key", Reveal: true}))
+	must(getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "private_key", Reveal: true}))
 	if out.String() != "secret-value-9876\n" {
 		t.Errorf("active profile not used: %q", out.String())
 	}
@@ -93,7 +93,7 @@ func TestGetUseAndProfiles(t *testing.T) {
 func TestInitRefusesWithoutTerminal(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, _ := iostreams.Test()
-	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal})
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal})
 	if err == nil || !strings.Contains(err.Error(), "config set") || !strings.Contains(err.Error(), "OMCTL_PUBLIC_KEY") {
 		t.Fatalf("err = %v", err)
 	}
@@ -106,12 +106,12 @@ func TestInitSavesValidatedAnswers(t *testing.T) {
 		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
 	}
 	bad := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}
-	if err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: answer(bad)}); err == nil {
+	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(bad)}); err == nil {
 		t.Fatal("bad project id accepted")
 	}
 	good := bad
 	good.ProjectID = ""
-	if err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: answer(good)}); err != nil {
+	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(good)}); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := path()
@@ -132,11 +132,11 @@ func TestUnsetRemovesAKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kv := range [][2]string{{"base_url", "https://om:8443"}, {"ca_cert", pem}} {
-		if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := unsetRun(&UnsetOptions{IO: ios, ConfigPath: path, Key: "ca_cert"}); err != nil {
+	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "ca_cert"}); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := path()
@@ -161,7 +161,7 @@ func TestInitSavesOrgAndChecksTheKeyWhenAsked(t *testing.T) {
 	org := "5e1a0c2e8f9d4b0012345678"
 	answers := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org, CheckNow: true}
 	var checked *Answers
-	opts := &InitOptions{IO: ios, ConfigPath: path,
+	opts := &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path,
 		Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
 		Check: func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }}
 	err := initRun(context.Background(), opts)
@@ -182,10 +182,10 @@ func TestInitSavesOrgAndChecksTheKeyWhenAsked(t *testing.T) {
 func TestListOfAMissingProfilePrintsNothing(t *testing.T) {
 	path := tempPath(t)
 	ios, _, out, _ := iostreams.Test()
-	if err := setRun(&SetOptions{IO: ios, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
 		t.Fatal(err)
 	}
-	err := listRun(&ListOptions{IO: ios, ConfigPath: path, Profile: "nosuch"})
+	err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "nosuch"})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || out.Len() != 0 {
 		t.Errorf("err = %v, stdout %q", err, out.String())
 	}
@@ -205,7 +205,7 @@ func TestInitAsksLineByLineAndReasksBadAnswers(t *testing.T) {
 		"5e1a0c2e8f9d4b0012345678",
 		"n", // do not try the key
 	}, "\n") + "\n")
-	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal,
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal,
 		Check: func(context.Context, *Answers) error { t.Error("key checked though the answer was no"); return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -226,13 +226,13 @@ func TestInitCancelledSavesNothing(t *testing.T) {
 	ios.SetStdinTTY(true)
 	ios.SetStderrTTY(true)
 	stdin.WriteString("https://om.example.com\n") // then the input ends, as Ctrl-D
-	err := initRun(context.Background(), &InitOptions{IO: ios, ConfigPath: path, Ask: askAtTerminal})
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal})
 	if err == nil || err.Error() != "config init cancelled: nothing was saved" {
 		t.Fatalf("err = %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // as Ctrl-C does
-	err = initRun(ctx, &InitOptions{IO: ios, ConfigPath: path, Ask: func(ctx context.Context, o *InitOptions, a *Answers) error {
+	err = initRun(ctx, &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: func(ctx context.Context, o *InitOptions, a *Answers) error {
 		_, err := newPrompter(blockingReader{}, io.Discard).ask(ctx, "Base URL", "", "", false, func(string) error { return nil })
 		return err
 	}})

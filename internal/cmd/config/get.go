@@ -7,12 +7,11 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // GetOptions are the inputs of `config get`.
 type GetOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 
 	Profile string
@@ -22,7 +21,7 @@ type GetOptions struct {
 
 // NewCmdGet builds `config get`.
 func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command {
-	opts := &GetOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	opts := &GetOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path}
 	cmd := &cobra.Command{
 		Use:   "get KEY",
 		Short: "Print a key of a profile",

@@ -12,7 +12,6 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // Answers are what `config init` asks for.
@@ -24,7 +23,7 @@ type Answers struct {
 
 // InitOptions are the inputs of `config init`.
 type InitOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 	// Ask fills the answers; the default asks at the terminal.
 	Ask func(context.Context, *InitOptions, *Answers) error
@@ -36,7 +35,7 @@ type InitOptions struct {
 
 // NewCmdInit builds `config init`.
 func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cobra.Command {
-	opts := &InitOptions{IO: f.IOStreams, ConfigPath: cfg.Path, Ask: askAtTerminal, Check: checkCredentials}
+	opts := &InitOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path, Ask: askAtTerminal, Check: checkCredentials}
 	return &cobra.Command{
 		Use:   "init",
 		Short: "Create a profile by answering questions",

@@ -7,12 +7,11 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // ListOptions are the inputs of `config list`.
 type ListOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 
 	Profile string
@@ -20,7 +19,7 @@ type ListOptions struct {
 
 // NewCmdList builds `config list`.
 func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Command {
-	opts := &ListOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path}
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List the profiles and the keys of one",

@@ -7,12 +7,11 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // SetOptions are the inputs of `config set`.
 type SetOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 
 	Profile string
@@ -22,7 +21,7 @@ type SetOptions struct {
 
 // NewCmdSet builds `config set`.
 func NewCmdSet(f *cmdutil.Factory, runF func(*SetOptions) error) *cobra.Command {
-	opts := &SetOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	opts := &SetOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path}
 	return &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Set a key of a profile",

@@ -7,12 +7,11 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // UnsetOptions are the inputs of `config unset`.
 type UnsetOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 
 	Profile string
@@ -21,7 +20,7 @@ type UnsetOptions struct {
 
 // NewCmdUnset builds `config unset`.
 func NewCmdUnset(f *cmdutil.Factory, runF func(*UnsetOptions) error) *cobra.Command {
-	opts := &UnsetOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	opts := &UnsetOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path}
 	return &cobra.Command{
 		Use:   "unset KEY",
 		Short: "Remove a key from a profile",

@@ -7,12 +7,11 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // UseOptions are the inputs of `config use`.
 type UseOptions struct {
-	IO         *iostreams.IOStreams
+	cmdutil.Deps
 	ConfigPath func() (string, error)
 
 	Profile string
@@ -20,7 +19,7 @@ type UseOptions struct {
 
 // NewCmdUse builds `config use`.
 func NewCmdUse(f *cmdutil.Factory, runF func(*UseOptions) error) *cobra.Command {
-	opts := &UseOptions{IO: f.IOStreams, ConfigPath: cfg.Path}
+	opts := &UseOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path}
 	return &cobra.Command{
 		Use:               "use PROFILE",
 		Short:             "Make a profile the active one",

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/alertconfigs"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
@@ -38,15 +37,14 @@ var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "ALL PROJECTS", "N
 
 // ListOptions are the inputs of `globalalertconfigs list`.
 type ListOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	List *cmdutil.ListFlags
 }
 
 // NewCmdList builds `globalalertconfigs list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Client: f.Client, Printer: f.Printer}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Short:   "List global alert configurations",
@@ -69,21 +67,17 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, api.ListGlobalAlertConfigs.Path(), lo), lo.All, Table)
 }
 
 // SetEnabledOptions are the inputs of `globalalertconfigs enable|disable`.
 type SetEnabledOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	ConfigID string
 	Enabled  bool
@@ -91,7 +85,7 @@ type SetEnabledOptions struct {
 
 // NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
-	opts := &SetEnabledOptions{Client: f.Client, Printer: f.Printer, Enabled: enabled}
+	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
 	verb := "disable"
 	if enabled {
 		verb = "enable"
@@ -117,14 +111,11 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if err := cmdutil.CheckID("global alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	res, err := c.Send(ctx, api.EnableGlobalAlertConfig.Method, api.EnableGlobalAlertConfig.Path(opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
 	if err != nil {
 		return err

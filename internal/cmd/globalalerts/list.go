@@ -10,10 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/alerts"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // NewCmdGlobalAlerts is the `globalalerts` command group.
@@ -28,9 +26,8 @@ func NewCmdGlobalAlerts(f *cmdutil.Factory) *cobra.Command {
 
 // ListOptions are the inputs of `globalalerts list`.
 type ListOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
-	Now     func() time.Time
+	cmdutil.Deps
+	Now func() time.Time
 
 	Status string
 	Since  string
@@ -40,7 +37,7 @@ type ListOptions struct {
 
 // NewCmdList builds `globalalerts list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Client: f.Client, Printer: f.Printer, Now: f.Now}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f), Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List global alerts",
@@ -98,13 +95,10 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	lo.Query = q
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, api.ListGlobalAlerts.Path(), lo), lo.All, alerts.Table)
 }

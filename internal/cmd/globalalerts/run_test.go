@@ -185,8 +185,7 @@ func TestListServerErrorsMapToExitCodes(t *testing.T) {
 func TestListWithoutClient(t *testing.T) {
 	boom := errors.New("no credentials")
 	ios, _, _, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Client: func() (*client.Client, error) { return nil, boom }, Printer: printer(ios, "table"),
-		Now: func() time.Time { return now }, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), Client: func() (*client.Client, error) { return nil, boom }}, Now: func() time.Time { return now }, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v", err)
 	}

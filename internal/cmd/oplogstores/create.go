@@ -5,25 +5,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // CreateOptions are the inputs of `oplogstores create`.
 type CreateOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	Store s3store.Flags
 }
 
 // NewCmdCreate builds `oplogstores create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "create (--file FILE | flags)",
 		Short: "Create an S3-compatible oplog store",
@@ -50,6 +45,6 @@ service must be accepted (--accepted-tos) or the store cannot be created.`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	w := &s3store.WriteOptions{IO: opts.IO, Client: opts.Client, Printer: opts.Printer, Store: opts.Store}
+	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
 	return s3store.Write(ctx, w, s3store.Oplog, s3store.Create, basePath, "")
 }

@@ -6,16 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // DescribeOptions are the inputs of `oplogstores describe` and
 // `snapshotstores describe`.
 type DescribeOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	// BasePath is where the stores of the kind are, e.g. /admin/backup/oplog/s3Configs.
 	BasePath string
@@ -25,7 +22,7 @@ type DescribeOptions struct {
 
 // NewCmdDescribe builds the describe command of one kind of store.
 func NewCmdDescribe(f *cmdutil.Factory, kind Kind, basePath, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, BasePath: basePath, Kind: kind}
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f), BasePath: basePath, Kind: kind}
 	return &cobra.Command{
 		Use:     "describe STORE_ID",
 		Short:   "Show a store",
@@ -47,14 +44,11 @@ func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
 	if opts.StoreID == "" {
 		return cmdutil.FlagErrorf("STORE_ID must not be empty")
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	body, err := c.Get(ctx, opts.BasePath+"/"+url.PathEscape(opts.StoreID), nil)
 	if err != nil {
 		return err

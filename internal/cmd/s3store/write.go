@@ -7,18 +7,13 @@ import (
 	"net/url"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // WriteOptions are what the create and update commands of both kinds of
 // store share.
 type WriteOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	Store Flags
 }
@@ -38,14 +33,11 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op, basePath, 
 		}
 		method, path = http.MethodPut, basePath+"/"+url.PathEscape(storeID)
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	res, err := c.Send(ctx, method, path, body)
 	if err != nil {
 		return err

@@ -9,21 +9,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
 
 // ClockOptions are the inputs of `omctl server clock`.
 type ClockOptions struct {
-	ControlOptions
-	IO     *iostreams.IOStreams
+	cmdutil.Deps
 	Action string // "", "advance" or "set"
 	Value  string
 }
 
 // NewCmdClock builds `omctl server clock`.
 func NewCmdClock(f *cmdutil.Factory, runF func(context.Context, *ClockOptions) error) *cobra.Command {
-	opts := &ClockOptions{ControlOptions: newControlOptions(f), IO: f.IOStreams}
+	opts := &ClockOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "clock [advance DURATION | set TIME]",
 		Short: "Show or move a running server's clock",
@@ -75,7 +73,7 @@ func clockRun(ctx context.Context, opts *ClockOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := opts.control(ctx, method, "clock", body)
+	res, err := control(ctx, opts.Deps, method, "clock", body)
 	if err != nil {
 		return err
 	}
@@ -90,13 +88,12 @@ var clockTable = output.Columns([]string{"NOW"}, func(c struct {
 
 // ResetOptions are the inputs of `omctl server reset`.
 type ResetOptions struct {
-	ControlOptions
-	IO *iostreams.IOStreams
+	cmdutil.Deps
 }
 
 // NewCmdReset builds `omctl server reset`.
 func NewCmdReset(f *cmdutil.Factory, runF func(context.Context, *ResetOptions) error) *cobra.Command {
-	opts := &ResetOptions{ControlOptions: newControlOptions(f), IO: f.IOStreams}
+	opts := &ResetOptions{Deps: cmdutil.NewDeps(f)}
 	return &cobra.Command{
 		Use:   "reset",
 		Short: "Put a running server's data back to what it started with",
@@ -108,7 +105,7 @@ and empty its notification log. The clock stays where it is.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			if _, err := opts.control(cmd.Context(), http.MethodPost, "reset", nil); err != nil {
+			if _, err := control(cmd.Context(), opts.Deps, http.MethodPost, "reset", nil); err != nil {
 				return err
 			}
 			fmt.Fprintln(opts.IO.ErrOut, "✓ The server's data is back to what it started with")

@@ -9,19 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
-
-// ControlOptions are what every command that drives a running omctl
-// server's test controls needs: the profile's client and a printer.
-type ControlOptions struct {
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
-}
-
-func newControlOptions(f *cmdutil.Factory) ControlOptions {
-	return ControlOptions{Client: f.Client, Printer: f.Printer}
-}
 
 // addControlCommands puts the commands that drive a running server under
 // `omctl server`, with the usage of every other client command.
@@ -33,8 +21,8 @@ func addControlCommands(server *cobra.Command, usage string, cmds ...*cobra.Comm
 }
 
 // control sends one request to a test control (docs/server.md).
-func (o ControlOptions) control(ctx context.Context, method, name string, body any) ([]byte, error) {
-	c, err := o.Client()
+func control(ctx context.Context, d cmdutil.Deps, method, name string, body any) ([]byte, error) {
+	c, err := d.Client()
 	if err != nil {
 		return nil, err
 	}

@@ -50,8 +50,8 @@ func TestTriggerSendsTheConditionAndPrintsTheAlerts(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	host := "db1:27017"
 	err := triggerRun(context.Background(), &TriggerOptions{
-		ControlOptions: ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")},
-		ProjectID:      stubapi.Project(project), Event: "HOST_DOWN", Target: map[string]*string{"hostnameAndPort": &host},
+		Deps:  cmdutil.Deps{ProjectID: stubapi.Project(project), Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")},
+		Event: "HOST_DOWN", Target: map[string]*string{"hostnameAndPort": &host},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestTriggerRefusesWhatTheEngineWouldNot(t *testing.T) {
 		{Event: "NOT_AN_EVENT"},
 		{Event: "HOST_DOWN", Value: "5"},
 	} {
-		o.ControlOptions = ControlOptions{Client: nil}
+		o.Deps = cmdutil.Deps{Client: nil}
 		err := triggerRun(context.Background(), &o)
 		var fe *cmdutil.FlagError
 		if !errors.As(err, &fe) {
@@ -89,8 +89,8 @@ func TestClockAdvancesAndPrintsNow(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.ReplyControl("POST", "clock", 200, `{"now":"2026-01-01T00:15:00Z"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := clockRun(context.Background(), &ClockOptions{IO: ios, Action: "advance", Value: "15m",
-		ControlOptions: ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+	err := clockRun(context.Background(), &ClockOptions{Action: "advance", Value: "15m",
+		Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestNotificationsSendTheFilters(t *testing.T) {
 	srv.ReplyControl("GET", "notifications", 200, `{"results":[{"id":"n1","alertId":"a1","event":"alert.open","typeName":"WEBHOOK","sentAt":"2026-01-01T00:05:00Z","delivery":{"status":"DELIVERED","attempts":1}}],"links":[],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
 	err := notificationsRun(context.Background(), &NotificationsOptions{AlertID: "a1", Event: "alert.open", List: &cmdutil.ListFlags{Page: 1, Limit: 100},
-		ControlOptions: ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+		Deps: cmdutil.Deps{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
 	if err != nil {
 		t.Fatal(err)
 	}

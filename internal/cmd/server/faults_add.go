@@ -18,7 +18,7 @@ var FaultMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OP
 
 // FaultsAddOptions are the inputs of `server faults add`.
 type FaultsAddOptions struct {
-	ControlOptions
+	cmdutil.Deps
 
 	Method      string
 	Path        string
@@ -35,7 +35,7 @@ type FaultsAddOptions struct {
 
 // NewCmdFaultsAdd builds `server faults add`.
 func NewCmdFaultsAdd(f *cmdutil.Factory, runF func(context.Context, *FaultsAddOptions) error) *cobra.Command {
-	opts := &FaultsAddOptions{ControlOptions: newControlOptions(f)}
+	opts := &FaultsAddOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "add --path GLOB [--method M] (--status N [--error-code C] [--retry-after S] | --reset) [--delay D] [--times N] [--probability P]",
 		Short: "Add a fault to a running omctl server",
@@ -150,7 +150,7 @@ func faultsAddRun(ctx context.Context, opts *FaultsAddOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := opts.control(ctx, http.MethodPost, "faults", body)
+	res, err := control(ctx, opts.Deps, http.MethodPost, "faults", body)
 	if err != nil {
 		return err
 	}

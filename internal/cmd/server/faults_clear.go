@@ -9,19 +9,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // FaultsClearOptions are the inputs of `server faults clear`.
 type FaultsClearOptions struct {
-	ControlOptions
-	IO  *iostreams.IOStreams
+	cmdutil.Deps
 	IDs []string
 }
 
 // NewCmdFaultsClear builds `server faults clear`.
 func NewCmdFaultsClear(f *cmdutil.Factory, runF func(context.Context, *FaultsClearOptions) error) *cobra.Command {
-	opts := &FaultsClearOptions{ControlOptions: newControlOptions(f), IO: f.IOStreams}
+	opts := &FaultsClearOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "clear [ID...]",
 		Short: "Remove faults from a running omctl server",
@@ -47,14 +45,14 @@ func faultsClearRun(ctx context.Context, opts *FaultsClearOptions) error {
 		return err
 	}
 	if len(opts.IDs) == 0 {
-		body, err := opts.control(ctx, http.MethodDelete, "faults", nil)
+		body, err := control(ctx, opts.Deps, http.MethodDelete, "faults", nil)
 		if err != nil {
 			return err
 		}
 		return confirmCleared(opts.IO, printer, body, "Every fault removed")
 	}
 	for _, id := range opts.IDs {
-		body, err := opts.control(ctx, http.MethodDelete, "faults/"+url.PathEscape(id), nil)
+		body, err := control(ctx, opts.Deps, http.MethodDelete, "faults/"+url.PathEscape(id), nil)
 		if err != nil {
 			return err
 		}

@@ -11,13 +11,13 @@ import (
 
 // FaultsListOptions are the inputs of `server faults list`.
 type FaultsListOptions struct {
-	ControlOptions
+	cmdutil.Deps
 	List *cmdutil.ListFlags
 }
 
 // NewCmdFaultsList builds `server faults list`.
 func NewCmdFaultsList(f *cmdutil.Factory, runF func(context.Context, *FaultsListOptions) error) *cobra.Command {
-	opts := &FaultsListOptions{ControlOptions: newControlOptions(f)}
+	opts := &FaultsListOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the faults of a running omctl server",
@@ -42,13 +42,10 @@ func faultsListRun(ctx context.Context, opts *FaultsListOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, client.ControlPrefix+"faults", lo), lo.All, FaultTable)
 }

@@ -33,7 +33,7 @@ func TestRateLimitAndJournalSizeFlags(t *testing.T) {
 		t.Errorf("--journal-size 0 kept requests: %v %s", err, body)
 	}
 	ios, _, _, _ := iostreams.Test()
-	for _, o := range []*Options{{IO: ios, Listen: "127.0.0.1:0", RateLimit: -1}, {IO: ios, Listen: "127.0.0.1:0", JournalSize: -5}} {
+	for _, o := range []*Options{{Deps: cmdutil.Deps{IO: ios}, Listen: "127.0.0.1:0", RateLimit: -1}, {Deps: cmdutil.Deps{IO: ios}, Listen: "127.0.0.1:0", JournalSize: -5}} {
 		if err := Run(context.Background(), o); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%+v: %v", o, err)
 		}
@@ -75,8 +75,8 @@ func TestRequestsSendsTheFiltersAndPrintsRows(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	zero, none := 0, ""
 	err := requestsRun(context.Background(), &RequestsOptions{
-		ControlOptions: ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")},
-		IO:             ios, Method: "GET", Path: "/globalAlerts", Status: &zero, Caller: &none, List: &cmdutil.ListFlags{Page: 1, Limit: 100},
+		Deps:   cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")},
+		Method: "GET", Path: "/globalAlerts", Status: &zero, Caller: &none, List: &cmdutil.ListFlags{Page: 1, Limit: 100},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -94,8 +94,8 @@ func TestRequestsClearTakesNoFilter(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.ReplyControl("DELETE", "requests", 200, `{}`)
 	ios, _, out, _ := iostreams.Test()
-	opts := &RequestsOptions{ControlOptions: ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "json", "")},
-		IO: ios, Clear: true, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}
+	opts := &RequestsOptions{Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", "")},
+		Clear: true, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}
 	if err := requestsRun(context.Background(), opts); err != nil || strings.TrimSpace(out.String()) != "{}" {
 		t.Errorf("--clear -o json: %v %q", err, out.String())
 	}
@@ -110,9 +110,9 @@ func TestFaultsAddSendsTheFlagsGivenAndClearRemovesEachID(t *testing.T) {
 	srv.ReplyControl("POST", "faults", 200, `{"id":"5f9f00000000000000000001","path":"/x","status":503,"errorCode":"SERVICE_UNAVAILABLE","probability":1,"reset":false}`)
 	srv.ReplyControl("DELETE", "faults/5f9f00000000000000000001", 200, `{}`)
 	ios, _, out, _ := iostreams.Test()
-	co := ControlOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}
+	co := cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}
 	given := map[string]bool{"path": true, "status": true}
-	err := faultsAddRun(context.Background(), &FaultsAddOptions{ControlOptions: co, Path: "/x", Status: 503, Probability: 1,
+	err := faultsAddRun(context.Background(), &FaultsAddOptions{Deps: co, Path: "/x", Status: 503, Probability: 1,
 		Given: func(n string) bool { return given[n] }})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestFaultsAddSendsTheFlagsGivenAndClearRemovesEachID(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "5f9f00000000000000000001\tany\t/x\t503 SERVICE_UNAVAILABLE\t\tno end\t1") {
 		t.Errorf("output = %q", out.String())
 	}
-	if err := faultsClearRun(context.Background(), &FaultsClearOptions{ControlOptions: co, IO: ios, IDs: []string{"5f9f00000000000000000001"}}); err != nil {
+	if err := faultsClearRun(context.Background(), &FaultsClearOptions{Deps: co, IDs: []string{"5f9f00000000000000000001"}}); err != nil {
 		t.Error(err)
 	}
 }

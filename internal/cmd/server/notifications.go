@@ -12,7 +12,7 @@ import (
 
 // NotificationsOptions are the inputs of `omctl server notifications`.
 type NotificationsOptions struct {
-	ControlOptions
+	cmdutil.Deps
 	AlertID string
 	Event   string
 	Type    string
@@ -39,7 +39,7 @@ var notificationsTable = output.Columns([]string{"SENT", "EVENT", "TYPE", "ALERT
 
 // NewCmdNotifications builds `omctl server notifications`.
 func NewCmdNotifications(f *cmdutil.Factory, runF func(context.Context, *NotificationsOptions) error) *cobra.Command {
-	opts := &NotificationsOptions{ControlOptions: newControlOptions(f)}
+	opts := &NotificationsOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "notifications [--alert ID] [--event EVENT] [--type KIND]",
 		Short: "List the notifications a running server's alert engine sent",
@@ -76,13 +76,10 @@ func notificationsRun(ctx context.Context, opts *NotificationsOptions) error {
 		}
 	}
 	lo.Query = q
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, "/_omctl/notifications", lo), lo.All, notificationsTable)
 }

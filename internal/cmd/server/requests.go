@@ -10,13 +10,11 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 )
 
 // RequestsOptions are the inputs of `server requests`.
 type RequestsOptions struct {
-	ControlOptions
-	IO *iostreams.IOStreams
+	cmdutil.Deps
 
 	Method string
 	Path   string
@@ -28,7 +26,7 @@ type RequestsOptions struct {
 
 // NewCmdRequests builds `server requests`.
 func NewCmdRequests(f *cmdutil.Factory, runF func(context.Context, *RequestsOptions) error) *cobra.Command {
-	opts := &RequestsOptions{ControlOptions: newControlOptions(f), IO: f.IOStreams}
+	opts := &RequestsOptions{Deps: cmdutil.NewDeps(f)}
 	var caller string
 	var status int
 	cmd := &cobra.Command{
@@ -102,7 +100,7 @@ func requestsRun(ctx context.Context, opts *RequestsOptions) error {
 	}
 	lo.Query = q
 	if opts.Clear {
-		body, err := opts.control(ctx, http.MethodDelete, "requests", nil)
+		body, err := control(ctx, opts.Deps, http.MethodDelete, "requests", nil)
 		if err != nil {
 			return err
 		}

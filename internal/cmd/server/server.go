@@ -22,13 +22,12 @@ import (
 
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
 	srv "github.com/omctl/omctl/internal/server"
 )
 
 // Options are the inputs of `omctl server`.
 type Options struct {
-	IO *iostreams.IOStreams
+	cmdutil.Deps
 
 	Listen        string
 	FixturesFile  string
@@ -51,7 +50,7 @@ type Options struct {
 
 // NewCmdServer builds `omctl server`.
 func NewCmdServer(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
-	opts := &Options{IO: f.IOStreams}
+	opts := &Options{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "server [--listen ADDR] [--fixtures FILE | --demo] [--state FILE] [--tls-self-signed]",
 		Short: "Run the whole API in memory, for local testing and CI",

@@ -116,11 +116,11 @@ func TestBadFixturesAndFlagsAreRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fx.json")
 	os.WriteFile(path, []byte(`{"orgs":[{"id":"123"}]}`), 0o600)
 	ios, _, _, _ := iostreams.Test()
-	err := Run(context.Background(), &Options{IO: ios, Listen: "127.0.0.1:0", FixturesFile: path})
+	err := Run(context.Background(), &Options{Deps: cmdutil.Deps{IO: ios}, Listen: "127.0.0.1:0", FixturesFile: path})
 	if err == nil || !strings.Contains(err.Error(), path+": orgs[0]: id 123 must be 24 hexadecimal digits") || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("err = %v", err)
 	}
-	err = Run(context.Background(), &Options{IO: ios, Listen: "127.0.0.1:0", Clock: "noon"})
+	err = Run(context.Background(), &Options{Deps: cmdutil.Deps{IO: ios}, Listen: "127.0.0.1:0", Clock: "noon"})
 	if err == nil || !strings.Contains(err.Error(), "invalid --clock") {
 		t.Errorf("err = %v", err)
 	}
@@ -168,7 +168,7 @@ func TestServesHTTPSWithGivenCertificate(t *testing.T) {
 		t.Fatalf("with the certificate's CA: %v", err)
 	}
 	ios, _, _, _ := iostreams.Test()
-	err = Run(context.Background(), &Options{IO: ios, Listen: "127.0.0.1:0", TLSCert: certFile, TLSKey: certFile})
+	err = Run(context.Background(), &Options{Deps: cmdutil.Deps{IO: ios}, Listen: "127.0.0.1:0", TLSCert: certFile, TLSKey: certFile})
 	if err == nil || !strings.Contains(err.Error(), "loading --tls-cert/--tls-key") {
 		t.Errorf("mismatched key: %v", err)
 	}

@@ -16,8 +16,7 @@ import (
 
 // TriggerOptions are the inputs of `omctl server trigger`.
 type TriggerOptions struct {
-	ControlOptions
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	Event   string
 	Resolve bool
@@ -41,7 +40,7 @@ var targetFlags = []struct{ flag, member, help string }{
 
 // NewCmdTrigger builds `omctl server trigger`.
 func NewCmdTrigger(f *cmdutil.Factory, runF func(context.Context, *TriggerOptions) error) *cobra.Command {
-	opts := &TriggerOptions{ControlOptions: newControlOptions(f), ProjectID: f.ProjectID, Target: map[string]*string{}}
+	opts := &TriggerOptions{Deps: cmdutil.NewDeps(f), Target: map[string]*string{}}
 	cmd := &cobra.Command{
 		Use:   "trigger [EVENT] [--host HOST:PORT ...] [--resolve] | --metric NAME --value N",
 		Short: "Report a condition to a running server's alert engine",
@@ -128,7 +127,7 @@ func triggerRun(ctx context.Context, opts *TriggerOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := opts.control(ctx, http.MethodPost, "events", body)
+	res, err := control(ctx, opts.Deps, http.MethodPost, "events", body)
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // DescribeOptions are the inputs of `snapshots describe`.
 type DescribeOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	SnapshotID string
 	Source     source
@@ -23,7 +19,7 @@ type DescribeOptions struct {
 
 // NewCmdDescribe builds `snapshots describe`.
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:     "describe SNAPSHOT_ID (--cluster CLUSTER_ID | --host HOST_ID)",
 		Short:   "Show one snapshot",
@@ -46,14 +42,11 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
+	printer, projectID := r.Printer, r.ProjectID
 	path, err := opts.Source.path(projectID)
 	if err != nil {
 		return err

@@ -10,17 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // ExpireOptions are the inputs of `snapshots expire`.
 type ExpireOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
-	Now       func() time.Time
+	cmdutil.Deps
+	Now func() time.Time
 
 	SnapshotID  string
 	ClusterID   string
@@ -30,7 +26,7 @@ type ExpireOptions struct {
 
 // NewCmdExpire builds `snapshots expire`.
 func NewCmdExpire(f *cmdutil.Factory, runF func(context.Context, *ExpireOptions) error) *cobra.Command {
-	opts := &ExpireOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID, Now: f.Now}
+	opts := &ExpireOptions{Deps: cmdutil.NewDeps(f), Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "expire SNAPSHOT_ID --cluster CLUSTER_ID (--expires TIME | --do-not-delete)",
 		Short: "Change when a snapshot expires, or keep it for good",
@@ -93,14 +89,11 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	default:
 		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
+	printer, projectID := r.Printer, r.ProjectID
 	path, err := source{ClusterID: opts.ClusterID}.path(projectID)
 	if err != nil {
 		return err

@@ -5,16 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `snapshots list`.
 type ListOptions struct {
-	Client    func() (*client.Client, error)
-	Printer   func() (*output.Printer, error)
-	ProjectID func() (string, error)
+	cmdutil.Deps
 
 	Source source
 	List   *cmdutil.ListFlags
@@ -22,7 +18,7 @@ type ListOptions struct {
 
 // NewCmdList builds `snapshots list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Client: f.Client, Printer: f.Printer, ProjectID: f.ProjectID}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "list (--cluster CLUSTER_ID | --host HOST_ID)",
 		Short: "List the snapshots of a cluster or legacy config server",
@@ -48,14 +44,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	printer, err := opts.Printer()
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
 		return err
 	}
-	projectID, err := opts.ProjectID()
-	if err != nil {
-		return err
-	}
+	printer, projectID := r.Printer, r.ProjectID
 	path, err := opts.Source.path(projectID)
 	if err != nil {
 		return err

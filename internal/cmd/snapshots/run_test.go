@@ -30,7 +30,7 @@ func listOpts(srv *stubapi.Server, p func() (*output.Printer, error), src source
 	if lf == nil {
 		lf = &cmdutil.ListFlags{Page: 1, Limit: 100}
 	}
-	return &ListOptions{Client: srv.Client(), Printer: p, ProjectID: stubapi.Project(project), Source: src, List: lf}
+	return &ListOptions{Deps: cmdutil.Deps{Printer: p, ProjectID: stubapi.Project(project), Client: srv.Client()}, Source: src, List: lf}
 }
 
 func TestListOutputPerFormat(t *testing.T) {
@@ -160,16 +160,14 @@ func TestServerErrorsMapToExitCodes(t *testing.T) {
 		// describe
 		srv = stubapi.New(t)
 		srv.Reply("GET", clusterPath+"/"+snapshot, tc.status, tc.body)
-		err = describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table", now),
-			ProjectID: stubapi.Project(project), SnapshotID: snapshot, Source: source{ClusterID: cluster}})
+		err = describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}})
 		if cmdutil.ExitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("describe %d: err = %v", tc.status, err)
 		}
 		// expire
 		srv = stubapi.New(t)
 		srv.Reply("PATCH", clusterPath+"/"+snapshot, tc.status, tc.body)
-		err = expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: printer(ios, "table", now),
-			ProjectID: stubapi.Project(project), Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true})
+		err = expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true})
 		if cmdutil.ExitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("expire %d: err = %v", tc.status, err)
 		}
@@ -189,8 +187,7 @@ func TestDescribeDetailOnTerminal(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table", now),
-		ProjectID: stubapi.Project(project), SnapshotID: snapshot, Source: source{ClusterID: cluster}})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,8 +231,7 @@ func TestDescribeOtherFormats(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", tc.path, 200, snapJSON)
 		ios, _, out, _ := iostreams.Test()
-		err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, tc.format, now),
-			ProjectID: stubapi.Project(project), SnapshotID: snapshot, Source: tc.src})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, tc.format, now), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: tc.src})
 		if err != nil || !tc.want(out.String()) {
 			t.Errorf("%s: err = %v, output\n%s", tc.format, err, out.String())
 		}
@@ -263,33 +259,26 @@ func TestRunStopsAtTheFirstFailingDependency(t *testing.T) {
 	fail := func() (string, error) { return "", boom }
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	if err := listRun(context.Background(), &ListOptions{Client: srv.Client(), Printer: printer(ios, "table", now), ProjectID: fail,
-		Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
+	if err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
 		t.Errorf("list: %v", err)
 	}
-	if err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: printer(ios, "table", now), ProjectID: fail,
-		SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
 		t.Errorf("describe: %v", err)
 	}
-	if err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: printer(ios, "table", now), ProjectID: fail,
-		Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
 		t.Errorf("expire: %v", err)
 	}
 	noClient := func() (*client.Client, error) { return nil, boom }
-	if err := describeRun(context.Background(), &DescribeOptions{Client: noClient, Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project),
-		SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
 		t.Errorf("describe without client: %v", err)
 	}
-	if err := listRun(context.Background(), &ListOptions{Client: noClient, Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project),
-		Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
+	if err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
 		t.Errorf("list without client: %v", err)
 	}
-	if err := expireRun(context.Background(), &ExpireOptions{Client: noClient, Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project),
-		Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
 		t.Errorf("expire without client: %v", err)
 	}
-	if err := expireRun(context.Background(), &ExpireOptions{Client: noClient, Printer: printer(ios, "xml", now), ProjectID: stubapi.Project(project),
-		Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "xml", now), ProjectID: stubapi.Project(project), Client: noClient}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("expire with a bad format: %v", err)
 	}
 }
@@ -307,8 +296,7 @@ func TestExpireConfirmations(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		ios.SetNoColor(true)
-		err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: printer(ios, "table", now),
-			ProjectID: stubapi.Project(project), Now: func() time.Time { return now },
+		err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
 			SnapshotID: snapshot, ClusterID: cluster, Expires: "2026-12-01T00:00:00Z"})
 		if err != nil || out.String() != tc.want {
 			t.Errorf("err = %v, output %q, want %q", err, out.String(), tc.want)
@@ -331,8 +319,7 @@ func TestExpireScriptsGetTheSnapshot(t *testing.T) {
 		srv.Reply("PATCH", clusterPath+"/"+snapshot, 200, snapJSON)
 		ios, _, out, _ := iostreams.Test()
 		// An offset is sent in UTC, whole seconds.
-		err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: printer(ios, tc.format, now),
-			ProjectID: stubapi.Project(project), Now: func() time.Time { return now },
+		err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, tc.format, now), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
 			SnapshotID: snapshot, ClusterID: cluster, Expires: "2026-12-01T02:00:00+02:00"})
 		if err != nil || out.String() != tc.want {
 			t.Errorf("%s: err = %v, output %q", tc.format, err, out.String())
@@ -347,8 +334,7 @@ func TestExpireRefusesAnAnswerThatIsNotASnapshot(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PATCH", clusterPath+"/"+snapshot, 200, `["not","a","snapshot"]`)
 	ios, _, out, _ := iostreams.Test()
-	err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: printer(ios, "table", now),
-		ProjectID: stubapi.Project(project), Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true})
+	err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true})
 	if err == nil || !strings.Contains(err.Error(), "not a snapshot") || cmdutil.ExitCode(err) != cmdutil.ExitError || out.Len() != 0 {
 		t.Errorf("err = %v, output %q", err, out.String())
 	}

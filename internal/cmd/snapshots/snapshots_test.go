@@ -29,8 +29,7 @@ func TestListByClusterOrHost(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", tc.path, 200, `{"results":[`+snapJSON+`],"totalCount":1}`)
 		ios, _, out, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			ProjectID: stubapi.Project(project), Source: tc.src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Source: tc.src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
@@ -44,8 +43,7 @@ func TestListNeedsExactlyOneSource(t *testing.T) {
 	for _, src := range []source{{}, {ClusterID: cluster, HostID: "h"}} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-			ProjectID: stubapi.Project(project), Source: src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Source: src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("%+v: err = %v", src, err)
 		}
@@ -56,8 +54,7 @@ func TestDescribeGetsOneSnapshot(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ".clusterName"),
-		ProjectID: stubapi.Project(project), SnapshotID: snapshot, Source: source{ClusterID: cluster}})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ".clusterName"), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}})
 	if err != nil || out.String() != "Cluster0\n" {
 		t.Fatalf("err = %v, out = %q", err, out.String())
 	}
@@ -76,8 +73,7 @@ func TestExpireBodies(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
 		ios, _, _, _ := iostreams.Test()
-		err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "json", ""),
-			ProjectID: stubapi.Project(project), Now: func() time.Time { return now },
+		err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
 			SnapshotID: snapshot, ClusterID: cluster, Expires: tc.expires, DoNotDelete: tc.doNotDelete})
 		if err != nil {
 			t.Fatal(err)
@@ -118,8 +114,7 @@ func TestExpireConfirmsWhatTheServerAnswered(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	err := expireRun(context.Background(), &ExpireOptions{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", ""),
-		ProjectID: stubapi.Project(project), Now: func() time.Time { return now },
+	err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
 		SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
 	if err != nil {
 		t.Fatal(err)

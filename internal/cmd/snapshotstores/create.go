@@ -5,25 +5,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // CreateOptions are the inputs of `snapshotstores create`.
 type CreateOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	Store s3store.Flags
 }
 
 // NewCmdCreate builds `snapshotstores create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "create (--file FILE | flags)",
 		Short: "Create an S3-compatible snapshot store",
@@ -52,6 +47,6 @@ id already used by a snapshot store is refused by the server (409).`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	w := &s3store.WriteOptions{IO: opts.IO, Client: opts.Client, Printer: opts.Printer, Store: opts.Store}
+	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
 	return s3store.Write(ctx, w, s3store.Snapshot, s3store.Create, basePath, "")
 }

@@ -5,18 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // UpdateOptions are the inputs of `snapshotstores update`.
 type UpdateOptions struct {
-	IO      *iostreams.IOStreams
-	Client  func() (*client.Client, error)
-	Printer func() (*output.Printer, error)
+	cmdutil.Deps
 
 	StoreID string
 	Store   s3store.Flags
@@ -24,7 +19,7 @@ type UpdateOptions struct {
 
 // NewCmdUpdate builds `snapshotstores update`.
 func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
-	opts := &UpdateOptions{IO: f.IOStreams, Client: f.Client, Printer: f.Printer}
+	opts := &UpdateOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
 		Use:   "update STORE_ID (--file FILE | flags)",
 		Short: "Update an S3-compatible snapshot store",
@@ -52,6 +47,6 @@ ignored and not returned.`,
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	w := &s3store.WriteOptions{IO: opts.IO, Client: opts.Client, Printer: opts.Printer, Store: opts.Store}
+	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
 	return s3store.Write(ctx, w, s3store.Snapshot, s3store.Update, basePath, opts.StoreID)
 }

@@ -1,0 +1,75 @@
+package cmdutil
+
+import (
+	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
+)
+
+// Deps are what a command takes from the Factory. Every options struct
+// embeds it, so a test builds a command's inputs with one literal and a run
+// function resolves them with one call (Resolve). Each getter stays a
+// function: a command that never needs the client never asks for a key.
+type Deps struct {
+	IO        *iostreams.IOStreams
+	Printer   func() (*output.Printer, error)
+	ProjectID func() (string, error)
+	OrgID     func() (string, error)
+	Client    func() (*client.Client, error)
+}
+
+// NewDeps takes every dependency from f.
+func NewDeps(f *Factory) Deps {
+	return Deps{IO: f.IOStreams, Printer: f.Printer, ProjectID: f.ProjectID, OrgID: f.OrgID, Client: f.Client}
+}
+
+// Need is the set of dependencies a run function resolves.
+type Need uint8
+
+const (
+	NeedPrinter Need = 1 << iota
+	NeedProject
+	NeedOrg
+	NeedClient
+)
+
+// Resolved holds the dependencies Resolve was asked for; the others are
+// zero.
+type Resolved struct {
+	Printer   *output.Printer
+	ProjectID string
+	OrgID     string
+	Client    *client.Client
+}
+
+// Resolve resolves what need names and stops at the first failure, always
+// in this order: the printer (a bad -o or --jq), the project, the
+// organization, then the client. A run function checks its own flags and
+// arguments before calling it, so usage errors come first and the client,
+// the one step that can warn (--insecure) or need a key, comes last: a
+// command that cannot run says why before it touches the network.
+func (d Deps) Resolve(need Need) (Resolved, error) {
+	var r Resolved
+	var err error
+	if need&NeedPrinter != 0 {
+		if r.Printer, err = d.Printer(); err != nil {
+			return Resolved{}, err
+		}
+	}
+	if need&NeedProject != 0 {
+		if r.ProjectID, err = d.ProjectID(); err != nil {
+			return Resolved{}, err
+		}
+	}
+	if need&NeedOrg != 0 {
+		if r.OrgID, err = d.OrgID(); err != nil {
+			return Resolved{}, err
+		}
+	}
+	if need&NeedClient != 0 {
+		if r.Client, err = d.Client(); err != nil {
+			return Resolved{}, err
+		}
+	}
+	return r, nil
+}
