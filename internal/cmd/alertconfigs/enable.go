@@ -2,12 +2,9 @@ package alertconfigs
 
 import (
 	"context"
-	"fmt"
-	"net/http"
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -28,10 +25,7 @@ type SetEnabledOptions struct {
 // NewCmdSetEnabled builds `alertconfigs enable` or `alertconfigs disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
 	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
-	verb := "disable"
-	if enabled {
-		verb = "enable"
-	}
+	verb := EnableVerb(enabled)
 	cmd := &cobra.Command{
 		Use:   verb + " (ALERT_CONFIG_ID... | - | --event E)",
 		Short: cmdutil.Title(verb) + " alert configurations",
@@ -75,28 +69,5 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if opts.ConfigID == "" {
 		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
 	}
-	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
-	if err != nil {
-		return err
-	}
-	var got api.AlertConfig
-	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert configuration", &got); err != nil {
-		return err
-	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s %s", opts.ConfigID, enabledWord(got.Enabled)))
-}
-
-func enabledWord(enabled bool) string {
-	if enabled {
-		return "enabled"
-	}
-	return "disabled"
+	return ProjectScope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
@@ -45,24 +44,16 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		fmt.Fprintln(opts.IO.ErrOut, "No alert configurations to change.")
 		return nil
 	}
-	verb := "disable"
-	if opts.Enabled {
-		verb = "enable"
-	}
+	verb := EnableVerb(opts.Enabled)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		if opts.DryRun {
 			return bulk.Result{ID: id, Outcome: "would " + verb}
 		}
-		res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, id), api.EnabledRequest{Enabled: opts.Enabled})
+		res, got, err := ProjectScope.setEnabled(ctx, c, projectID, id, opts.Enabled)
 		if err != nil {
 			return bulk.Failure(id, err)
 		}
-		content := c.Content(res)
-		var got api.AlertConfig
-		if err := cmdutil.DecodeAnswer(content, "an alert configuration", &got); err != nil {
-			return bulk.Failure(id, err)
-		}
-		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(content)}
+		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
 	})
 	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
 		return err

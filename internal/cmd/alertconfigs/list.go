@@ -37,14 +37,5 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	return printer.List(c.Pages(ctx, configsPath(projectID), lo), lo.All, Table)
+	return ProjectScope.ListRun(ctx, opts.Deps, opts.List)
 }

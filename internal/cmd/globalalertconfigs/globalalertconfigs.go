@@ -4,7 +4,6 @@ package globalalertconfigs
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -35,6 +34,14 @@ var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "ALL PROJECTS", "N
 		return []string{c.ID, c.EventTypeName, strconv.FormatBool(c.Enabled), all, alertconfigs.NotificationKinds(c), c.Updated}
 	})
 
+// scope is the global alert configurations, which list, enable and
+// disable as a project's do.
+var scope = alertconfigs.Scope{
+	List: api.ListGlobalAlertConfigs, Enable: api.EnableGlobalAlertConfig,
+	Noun: "global alert configuration", ANoun: "a global alert configuration", IDName: "global alert config",
+	Table: Table,
+}
+
 // ListOptions are the inputs of `globalalertconfigs list`.
 type ListOptions struct {
 	cmdutil.Deps
@@ -63,16 +70,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, api.ListGlobalAlertConfigs.Path(), lo), lo.All, Table)
+	return scope.ListRun(ctx, opts.Deps, opts.List)
 }
 
 // SetEnabledOptions are the inputs of `globalalertconfigs enable|disable`.
@@ -86,10 +84,7 @@ type SetEnabledOptions struct {
 // NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
 	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
-	verb := "disable"
-	if enabled {
-		verb = "enable"
-	}
+	verb := alertconfigs.EnableVerb(enabled)
 	return &cobra.Command{
 		Use:               verb + " GLOBAL_ALERT_CONFIG_ID",
 		Short:             cmdutil.Title(verb) + " a global alert configuration",
@@ -108,25 +103,5 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 }
 
 func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
-	if err := cmdutil.CheckID("global alert config", opts.ConfigID); err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	printer, c := r.Printer, r.Client
-	res, err := c.Send(ctx, api.EnableGlobalAlertConfig.Method, api.EnableGlobalAlertConfig.Path(opts.ConfigID), api.EnabledRequest{Enabled: opts.Enabled})
-	if err != nil {
-		return err
-	}
-	var got api.AlertConfig
-	if err := cmdutil.DecodeAnswer(c.Content(res), "a global alert configuration", &got); err != nil {
-		return err
-	}
-	word := "disabled"
-	if got.Enabled {
-		word = "enabled"
-	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Global alert configuration %s %s", opts.ConfigID, word))
+	return scope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled)
 }
