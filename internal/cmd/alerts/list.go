@@ -46,21 +46,37 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 			return listRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	AddStatusFlag(cmd, &opts.Status)
 	opts.List = cmdutil.AddListFlags(cmd, true)
-	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "poll until interrupted: redraw on a terminal; piped, print each alert as it appears or changes status")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls with --watch")
 	return cmd
 }
 
-func listRun(ctx context.Context, opts *ListOptions) error {
+// AddStatusFlag adds --status, the filter of alerts list and globalalerts
+// list, with its completion.
+func AddStatusFlag(cmd *cobra.Command, status *string) {
+	cmd.Flags().StringVar(status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
+}
+
+// StatusQuery checks --status and returns the query of a list of alerts
+// that asks for it (none when status is empty).
+func StatusQuery(status string) (url.Values, error) {
 	q := url.Values{}
-	if opts.Status != "" {
-		if !api.OneOf(opts.Status, api.AlertStatusFilters) {
-			return cmdutil.FlagErrorf("invalid --status %q: valid values are %s", opts.Status, strings.Join(api.AlertStatusFilters, ", "))
+	if status != "" {
+		if !api.OneOf(status, api.AlertStatusFilters) {
+			return nil, cmdutil.FlagErrorf("invalid --status %q: valid values are %s", status, strings.Join(api.AlertStatusFilters, ", "))
 		}
-		q.Set("status", opts.Status)
+		q.Set("status", status)
+	}
+	return q, nil
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	q, err := StatusQuery(opts.Status)
+	if err != nil {
+		return err
 	}
 	switch {
 	case opts.IntervalSet && !opts.Watch:

@@ -3,7 +3,6 @@ package globalalerts
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"time"
 
@@ -56,8 +55,7 @@ is a time to come.)`,
 			return listRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
-	_ = cmd.RegisterFlagCompletionFunc("status", cmdutil.CompleteValues(api.AlertStatusFilters...))
+	alerts.AddStatusFlag(cmd, &opts.Status)
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only alerts created on or after this time (7d: seven days ago)")
 	cmd.Flags().StringVar(&opts.Until, "until", "", "only alerts created on or before this time (1d: one day ago)")
 	opts.List = cmdutil.AddListFlags(cmd, true)
@@ -65,12 +63,9 @@ is a time to come.)`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	q := url.Values{}
-	if opts.Status != "" {
-		if !api.OneOf(opts.Status, api.AlertStatusFilters) {
-			return cmdutil.FlagErrorf("invalid --status %q: valid values are %s", opts.Status, strings.Join(api.AlertStatusFilters, ", "))
-		}
-		q.Set("status", opts.Status)
+	q, err := alerts.StatusQuery(opts.Status)
+	if err != nil {
+		return err
 	}
 	var since, until time.Time
 	for _, b := range []struct {
