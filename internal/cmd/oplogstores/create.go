@@ -10,17 +10,14 @@ import (
 )
 
 // CreateOptions are the inputs of `oplogstores create`.
-type CreateOptions struct {
-	cmdutil.Deps
+type CreateOptions = s3store.WriteOptions
 
-	Store s3store.Flags
-}
-
-// NewCmdCreate builds `oplogstores create`.
+// NewCmdCreate builds `oplogstores create`; runF replaces createRun in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
-	cmd := &cobra.Command{
-		Use:   "create (--file FILE | flags)",
+	if runF == nil {
+		runF = createRun
+	}
+	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Create, s3store.Help{
 		Short: "Create an S3-compatible oplog store",
 		Long: `Create an S3-compatible oplog store (POST /admin/backup/oplog/s3Configs) from
 a JSON file, from flags, or from a file with flags overriding its fields.
@@ -32,19 +29,9 @@ service must be accepted (--accepted-tos) or the store cannot be created.`,
     --bucket-endpoint https://s3.us-east-1.example.com --bucket-name oplogs \
     --max-connections 50 --sse --uri mongodb://meta.example.com:27017 --auth-method IAM_ROLE
   omctl oplogstores create --file store.json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return createRun(cmd.Context(), opts)
-		},
-	}
-	s3store.AddFlags(cmd, s3store.Oplog, s3store.Create, &opts.Store)
-	return cmd
+	}, runF)
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
-	return s3store.Write(ctx, w, s3store.Oplog, s3store.Create, basePath, "")
+	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Create, basePath)
 }

@@ -10,18 +10,14 @@ import (
 )
 
 // UpdateOptions are the inputs of `oplogstores update`.
-type UpdateOptions struct {
-	cmdutil.Deps
+type UpdateOptions = s3store.WriteOptions
 
-	StoreID string
-	Store   s3store.Flags
-}
-
-// NewCmdUpdate builds `oplogstores update`.
+// NewCmdUpdate builds `oplogstores update`; runF replaces updateRun in tests.
 func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions) error) *cobra.Command {
-	opts := &UpdateOptions{Deps: cmdutil.NewDeps(f)}
-	cmd := &cobra.Command{
-		Use:   "update STORE_ID (--file FILE | flags)",
+	if runF == nil {
+		runF = updateRun
+	}
+	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible oplog store",
 		Long: `Replace the settings of an S3-compatible oplog store
 (PUT /admin/backup/oplog/s3Configs/{id}) from a JSON file, from flags, or from
@@ -34,20 +30,9 @@ the store's id, but not name another: a store cannot be renamed. With
 		Example: `  omctl oplogstores update oplog-east-1 --file store.json
   omctl oplogstores describe oplog-east-1 -o json > store.json   # edit, then:
   omctl oplogstores update oplog-east-1 --file store.json --max-connections 100`,
-		Args: cmdutil.ExactArgs(1, "STORE_ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.StoreID = args[0]
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return updateRun(cmd.Context(), opts)
-		},
-	}
-	s3store.AddFlags(cmd, s3store.Oplog, s3store.Update, &opts.Store)
-	return cmd
+	}, runF)
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
-	return s3store.Write(ctx, w, s3store.Oplog, s3store.Update, basePath, opts.StoreID)
+	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Update, basePath)
 }

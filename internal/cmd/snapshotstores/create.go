@@ -10,17 +10,14 @@ import (
 )
 
 // CreateOptions are the inputs of `snapshotstores create`.
-type CreateOptions struct {
-	cmdutil.Deps
+type CreateOptions = s3store.WriteOptions
 
-	Store s3store.Flags
-}
-
-// NewCmdCreate builds `snapshotstores create`.
+// NewCmdCreate builds `snapshotstores create`; runF replaces createRun in tests.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
-	cmd := &cobra.Command{
-		Use:   "create (--file FILE | flags)",
+	if runF == nil {
+		runF = createRun
+	}
+	return s3store.NewCmdWrite(f, s3store.Snapshot, s3store.Create, s3store.Help{
 		Short: "Create an S3-compatible snapshot store",
 		Long: `Create an S3-compatible snapshot store (POST /admin/backup/snapshot/s3Configs)
 from a JSON file, from flags, or from a file with flags overriding its fields.
@@ -34,19 +31,9 @@ id already used by a snapshot store is refused by the server (409).`,
     --bucket-endpoint https://s3.us-east-1.example.com --bucket-name blocks \
     --sse --uri db1.example.com:27017,db2.example.com:27017 --auth-method IAM_ROLE
   omctl snapshotstores create --file blockstore.json --load-factor 2`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return createRun(cmd.Context(), opts)
-		},
-	}
-	s3store.AddFlags(cmd, s3store.Snapshot, s3store.Create, &opts.Store)
-	return cmd
+	}, runF)
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	w := &s3store.WriteOptions{Deps: opts.Deps, Store: opts.Store}
-	return s3store.Write(ctx, w, s3store.Snapshot, s3store.Create, basePath, "")
+	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Create, basePath)
 }
