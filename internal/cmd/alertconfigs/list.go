@@ -8,7 +8,8 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
-// ListOptions are the inputs of `alertconfigs list`.
+// ListOptions are the inputs of `alertconfigs list` and `globalalertconfigs
+// list`.
 type ListOptions struct {
 	cmdutil.Deps
 
@@ -17,19 +18,27 @@ type ListOptions struct {
 
 // NewCmdList builds `alertconfigs list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = listRun
+	}
+	return ProjectScope.NewCmdList(f, "List the alert configurations of a project",
+		"List the alert configurations of a project (GET /groups/{project_id}/alertConfigs).",
+		`  omctl alertconfigs list
+  omctl alertconfigs list --all --jq '.results[] | select(.enabled | not) | .id'`, runF)
+}
+
+// NewCmdList builds the list command of the scope; run lists (tests
+// replace it).
+func (s Scope) NewCmdList(f *cmdutil.Factory, short, long, example string, run func(context.Context, *ListOptions) error) *cobra.Command {
 	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the alert configurations of a project",
-		Long:  "List the alert configurations of a project (GET /groups/{project_id}/alertConfigs).",
-		Example: `  omctl alertconfigs list
-  omctl alertconfigs list --all --jq '.results[] | select(.enabled | not) | .id'`,
-		Args: cobra.NoArgs,
+		Use:     "list",
+		Short:   short,
+		Long:    long,
+		Example: example,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return listRun(cmd.Context(), opts)
+			return run(cmd.Context(), opts)
 		},
 	}
 	opts.List = cmdutil.AddListFlags(cmd, true)

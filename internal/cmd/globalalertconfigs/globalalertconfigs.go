@@ -43,30 +43,16 @@ var scope = alertconfigs.Scope{
 }
 
 // ListOptions are the inputs of `globalalertconfigs list`.
-type ListOptions struct {
-	cmdutil.Deps
-
-	List *cmdutil.ListFlags
-}
+type ListOptions = alertconfigs.ListOptions
 
 // NewCmdList builds `globalalertconfigs list`.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
-	cmd := &cobra.Command{
-		Use:     "list",
-		Short:   "List global alert configurations",
-		Long:    "List global alert configurations (GET /globalAlertConfigs).",
-		Example: "  omctl globalalertconfigs list --all -o jsonl",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return listRun(cmd.Context(), opts)
-		},
+	if runF == nil {
+		runF = listRun
 	}
-	opts.List = cmdutil.AddListFlags(cmd, true)
-	return cmd
+	return scope.NewCmdList(f, "List global alert configurations",
+		"List global alert configurations (GET /globalAlertConfigs).",
+		"  omctl globalalertconfigs list --all -o jsonl", runF)
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
