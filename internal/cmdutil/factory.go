@@ -177,11 +177,11 @@ func (f *Factory) JSONPrinter() (*output.Printer, error) {
 		return nil, err
 	}
 	format := s.Output
-	if format == output.FormatTable {
+	if format == api.FormatTable {
 		if f.FlagSet != nil && f.FlagSet.Changed("output") {
 			return nil, &output.UsageError{Err: fmt.Errorf("-o table does not apply here: the answer prints as JSON; use -o json or -o jsonl")}
 		}
-		format = output.FormatJSON
+		format = api.FormatJSON
 	}
 	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})
 }

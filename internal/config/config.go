@@ -30,9 +30,6 @@ var Keys = []string{"base_url", "public_key", "private_key", "project_id", "org_
 // SecretKeys are never printed whole.
 var SecretKeys = []string{"private_key"}
 
-// OutputFormats are the values of `output` and -o.
-var OutputFormats = []string{"table", "json", "jsonl", "yaml"}
-
 // Profile is one named set of settings.
 type Profile struct {
 	BaseURL    string `toml:"base_url,omitempty"`
@@ -201,8 +198,8 @@ func ValidateValue(key, value string) error {
 			return fmt.Errorf("invalid %s %q: want 24 hexadecimal digits", key, value)
 		}
 	case "output":
-		if !slices.Contains(OutputFormats, value) {
-			return fmt.Errorf("invalid output %q: valid formats are %s", value, strings.Join(OutputFormats, ", "))
+		if !slices.Contains(api.OutputFormats, value) {
+			return fmt.Errorf("invalid output %q: valid formats are %s", value, strings.Join(api.OutputFormats, ", "))
 		}
 	case "insecure":
 		if _, err := strconv.ParseBool(value); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/omctl/omctl/internal/api"
 )
 
 // Field is one line of a detail view: a name and its value.
@@ -34,7 +35,7 @@ func Details[T any](what string, fields func(T) []Field) DetailDef {
 // of every field that has a value, times both exact and relative; otherwise
 // as Resource does (a table row when piped, JSON as received with -o json).
 func (p *Printer) Describe(body []byte, def TableDef, detail DetailDef) error {
-	if p.opts.Format != FormatTable || !p.io.IsStdoutTTY() {
+	if p.opts.Format != api.FormatTable || !p.io.IsStdoutTTY() {
 		return p.Resource(body, def)
 	}
 	fields, err := detail.Fields(p.content(body))

@@ -78,7 +78,7 @@ func TestJQRuntimeErrorIsReported(t *testing.T) {
 func TestJQTurnsTableIntoJSON(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	p, err := New(ios, Options{Format: "table", JQ: ".id"})
-	if err != nil || p.Format() != FormatJSON {
+	if err != nil || p.Format() != api.FormatJSON {
 		t.Errorf("format = %v, %v", p.Format(), err)
 	}
 }

@@ -11,20 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/listpage"
 )
-
-// Formats that -o accepts.
-const (
-	FormatTable = "table"
-	FormatJSON  = "json"
-	FormatJSONL = "jsonl"
-	FormatYAML  = "yaml"
-)
-
-// Formats lists the -o values.
-var Formats = []string{FormatTable, FormatJSON, FormatJSONL, FormatYAML}
 
 // Options choose how a Printer prints.
 type Options struct {
@@ -59,19 +49,19 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // any request is sent.
 func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	if opts.Format == "" {
-		opts.Format = FormatTable
+		opts.Format = api.FormatTable
 	}
-	if !slices.Contains(Formats, opts.Format) {
-		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %s", opts.Format, strings.Join(Formats, ", "))}
+	if !slices.Contains(api.OutputFormats, opts.Format) {
+		return nil, &UsageError{fmt.Errorf("invalid output format %q: valid formats are %s", opts.Format, strings.Join(api.OutputFormats, ", "))}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
 	p := &Printer{io: ios, opts: opts}
 	if opts.JQ != "" {
-		if opts.Format == FormatTable {
+		if opts.Format == api.FormatTable {
 			// --jq works on JSON; asking for it means JSON is wanted.
-			p.opts.Format = FormatJSON
+			p.opts.Format = api.FormatJSON
 		}
 		f, err := compileJQ(opts.JQ)
 		if err != nil {
@@ -88,11 +78,11 @@ func (p *Printer) Format() string { return p.opts.Format }
 // Resource prints one resource from the body the server sent.
 func (p *Printer) Resource(body []byte, def TableDef) error {
 	switch p.opts.Format {
-	case FormatJSON:
+	case api.FormatJSON:
 		return p.printJSON(body)
-	case FormatYAML:
+	case api.FormatYAML:
 		return p.printYAML(body)
-	case FormatJSONL:
+	case api.FormatJSONL:
 		return p.printJSONLine(p.content(body))
 	default:
 		t := newTable(def, p.opts)
@@ -112,7 +102,7 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 		pages = withProgress(p.io, pages)
 	}
 	switch p.opts.Format {
-	case FormatJSON:
+	case api.FormatJSON:
 		if !all {
 			for page, err := range pages {
 				if err != nil {
@@ -126,13 +116,13 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 			return p.jqMerged(pages)
 		}
 		return p.streamMerged(pages)
-	case FormatYAML:
+	case api.FormatYAML:
 		body, err := mergeAll(pages, all)
 		if err != nil {
 			return err
 		}
 		return p.printYAML(body)
-	case FormatJSONL:
+	case api.FormatJSONL:
 		return p.streamLines(pages)
 	default:
 		t := newTable(def, p.opts)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 const (
@@ -85,7 +87,7 @@ func plural(n int, unit string) string {
 // Confirm tells a person at a terminal what a change did, in one line; a
 // script (piped output, or -o json/jsonl) gets the changed resource.
 func (p *Printer) Confirm(body []byte, def TableDef, message string) error {
-	if p.opts.Format == FormatTable && p.io.IsStdoutTTY() {
+	if p.opts.Format == api.FormatTable && p.io.IsStdoutTTY() {
 		mark := "✓"
 		if p.io.ColorEnabled() {
 			mark = ansiGreen + mark + ansiReset

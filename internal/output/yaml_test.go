@@ -4,13 +4,14 @@ import (
 	"iter"
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/listpage"
 )
 
 func TestYAMLKeepsOrderAndQuotesWhatWouldChangeType(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
-	p, err := New(ios, Options{Format: FormatYAML})
+	p, err := New(ios, Options{Format: api.FormatYAML})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestYAMLOfAllPagesAndOfJQ(t *testing.T) {
 		}
 	}
 	ios, _, out, _ := iostreams.Test()
-	p, _ := New(ios, Options{Format: FormatYAML})
+	p, _ := New(ios, Options{Format: api.FormatYAML})
 	if err := p.List(iter.Seq2[*listpage.Page, error](pages), true, TableDef{}); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestYAMLOfAllPagesAndOfJQ(t *testing.T) {
 		t.Errorf("all pages: %q", out)
 	}
 	ios, _, out, _ = iostreams.Test()
-	p, _ = New(ios, Options{Format: FormatYAML, JQ: ".results[] | {id}"})
+	p, _ = New(ios, Options{Format: api.FormatYAML, JQ: ".results[] | {id}"})
 	if err := p.Resource([]byte(`{"results":[{"id":"a","x":1},{"id":"b"}]}`), TableDef{}); err != nil {
 		t.Fatal(err)
 	}

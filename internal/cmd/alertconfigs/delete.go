@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // DeleteOptions are the inputs of `alertconfigs delete`.
@@ -83,7 +83,7 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if printer.Format() == output.FormatTable && !opts.IO.IsStdoutTTY() {
+	if printer.Format() == api.FormatTable && !opts.IO.IsStdoutTTY() {
 		// A script reading the table gets the id of what is gone.
 		_, err := fmt.Fprintln(opts.IO.Out, opts.ConfigID)
 		return err

@@ -10,7 +10,6 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `alerts list`.
@@ -98,7 +97,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Watch && printer.Format() == output.FormatJSON {
+	if opts.Watch && printer.Format() == api.FormatJSON {
 		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
 	}
 	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)

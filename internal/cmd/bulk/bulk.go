@@ -16,6 +16,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -109,7 +110,7 @@ func Run(ctx context.Context, ids []string, act func(context.Context, string) Re
 // DETAIL), a JSON object per line with -o json or jsonl, or a YAML
 // document per result with -o yaml.
 func Print(ios *iostreams.IOStreams, format string, results []Result) error {
-	if format == output.FormatJSON || format == output.FormatJSONL || format == output.FormatYAML {
+	if format == api.FormatJSON || format == api.FormatJSONL || format == api.FormatYAML {
 		var lines bytes.Buffer
 		enc := json.NewEncoder(&lines)
 		for _, r := range results {
@@ -124,7 +125,7 @@ func Print(ios *iostreams.IOStreams, format string, results []Result) error {
 				return err
 			}
 		}
-		if format != output.FormatYAML {
+		if format != api.FormatYAML {
 			_, err := ios.Out.Write(lines.Bytes())
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -411,7 +412,7 @@ func TestCompletion(t *testing.T) {
 		dir  cobra.ShellCompDirective
 	}{
 		{nil, cfg.Keys, noFiles},
-		{[]string{"output"}, cfg.OutputFormats, noFiles},
+		{[]string{"output"}, api.OutputFormats, noFiles},
 		{[]string{"insecure"}, []string{"true", "false"}, noFiles},
 		{[]string{"ca_cert"}, nil, cobra.ShellCompDirectiveDefault},
 		{[]string{"base_url"}, nil, noFiles},

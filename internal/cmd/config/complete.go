@@ -3,6 +3,7 @@ package config
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 )
@@ -28,7 +29,7 @@ func completeKeyValue(_ *cobra.Command, args []string, _ string) ([]cobra.Comple
 	}
 	switch args[0] {
 	case "output":
-		return cfg.OutputFormats, noFiles
+		return api.OutputFormats, noFiles
 	case "insecure":
 		return []string{"true", "false"}, noFiles
 	case "ca_cert":

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmd/alertconfigs"
@@ -31,7 +32,6 @@ import (
 	versioncmd "github.com/omctl/omctl/internal/cmd/version"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/output"
 )
 
 // NewCmdRoot builds the whole command tree over f.
@@ -74,7 +74,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
 	pf.BoolVar(&g.NoHeaders, "no-headers", false, "leave the header line out of tables on a terminal (piped tables have none)")
 	f.FlagSet = pf
-	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteValues(output.Formats...))
+	_ = cmd.RegisterFlagCompletionFunc("output", cmdutil.CompleteValues(api.OutputFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("profile", cmdutil.CompleteProfiles)
 
 	cmd.AddGroup(&cobra.Group{ID: "monitoring", Title: "Monitoring commands:"},

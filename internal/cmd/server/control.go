@@ -13,7 +13,7 @@ import (
 // confirmCleared reports a DELETE control: one line on a terminal,
 // nothing to a pipe, and the server's JSON ({}) with -o json or jsonl.
 func confirmCleared(ios *iostreams.IOStreams, p *output.Printer, body []byte, message string) error {
-	if p.Format() != output.FormatTable {
+	if p.Format() != api.FormatTable {
 		return p.Resource(body, FaultTable)
 	}
 	if ios.IsStdoutTTY() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
@@ -38,7 +39,7 @@ them as one JSON object. ` + "`omctl --version`" + ` prints the version alone.`,
 			if err != nil {
 				return err
 			}
-			if printer.Format() == output.FormatTable {
+			if printer.Format() == api.FormatTable {
 				_, err := fmt.Fprintf(f.IOStreams.Out, "omctl %s\ncommit: %s\nbuilt: %s\ngo: %s %s\n",
 					info.Version, info.Commit, info.Built, info.Go, info.Platform)
 				return err
