@@ -7,28 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
-
-	"github.com/omctl/omctl/internal/api"
 )
 
 // DefaultProfile is used when nothing names a profile.
 const DefaultProfile = "default"
-
-// Keys of a profile, in the order `config list` shows them.
-var Keys = []string{"base_url", "public_key", "private_key", "project_id", "org_id", "output", "ca_cert", "insecure"}
-
-// SecretKeys are never printed whole.
-var SecretKeys = []string{"private_key"}
 
 // Profile is one named set of settings.
 type Profile struct {
@@ -170,105 +159,6 @@ func (f *File) Active() string {
 	return DefaultProfile
 }
 
-// ValidateKey checks a key name.
-func ValidateKey(key string) error {
-	if !slices.Contains(Keys, key) {
-		return fmt.Errorf("unknown config key %q: valid keys are %s", key, strings.Join(Keys, ", "))
-	}
-	return nil
-}
-
-// ValidateValue checks a value for key, naming what is allowed.
-func ValidateValue(key, value string) error {
-	if err := ValidateKey(key); err != nil {
-		return err
-	}
-	switch key {
-	case "base_url":
-		u, err := url.Parse(value)
-		if err == nil && u.User != nil {
-			// Never echo it: the part before @ may be a private key.
-			return fmt.Errorf("invalid base_url: it must not hold credentials (user:key@); set public_key and private_key instead")
-		}
-		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-			return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
-		}
-	case "project_id", "org_id":
-		if !api.IsObjectID(value) {
-			return fmt.Errorf("invalid %s %q: want 24 hexadecimal digits", key, value)
-		}
-	case "output":
-		if !slices.Contains(api.OutputFormats, value) {
-			return fmt.Errorf("invalid output %q: valid formats are %s", value, strings.Join(api.OutputFormats, ", "))
-		}
-	case "insecure":
-		if _, err := strconv.ParseBool(value); err != nil {
-			return fmt.Errorf("invalid insecure %q: want true or false", value)
-		}
-	case "public_key", "private_key":
-		if value == "" {
-			return fmt.Errorf("%s must not be empty", key)
-		}
-	case "ca_cert":
-		if value == "" {
-			return fmt.Errorf("ca_cert must not be empty (omctl config unset ca_cert removes it)")
-		}
-		if st, err := os.Stat(value); err != nil || st.IsDir() {
-			return fmt.Errorf("invalid ca_cert %q: no such file; want the path of a PEM file", value)
-		}
-	}
-	return nil
-}
-
-// text is the field of a key that holds text; nil for insecure (a bool)
-// and for unknown keys.
-func (p *Profile) text(key string) *string {
-	return map[string]*string{
-		"base_url": &p.BaseURL, "public_key": &p.PublicKey, "private_key": &p.PrivateKey,
-		"project_id": &p.ProjectID, "org_id": &p.OrgID, "output": &p.Output, "ca_cert": &p.CACert,
-	}[key]
-}
-
-// Get returns the value of key as text.
-func (p Profile) Get(key string) string {
-	if key == "insecure" {
-		if p.Insecure {
-			return "true"
-		}
-		return ""
-	}
-	if f := p.text(key); f != nil {
-		return *f
-	}
-	return ""
-}
-
-// Set validates value and stores it under key.
-func (p *Profile) Set(key, value string) error {
-	if err := ValidateValue(key, value); err != nil {
-		return err
-	}
-	if key == "insecure" {
-		p.Insecure, _ = strconv.ParseBool(value)
-	} else if f := p.text(key); f != nil {
-		*f = value
-	}
-	return nil
-}
-
-// Unset removes key from the profile.
-func (p *Profile) Unset(key string) error {
-	if err := ValidateKey(key); err != nil {
-		return err
-	}
-	if key == "insecure" {
-		p.Insecure = false
-	} else if f := p.text(key); f != nil {
-		*f = ""
-	}
-	return nil
-}
-
 // Redact shows a secret's last four characters only.
 func Redact(secret string) string {
 	if secret == "" {
@@ -279,6 +169,3 @@ func Redact(secret string) string {
 	}
 	return "********" + secret[len(secret)-4:]
 }
-
-// IsSecret reports whether key holds a secret.
-func IsSecret(key string) bool { return slices.Contains(SecretKeys, key) }

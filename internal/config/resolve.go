@@ -21,31 +21,6 @@ type Settings struct {
 	Insecure   bool
 }
 
-// envNames maps each key to its environment variable.
-var envNames = map[string]string{
-	"base_url":    "OMCTL_BASE_URL",
-	"public_key":  "OMCTL_PUBLIC_KEY",
-	"private_key": "OMCTL_PRIVATE_KEY",
-	"project_id":  "OMCTL_PROJECT_ID",
-	"org_id":      "OMCTL_ORG_ID",
-	"output":      "OMCTL_OUTPUT",
-	"ca_cert":     "OMCTL_CA_CERT",
-	"insecure":    "OMCTL_INSECURE",
-}
-
-// EnvName returns the environment variable of a key.
-func EnvName(key string) string { return envNames[key] }
-
-// flagNames maps keys to the global flags that override them.
-var flagNames = map[string]string{
-	"base_url":   "base-url",
-	"project_id": "project",
-	"org_id":     "org",
-	"output":     "output",
-	"ca_cert":    "ca-cert",
-	"insecure":   "insecure",
-}
-
 // ProfileEnv names the profile to use when -P is not given.
 const ProfileEnv = "OMCTL_PROFILE"
 
@@ -72,51 +47,45 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 
 	v := viper.New()
 	profMap := map[string]any{}
-	for _, k := range Keys {
-		if k == "insecure" {
-			profMap[k] = prof.Insecure
-			continue
-		}
-		if val := prof.Get(k); val != "" {
-			profMap[k] = val
+	for _, k := range AllKeys {
+		if val := k.get(prof); val != "" {
+			profMap[k.Name] = val
 		}
 	}
 	if err := v.MergeConfigMap(profMap); err != nil {
 		return nil, err
 	}
-	for k, env := range envNames {
-		if err := v.BindEnv(k, env); err != nil {
+	for _, k := range AllKeys {
+		if err := v.BindEnv(k.Name, k.Env); err != nil {
 			return nil, err
 		}
-	}
-	if flags != nil {
-		for k, fl := range flagNames {
-			if pf := flags.Lookup(fl); pf != nil && pf.Changed {
-				if err := v.BindPFlag(k, pf); err != nil {
-					return nil, err
-				}
+		if pf := changedFlag(flags, k); pf != nil {
+			if err := v.BindPFlag(k.Name, pf); err != nil {
+				return nil, err
 			}
 		}
 	}
-	s := &Settings{
-		Profile:    name,
-		BaseURL:    v.GetString("base_url"),
-		PublicKey:  v.GetString("public_key"),
-		PrivateKey: v.GetString("private_key"),
-		ProjectID:  v.GetString("project_id"),
-		OrgID:      v.GetString("org_id"),
-		Output:     v.GetString("output"),
-		CACert:     v.GetString("ca_cert"),
-		Insecure:   v.GetBool("insecure"),
-	}
-	for _, k := range Keys {
-		raw := v.GetString(k)
-		if raw == "" || (k == "insecure" && raw == "false") {
+	var got Profile
+	for _, k := range AllKeys {
+		raw := v.GetString(k.Name)
+		if raw == "" {
 			continue
 		}
-		if err := ValidateValue(k, raw); err != nil {
+		if err := k.check(k.Name, raw); err != nil {
 			return nil, fmt.Errorf("%w (from %s)", err, source(k, name, flags))
 		}
+		k.set(&got, raw)
+	}
+	s := &Settings{
+		Profile:    name,
+		BaseURL:    got.BaseURL,
+		PublicKey:  got.PublicKey,
+		PrivateKey: got.PrivateKey,
+		ProjectID:  got.ProjectID,
+		OrgID:      got.OrgID,
+		Output:     got.Output,
+		CACert:     got.CACert,
+		Insecure:   got.Insecure,
 	}
 	if s.Output == "" {
 		s.Output = "table"
@@ -125,14 +94,23 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 }
 
 // source names where the value of key came from, for error messages.
-func source(key, profile string, flags *pflag.FlagSet) string {
-	if flags != nil {
-		if pf := flags.Lookup(flagNames[key]); pf != nil && pf.Changed {
-			return "--" + pf.Name
-		}
+func source(k Key, profile string, flags *pflag.FlagSet) string {
+	if pf := changedFlag(flags, k); pf != nil {
+		return "--" + pf.Name
 	}
-	if env := envNames[key]; os.Getenv(env) != "" {
-		return env
+	if os.Getenv(k.Env) != "" {
+		return k.Env
 	}
-	return fmt.Sprintf("%s in profile %q", key, profile)
+	return fmt.Sprintf("%s in profile %q", k.Name, profile)
+}
+
+// changedFlag is the global flag of k when the command line set it.
+func changedFlag(flags *pflag.FlagSet, k Key) *pflag.Flag {
+	if flags == nil || k.Flag == "" {
+		return nil
+	}
+	if pf := flags.Lookup(k.Flag); pf != nil && pf.Changed {
+		return pf
+	}
+	return nil
 }

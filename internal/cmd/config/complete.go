@@ -3,7 +3,6 @@ package config
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 )
@@ -27,15 +26,11 @@ func completeKeyValue(_ *cobra.Command, args []string, _ string) ([]cobra.Comple
 	case len(args) > 1:
 		return nil, noFiles
 	}
-	switch args[0] {
-	case "output":
-		return api.OutputFormats, noFiles
-	case "insecure":
-		return []string{"true", "false"}, noFiles
-	case "ca_cert":
+	k, _ := cfg.LookupKey(args[0])
+	if k.File {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	return nil, noFiles
+	return k.Values, noFiles
 }
 
 // completeProfile completes the PROFILE of use.

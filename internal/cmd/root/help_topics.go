@@ -1,7 +1,12 @@
 package root
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
+
+	cfg "github.com/omctl/omctl/internal/config"
 )
 
 var topics = []struct{ name, short, long string }{
@@ -25,15 +30,7 @@ Errors are printed on stderr as
 profile of the config file, in that order of precedence. CI jobs can run on
 environment variables alone, with no config file.
 
-  OMCTL_BASE_URL     API base URL (https://host:port or a full base path)
-  OMCTL_PUBLIC_KEY   public key of an API key, or a user name
-  OMCTL_PRIVATE_KEY  private key of that API key, or the user's API key
-  OMCTL_PROJECT_ID   default project (--project)
-  OMCTL_ORG_ID       default organization (--org)
-  OMCTL_OUTPUT       default output format: table, json, jsonl or yaml (-o)
-  OMCTL_CA_CERT      PEM file of a CA to trust (--ca-cert)
-  OMCTL_INSECURE     true to skip TLS verification (--insecure)
-  OMCTL_RETRIES      times a GET, PUT or PATCH is tried again when the
+` + keyVariables() + `  OMCTL_RETRIES      times a GET, PUT or PATCH is tried again when the
                      service answers 429, 502, 503 or 504 or the connection
                      is lost (default 3, 0 for none; --retries); a 429 is
                      retried after its Retry-After, the others after a
@@ -79,6 +76,16 @@ alerts list --watch
   Prints alerts one at a time, as they appear or change, so it takes -o table
   or -o jsonl (--jq then applies to each alert), not -o json.
 `},
+}
+
+// keyVariables lists the variable of every profile key, as the key table
+// describes it (internal/config, AllKeys).
+func keyVariables() string {
+	var b strings.Builder
+	for _, k := range cfg.AllKeys {
+		fmt.Fprintf(&b, "  %-17s  %s\n", k.Env, k.Help)
+	}
+	return b.String()
 }
 
 func helpTopics() []*cobra.Command {
