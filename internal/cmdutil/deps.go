@@ -50,24 +50,20 @@ type Resolved struct {
 // command that cannot run says why before it touches the network.
 func (d Deps) Resolve(need Need) (Resolved, error) {
 	var r Resolved
-	var err error
-	if need&NeedPrinter != 0 {
-		if r.Printer, err = d.Printer(); err != nil {
-			return Resolved{}, err
-		}
+	steps := []struct {
+		need    Need
+		resolve func() error
+	}{
+		{NeedPrinter, func() (err error) { r.Printer, err = d.Printer(); return err }},
+		{NeedProject, func() (err error) { r.ProjectID, err = d.ProjectID(); return err }},
+		{NeedOrg, func() (err error) { r.OrgID, err = d.OrgID(); return err }},
+		{NeedClient, func() (err error) { r.Client, err = d.Client(); return err }},
 	}
-	if need&NeedProject != 0 {
-		if r.ProjectID, err = d.ProjectID(); err != nil {
-			return Resolved{}, err
+	for _, s := range steps {
+		if need&s.need == 0 {
+			continue
 		}
-	}
-	if need&NeedOrg != 0 {
-		if r.OrgID, err = d.OrgID(); err != nil {
-			return Resolved{}, err
-		}
-	}
-	if need&NeedClient != 0 {
-		if r.Client, err = d.Client(); err != nil {
+		if err := s.resolve(); err != nil {
 			return Resolved{}, err
 		}
 	}
