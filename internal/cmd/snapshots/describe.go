@@ -42,19 +42,11 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
 		return err
 	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
+	r, path, err := opts.Source.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
-	printer, projectID := r.Printer, r.ProjectID
-	path, err := opts.Source.path(projectID)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	body, err := c.Get(ctx, path+"/"+url.PathEscape(opts.SnapshotID), nil)
 	if err != nil {
 		return err

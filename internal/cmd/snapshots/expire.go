@@ -89,19 +89,11 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	default:
 		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
 	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
+	r, path, err := source{ClusterID: opts.ClusterID}.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
-	printer, projectID := r.Printer, r.ProjectID
-	path, err := source{ClusterID: opts.ClusterID}.path(projectID)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	res, err := c.Send(ctx, http.MethodPatch, path+"/"+url.PathEscape(opts.SnapshotID), body)
 	if err != nil {
 		return err

@@ -44,18 +44,10 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
+	r, path, err := opts.Source.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
-	printer, projectID := r.Printer, r.ProjectID
-	path, err := opts.Source.path(projectID)
-	if err != nil {
-		return err
-	}
-	c, err := opts.Client()
-	if err != nil {
-		return err
-	}
+	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, path, lo), lo.All, Table)
 }

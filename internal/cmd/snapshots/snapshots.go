@@ -45,6 +45,23 @@ func addSourceFlags(cmd *cobra.Command, s *source) {
 	cmd.MarkFlagsOneRequired("cluster", "host")
 }
 
+// resolve resolves what the snapshot commands need: the printer and the
+// project, then the path of the snapshots (so a wrong --cluster or --host
+// is reported, as it always was, after the project's errors and before the
+// client is built), then the client.
+func (s source) resolve(deps cmdutil.Deps) (cmdutil.Resolved, string, error) {
+	r, err := deps.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
+	if err != nil {
+		return r, "", err
+	}
+	path, err := s.path(r.ProjectID)
+	if err != nil {
+		return r, "", err
+	}
+	r.Client, err = deps.Client()
+	return r, path, err
+}
+
 func (s source) path(projectID string) (string, error) {
 	switch {
 	case s.ClusterID != "" && s.HostID != "":
