@@ -54,6 +54,17 @@ func (o *AckOptions) setArgs(args []string) {
 	o.AlertIDs = args
 }
 
+// runE takes the ids and runs ack or unack, or runF in tests.
+func (o *AckOptions) runE(runF func(context.Context, *AckOptions) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		o.setArgs(args)
+		if runF != nil {
+			return runF(cmd.Context(), o)
+		}
+		return ackRun(cmd.Context(), o)
+	}
+}
+
 // addBulkFlags adds the flags that choose alerts and preview the action.
 func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatusFilters, ", "))
@@ -82,13 +93,7 @@ recommends for an indefinite acknowledgement.
   omctl alerts list --status OPEN | cut -f1 | omctl alerts ack - --until 4h --dry-run`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.setArgs(args)
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return ackRun(cmd.Context(), opts)
-		},
+		RunE:              opts.runE(runF),
 	}
 	cmd.Flags().StringVar(&opts.Until, "until", "", "acknowledge until this time (RFC 3339, date or duration like 4h)")
 	cmd.Flags().BoolVar(&opts.Forever, "forever", false, "acknowledge for 100 years")
@@ -122,13 +127,7 @@ func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) err
   omctl alerts unack --event HOST_DOWN --status OPEN`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.setArgs(args)
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return ackRun(cmd.Context(), opts)
-		},
+		RunE:              opts.runE(runF),
 	}
 	opts.addBulkFlags(cmd)
 	return cmd
