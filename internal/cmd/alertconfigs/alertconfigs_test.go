@@ -22,7 +22,7 @@ func TestListPrintsNotificationKinds(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`],"totalCount":1,"links":[]}`)
 	ios, _, out, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+	err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", project), List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestUpdateSendsFileAsIsAndWarnsWithoutEnabled(t *testing.T) {
 			srv.Reply("PUT", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
 			ios, stdin, _, stderr := iostreams.Test()
 			stdin.WriteString(tc.doc)
-			err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, File: "-"})
+			err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, File: "-"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestUpdateRequiresEventTypeAndNotifications(t *testing.T) {
 		os.WriteFile(path, []byte(doc), 0o600)
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, File: path})
+		err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, File: path})
 		if err == nil || !strings.Contains(err.Error(), name) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 			t.Errorf("%s: err = %v", name, err)
 		}
@@ -89,7 +89,7 @@ func TestEnableAndDisablePatchOnlyEnabled(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
 		ios, _, _, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Enabled: enabled})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, Enabled: enabled})
 		if err != nil {
 			t.Fatal(err)
 		}

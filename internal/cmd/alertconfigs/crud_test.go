@@ -72,7 +72,7 @@ func TestCreatePostsTheFileAsIs(t *testing.T) {
 	srv.Reply("POST", "/groups/"+project+"/alertConfigs", 200, cfgJSON)
 	ios, stdin, out, _ := iostreams.Test()
 	stdin.WriteString(doc)
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, File: "-"})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", project), File: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCreateTablePipedPrintsTheNewRow(t *testing.T) {
 	srv.Reply("POST", "/groups/"+project+"/alertConfigs", 200, cfgJSON)
 	ios, stdin, out, stderr := iostreams.Test()
 	stdin.WriteString(`{"eventTypeName":"HOST_DOWN","notifications":[]}`)
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, File: "-"})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), File: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestCreateRefusesWhatTheServerWould(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
 		stdin.WriteString(tc.doc)
-		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, File: "-"})
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", project), File: "-"})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("%s: err = %v, want %q", tc.doc, err, tc.want)
 		}
@@ -130,7 +130,7 @@ func TestDescribeShowsDetailOrJSON(t *testing.T) {
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfg)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID}); err != nil {
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"OUTSIDE_METRIC_THRESHOLD", "HOSTNAME ENDS_WITH .example.com", "CONNECTIONS GREATER_THAN 100 RAW",
@@ -140,13 +140,13 @@ func TestDescribeShowsDetailOrJSON(t *testing.T) {
 		}
 	}
 	ios, _, out, _ = iostreams.Test()
-	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID}); err != nil {
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != cfg+"\n" {
 		t.Errorf("json = %q", out.String())
 	}
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: "bad"})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), ConfigID: "bad"})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("bad id: %v", err)
 	}
@@ -155,7 +155,7 @@ func TestDescribeShowsDetailOrJSON(t *testing.T) {
 func TestDeleteNeedsYesWithoutATerminal(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := deleteRun(context.Background(), &DeleteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID})
+	err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID})
 	if err == nil || !strings.Contains(err.Error(), "without --yes") || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v, requests %d", err, len(srv.Requests()))
 	}
@@ -176,7 +176,7 @@ func TestDeleteWithYesSendsDeleteAndPrints(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tc.tty)
 		ios.SetNoColor(true)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tc.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Yes: true})
+		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func TestDeleteAsksOnATerminal(t *testing.T) {
 		ios, stdin, _, stderr := iostreams.Test()
 		ios.SetStdinTTY(true)
 		stdin.WriteString(tc.answer)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID})
+		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID})
 		if !strings.Contains(stderr.String(), "Delete alert configuration "+configID+" of project "+project+"?") {
 			t.Errorf("%q: no question: %q", tc.answer, stderr.String())
 		}
@@ -215,7 +215,7 @@ func TestDeleteUnknownIsNotFound(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 404, `{"detail":"No alert configuration.","error":404,"errorCode":"ALERT_CONFIG_NOT_FOUND","reason":"Not Found"}`)
 	ios, _, _, _ := iostreams.Test()
-	err := deleteRun(context.Background(), &DeleteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Yes: true})
+	err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, Yes: true})
 	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "ALERT_CONFIG_NOT_FOUND") {
 		t.Errorf("err = %v", err)
 	}

@@ -38,7 +38,7 @@ func TestBulkDisableByIDsPrintsOneLineEach(t *testing.T) {
 	srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, disabled)
 	srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+config2, 401, `{"detail":"Current user is not authorized to perform this action.","error":401,"errorCode":"USER_UNAUTHORIZED","reason":"Unauthorized"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigIDs: []string{configID, config2}})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), ConfigIDs: []string{configID, config2}})
 	if err == nil || err.Error() != "1 of 2 alert configurations failed" {
 		t.Errorf("err = %v", err)
 	}
@@ -58,7 +58,7 @@ func TestBulkEnableByEventWithDryRun(t *testing.T) {
 	other := strings.Replace(strings.Replace(cfgJSON, configID, config2, 1), "HOST_DOWN", "REPLICA_SET", 1)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`,`+other+`],"totalCount":2,"links":[]}`)
 	ios, _, out, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Event: "REPLICA_SET", DryRun: true, Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), Event: "REPLICA_SET", DryRun: true, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestBulkEnableByEventWithDryRun(t *testing.T) {
 func TestBulkEnableRefusesIDsAndEventTogether(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigIDs: []string{configID, config2}, Event: "HOST_DOWN"})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), ConfigIDs: []string{configID, config2}, Event: "HOST_DOWN"})
 	if err == nil || !strings.Contains(err.Error(), "not both") || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v", err)
 	}

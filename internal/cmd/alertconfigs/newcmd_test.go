@@ -160,7 +160,7 @@ func TestListFormats(t *testing.T) {
 			srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`,`+cfg2+`],"totalCount":2,"links":[]}`)
 			ios, _, out, _ := iostreams.Test()
 			ios.SetStdoutTTY(tt.tty)
-			err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 2, Limit: 10}})
+			err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, tt.format, project), List: &cmdutil.ListFlags{Page: 2, Limit: 10}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,7 +185,7 @@ func TestListServerErrorsMapToExitCodes(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", "/groups/"+project+"/alertConfigs", tt.status, `{"detail":"no","error":`+itoa(tt.status)+`,"errorCode":"SOME_ERROR","reason":"r"}`)
 		ios, _, out, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "json", project), List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if err == nil || cmdutil.ExitCode(err) != tt.code || out.Len() != 0 {
 			t.Errorf("%d: err = %v, exit %d want %d, stdout %q", tt.status, err, cmdutil.ExitCode(err), tt.code, out.String())
 		}
@@ -197,7 +197,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 func TestListRefusesBadPageBeforeSending(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 501}})
+	err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "json", project), List: &cmdutil.ListFlags{Page: 1, Limit: 501}})
 	var fe *cmdutil.FlagError
 	if !errors.As(err, &fe) || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v (%T), %d requests", err, err, len(srv.Requests()))
@@ -222,7 +222,7 @@ func TestUpdateConfirmsPerFormat(t *testing.T) {
 			ios, stdin, out, _ := iostreams.Test()
 			ios.SetStdoutTTY(tt.tty)
 			stdin.WriteString(doc)
-			err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, File: "-"})
+			err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, tt.format, project), ConfigID: configID, File: "-"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -242,7 +242,7 @@ func TestUpdateUnknownConfigIsNotFound(t *testing.T) {
 		`{"detail":"No alert configuration with ID 5f2a0c2e8f9d4b0012345678 exists in group 5e2b0c2e8f9d4b0012345678.","error":404,"errorCode":"ALERT_CONFIG_NOT_FOUND","reason":"Not Found"}`)
 	ios, stdin, out, _ := iostreams.Test()
 	stdin.WriteString(`{"enabled":true,"eventTypeName":"HOST_DOWN","notifications":[]}`)
-	err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, File: "-"})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, File: "-"})
 	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "ALERT_CONFIG_NOT_FOUND") || out.Len() != 0 {
 		t.Errorf("err = %v, exit %d, stdout %q", err, cmdutil.ExitCode(err), out.String())
 	}
@@ -251,7 +251,7 @@ func TestUpdateUnknownConfigIsNotFound(t *testing.T) {
 func TestUpdateRejectsMalformedIDBeforeReading(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: "abc", File: "/does/not/exist"})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), ConfigID: "abc", File: "/does/not/exist"})
 	if err == nil || !strings.Contains(err.Error(), "24 hexadecimal digits") || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v", err)
 	}
@@ -278,7 +278,7 @@ func TestSetEnabledConfirmsWhatTheServerAnswered(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tt.tty)
 		ios.SetNoColor(true)
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Enabled: tt.enable})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, tt.format, project), ConfigID: configID, Enabled: tt.enable})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestSetEnabledRefusesBadInputAndMapsErrors(t *testing.T) {
 	t.Run("no config", func(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Enabled: true})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), Enabled: true})
 		var fe *cmdutil.FlagError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "which configurations?") {
 			t.Errorf("err = %v", err)
@@ -304,7 +304,7 @@ func TestSetEnabledRefusesBadInputAndMapsErrors(t *testing.T) {
 	t.Run("malformed id", func(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: "zz", Enabled: true})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: "zz", Enabled: true})
 		if err == nil || !strings.Contains(err.Error(), "24 hexadecimal digits") || len(srv.Requests()) != 0 {
 			t.Errorf("err = %v", err)
 		}
@@ -313,7 +313,7 @@ func TestSetEnabledRefusesBadInputAndMapsErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 403, `{"detail":"no","error":403,"errorCode":"USER_CANNOT_ACCESS_GROUP","reason":"Forbidden"}`)
 		ios, _, out, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Enabled: false})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, Enabled: false})
 		if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 			t.Errorf("err = %v, exit %d", err, cmdutil.ExitCode(err))
 		}
@@ -322,7 +322,7 @@ func TestSetEnabledRefusesBadInputAndMapsErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, `[1]`)
 		ios, _, _, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID, Enabled: true})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, Enabled: true})
 		if err == nil || !strings.Contains(err.Error(), "alert configuration") {
 			t.Errorf("err = %v", err)
 		}
@@ -353,7 +353,7 @@ func TestBulkEnableByEventWithNoMatchChangesNothing(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`],"totalCount":1,"links":[]}`)
 	ios, _, out, stderr := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Event: "NO_PRIMARY", Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), Event: "NO_PRIMARY", Enabled: true})
 	if err != nil || out.Len() != 0 || !strings.Contains(stderr.String(), "No alert configurations to change.") {
 		t.Errorf("err = %v, stdout %q, stderr %q", err, out.String(), stderr.String())
 	}
@@ -371,7 +371,7 @@ func TestDescribeDetailShowsThresholdMatchersAndNotifications(t *testing.T) {
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, doc)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,11 +389,11 @@ func TestDescribeServerErrorsAndBadID(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 401, `{"detail":"bad key","error":401,"errorCode":"NOT_AUTHORIZED","reason":"Unauthorized"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: configID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 		t.Errorf("err = %v, exit %d", err, cmdutil.ExitCode(err))
 	}
-	err = describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ConfigID: "12"})
+	err = describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), ConfigID: "12"})
 	if err == nil || !strings.Contains(err.Error(), "24 hexadecimal digits") || len(srv.Requests()) != 1 {
 		t.Errorf("err = %v, %d requests", err, len(srv.Requests()))
 	}

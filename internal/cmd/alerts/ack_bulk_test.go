@@ -70,7 +70,7 @@ func TestBulkAckFromStandardInputTriesAllAndFailsAfter(t *testing.T) {
 	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alert3, 200, strings.Replace(acked, alertID, alert3, 1))
 	ios, stdin, out, _ := iostreams.Test()
 	stdin.WriteString(alertID + "\tOPEN\tHOST_DOWN\n" + alert2 + "\tOPEN\n" + alert3 + "\n")
-	err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: bulkNow, AlertIDs: []string{"-"}, Until: "4h", Comment: "maintenance"})
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, AlertIDs: []string{"-"}, Until: "4h", Comment: "maintenance"})
 	if err == nil || err.Error() != "1 of 3 alerts failed" || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Errorf("err = %v", err)
 	}
@@ -97,7 +97,7 @@ func TestBulkAckByFilterListsThenPatchesTheMatches(t *testing.T) {
 	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
 	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alert3, 200, alertJSON)
 	ios, _, out, _ := iostreams.Test()
-	err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: bulkNow, Status: "OPEN", Event: "HOST_DOWN", Unack: true})
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "jsonl", project), Now: bulkNow, Status: "OPEN", Event: "HOST_DOWN", Unack: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestBulkAckByFilterListsThenPatchesTheMatches(t *testing.T) {
 func TestBulkAckDryRunSendsNothing(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, out, _ := iostreams.Test()
-	err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: bulkNow, AlertIDs: []string{alertID, alert2}, Until: "4h", DryRun: true})
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, AlertIDs: []string{alertID, alert2}, Until: "4h", DryRun: true})
 	if err != nil || len(srv.Requests()) != 0 {
 		t.Fatalf("err = %v, requests %d", err, len(srv.Requests()))
 	}
@@ -159,7 +159,7 @@ func TestBulkAckRefusesBadInputBeforeSending(t *testing.T) {
 func TestBulkAckWithNothingToDoSucceeds(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, out, stderr := iostreams.Test()
-	err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: bulkNow, AlertIDs: []string{"-"}, Until: "4h"})
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, AlertIDs: []string{"-"}, Until: "4h"})
 	if err != nil || out.Len() != 0 || !strings.Contains(stderr.String(), "No alerts to change") || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v, out %q, stderr %q", err, out.String(), stderr.String())
 	}

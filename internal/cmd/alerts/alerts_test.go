@@ -34,7 +34,7 @@ func TestListSendsStatusAndPageAndPrintsTSVWhenPiped(t *testing.T) {
 	srv.Reply("GET", "/groups/"+project+"/alerts", 200, page(alertJSON, 1, false))
 	ios, _, out, _ := iostreams.Test()
 	err := listRun(context.Background(), &ListOptions{
-		Deps:   cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()},
+		Deps:   srv.Deps(ios, "table", project),
 		Status: "OPEN", List: &cmdutil.ListFlags{Page: 2, Limit: 50},
 	})
 	if err != nil {
@@ -59,7 +59,7 @@ func TestListTableOnTerminalHasHeaders(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	err := listRun(context.Background(), &ListOptions{
-		Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()},
+		Deps: srv.Deps(ios, "table", project),
 		List: &cmdutil.ListFlags{Page: 1, Limit: 100},
 	})
 	if err != nil {
@@ -79,7 +79,7 @@ func TestListAllMergesPagesIntoOneJSONKeepingUnknownFields(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	bj := false
 	err := listRun(context.Background(), &ListOptions{
-		Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()},
+		Deps: srv.Deps(ios, "json", project),
 		List: &cmdutil.ListFlags{Page: 1, Limit: 2, All: true, BackupJobsEnabledOnly: &bj},
 	})
 	if err != nil {
@@ -169,7 +169,7 @@ func TestDescribeNotFoundIsTypedError(t *testing.T) {
 	srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 404,
 		`{"detail":"No alert with ID 5f1a0c2e8f9d4b0012345678 exists in group 5e2b0c2e8f9d4b0012345678.","error":404,"errorCode":"ALERT_NOT_FOUND","parameters":[],"reason":"Not Found"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), AlertID: alertID})
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.ErrorCode != "ALERT_NOT_FOUND" {
 		t.Fatalf("err = %v", err)
@@ -186,7 +186,7 @@ func TestDescribePrintsJSONAsReceived(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), AlertID: alertID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestDescribePrintsJSONAsReceived(t *testing.T) {
 func TestDescribeRejectsMalformedID(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: "nope"})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), AlertID: "nope"})
 	if err == nil || !strings.Contains(err.Error(), "24 hexadecimal digits") || len(srv.Requests()) != 0 {
 		t.Fatalf("err = %v, requests = %d", err, len(srv.Requests()))
 	}
@@ -222,7 +222,7 @@ func TestAckSendsUntilAndComment(t *testing.T) {
 			srv := stubapi.New(t)
 			srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
 			ios, _, _, _ := iostreams.Test()
-			err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
+			err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "json", project), Now: func() time.Time { return now },
 				AlertID: alertID, Until: tc.until, Forever: tc.forever, Comment: "on it"})
 			if err != nil {
 				t.Fatal(err)
@@ -240,7 +240,7 @@ func TestAckRefusesPastOrMissingTime(t *testing.T) {
 	for _, until := range []string{"", "2020-01-01", "yesterday"} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now }, AlertID: alertID, Until: until})
+		err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "json", project), Now: func() time.Time { return now }, AlertID: alertID, Until: until})
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("until %q: err = %v, requests = %d", until, err, len(srv.Requests()))
 		}
@@ -251,7 +251,7 @@ func TestUnackSendsNoAcknowledgedUntil(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
 	ios, _, _, _ := iostreams.Test()
-	err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: time.Now, AlertID: alertID, Unack: true})
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "json", project), Now: time.Now, AlertID: alertID, Unack: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestAckConfirmsWhatTheServerAnswered(t *testing.T) {
 			ios.SetStdoutTTY(true)
 			ios.SetNoColor(true)
 			now := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-			err := ackRun(context.Background(), &AckOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now }, AlertID: alertID, Until: "4h"})
+			err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now }, AlertID: alertID, Until: "4h"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -164,7 +164,7 @@ func TestListFormats(t *testing.T) {
 			ios, _, out, _ := iostreams.Test()
 			ios.SetStdoutTTY(tt.tty)
 			err := listRun(context.Background(), &ListOptions{
-				Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()},
+				Deps: srv.Deps(ios, tt.format, project),
 				List: &cmdutil.ListFlags{Page: 1, Limit: 100},
 			})
 			if err != nil {
@@ -196,7 +196,7 @@ func TestListServerErrorsMapToExitCodes(t *testing.T) {
 		srv.Reply("GET", "/groups/"+project+"/alerts", tt.status, tt.body)
 		ios, _, out, _ := iostreams.Test()
 		err := listRun(context.Background(), &ListOptions{
-			Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()},
+			Deps: srv.Deps(ios, "json", project),
 			List: &cmdutil.ListFlags{Page: 1, Limit: 100},
 		})
 		if err == nil || cmdutil.ExitCode(err) != tt.code {
@@ -214,7 +214,7 @@ func TestDescribeOnATerminalShowsDetail(t *testing.T) {
 	srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 200, rsAlert)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project), AlertID: alertID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestDescribeServerErrorsMapToExitCodes(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 401, `{"detail":"bad key","error":401,"errorCode":"NOT_AUTHORIZED","reason":"Unauthorized"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", project), AlertID: alertID})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 		t.Errorf("err = %v, exit %d, stdout %q", err, cmdutil.ExitCode(err), out.String())
 	}

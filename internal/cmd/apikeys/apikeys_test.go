@@ -21,7 +21,7 @@ func TestCreateSendsDescAndRolesAndWarnsOnce(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestCreateValidatesDescAndRoles(t *testing.T) {
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: tc.desc, Roles: tc.roles})
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: tc.desc, Roles: tc.roles})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v", tc.want, err)
 		}

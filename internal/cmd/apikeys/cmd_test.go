@@ -117,7 +117,7 @@ func TestCreateJSONPrintsTheKeyAndWarnsOnStderr(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 201, keyJSON)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestCreateWithoutPrivateKeyInAnswerDoesNotWarn(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, `{"id":"`+keyID+`","desc":"ci","publicKey":"abcdefgh","roles":[]}`)
 	ios, _, out, errOut := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestCreateAccepts250RunesAndSendsEveryRole(t *testing.T) {
 	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
 	ios, _, _, _ := iostreams.Test()
 	desc := strings.Repeat("é", MaxDescLength) // 250 runes, 500 bytes
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: desc, Roles: KeyRoles})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: desc, Roles: KeyRoles})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestCreateServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("POST", "/groups/"+project+"/apiKeys", tt.status, `{"detail":"d","error":0,"errorCode":"`+tt.code+`","reason":"r"}`)
 		ios, _, out, errOut := iostreams.Test()
-		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}})
 		if cmdutil.ExitCode(err) != tt.want || !strings.Contains(err.Error(), tt.code) || out.Len() != 0 || strings.Contains(errOut.String(), "Warning") {
 			t.Errorf("%d: exit %d (%v) stdout %q stderr %q", tt.status, cmdutil.ExitCode(err), err, out.String(), errOut.String())
 		}
@@ -202,7 +202,7 @@ func TestCreatePassesOnFactoryErrors(t *testing.T) {
 	boom := errors.New("no project: set project_id")
 	ios, _, _, _ := iostreams.Test()
 	srv := stubapi.New(t)
-	base := CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}}
+	base := CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}}
 	noProject := base
 	noProject.ProjectID = func() (string, error) { return "", boom }
 	noClient := base

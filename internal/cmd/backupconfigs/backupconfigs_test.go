@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -25,7 +24,7 @@ func TestDescribeWithAndWithoutMembers(t *testing.T) {
 		}
 		srv.Reply("GET", path, 200, bcJSON)
 		ios, _, out, _ := iostreams.Test()
-		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Members: members})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project), ClusterID: cluster, Members: members})
 		if err != nil {
 			t.Fatalf("members=%v: %v", members, err)
 		}
@@ -39,7 +38,7 @@ func TestAssignRegionsBody(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PATCH", "/groups/"+project+"/backupConfigs/"+cluster, 200, bcJSON)
 	ios, _, _, _ := iostreams.Test()
-	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard0=us-east", "shard1=eu-west"}, MultiRegion: true})
+	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: srv.Deps(ios, "json", project), ClusterID: cluster, Regions: []string{"shard0=us-east", "shard1=eu-west"}, MultiRegion: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestAssignRegionsRejectsBadInput(t *testing.T) {
 	} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: tc.cluster, Regions: tc.regions})
+		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: srv.Deps(ios, "json", project), ClusterID: tc.cluster, Regions: tc.regions})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
 			t.Errorf("%v: err = %v", tc.regions, err)
 		}

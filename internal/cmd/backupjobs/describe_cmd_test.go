@@ -103,7 +103,7 @@ func TestDescribeOutputPerFormat(t *testing.T) {
 		srv.Reply("GET", "/admin/backup/groups/"+project, 200, body)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tt.tty)
-		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, tt.format, ""), ProjectID: stubapi.Project(project), Client: srv.Client()}})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, tt.format, project)})
 		if err != nil || !tt.check(out.String()) {
 			t.Errorf("%s tty=%v: %v\n%s", tt.format, tt.tty, err, out.String())
 		}
@@ -114,7 +114,7 @@ func TestDescribeServerErrorKeepsItsExitCode(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/groups/"+project, 403, `{"detail":"Needs GLOBAL_OWNER.","error":403,"errorCode":"USER_CANNOT_ACCESS","reason":"Forbidden"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project)})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 		t.Errorf("403: %v (exit %d), output %q", err, cmdutil.ExitCode(err), out.String())
 	}

@@ -17,7 +17,7 @@ func TestDescribeUsesArgumentOrDefaultProject(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", "/admin/backup/groups/"+tc.path, 200, `{"id":"`+tc.path+`","labelFilter":["l1"],"oplogStoreFilter":[{"id":"oplog-1","type":"oplogStore"}],"daemonFilter":[{"machine":"d1","headRootDirectory":"/h"}]}`)
 		ios, _, out, _ := iostreams.Test()
-		err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Project: tc.arg})
+		err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project), Project: tc.arg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestDescribeAbsentConfigIsNotFound(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/groups/"+project, 404, `{"detail":"No backup jobs configuration for project.","error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`)
 	ios, _, _, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}})
+	err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", project)})
 	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound {
 		t.Fatalf("err = %v", err)
 	}

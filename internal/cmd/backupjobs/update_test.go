@@ -49,7 +49,7 @@ func TestUpdateFromFlagsPutsTheFilters(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, answer)
 	ios, _, out, _ := iostreams.Test()
-	err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Labels: []string{"us"}, OplogStores: []string{"o1"}, SnapshotStores: []string{"b1", "fs:fileSystemStore"}})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Labels: []string{"us"}, OplogStores: []string{"o1"}, SnapshotStores: []string{"b1", "fs:fileSystemStore"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestUpdateFileWithFlagsReplacingItsFields(t *testing.T) {
 	srv.Reply("PUT", "/admin/backup/groups/"+other, 200, `{"id":"`+other+`"}`)
 	ios, stdin, out, _ := iostreams.Test()
 	stdin.WriteString(`{"id":"` + other + `","labelFilter":["old"],"kmipClientCertPassword":"pw","syncStoreFilter":["s"]}`)
-	err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Project: other, File: "-", Labels: []string{"new"}})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), Project: other, File: "-", Labels: []string{"new"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestUpdateUnknownStoreIsTheServersAnswer(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PUT", "/admin/backup/groups/"+project, 400, `{"detail":"Invalid attribute oplogStoreFilter[0].id specified: no oplog store with ID nope exists.","error":400,"errorCode":"INVALID_ATTRIBUTE","parameters":["oplogStoreFilter[0].id","nope"],"reason":"Bad Request"}`)
 	ios, _, _, _ := iostreams.Test()
-	err := updateRun(context.Background(), &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, OplogStores: []string{"nope"}})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), OplogStores: []string{"nope"}})
 	if err == nil || !strings.Contains(err.Error(), "no oplog store with ID nope") {
 		t.Errorf("err = %v", err)
 	}

@@ -92,7 +92,7 @@ func TestListSendsPagingAndPrintsJSON(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/globalAlertConfigs", 200, `{"results":[`+cfg+`],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 2, Limit: 7}})
+	err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "json", ""), List: &cmdutil.ListFlags{Page: 2, Limit: 7}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestListAllFollowsPages(t *testing.T) {
 	srv.Reply("GET", "/globalAlertConfigs", 200, `{"results":[`+cfg+`],"totalCount":2}`)
 	srv.Reply("GET", "/globalAlertConfigs", 200, `{"results":[`+second+`],"totalCount":2}`)
 	ios, _, out, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "jsonl", ""), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 1, All: true, Parallel: 1}})
+	err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "jsonl", ""), List: &cmdutil.ListFlags{Page: 1, Limit: 1, All: true, Parallel: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestListRefusesBadFlagsBeforeSending(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, _, out, _ := iostreams.Test()
 		lf := lf
-		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, List: &lf})
+		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", ""), List: &lf})
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || out.Len() != 0 {
 			t.Errorf("%+v: err = %v", lf, err)
 		}
@@ -150,7 +150,7 @@ func TestListServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", "/globalAlertConfigs", tt.status, `{"detail":"no","error":`+itoa(tt.status)+`,"errorCode":"X","reason":"R"}`)
 		ios, _, out, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", ""), List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if got := cmdutil.ExitCode(err); got != tt.want {
 			t.Errorf("%d: exit %d, want %d (%v)", tt.status, got, tt.want, err)
 		}
@@ -166,7 +166,7 @@ func TestDisablePutsFalseAndConfirms(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, 200, cfg)
 	ios, _, out, errOut := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, ConfigID: cfgID, Enabled: false})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: cfgID, Enabled: false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestDisableAtATerminalConfirmsWithTheAnswersState(t *testing.T) {
 	srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, 200, strings.Replace(cfg, `"enabled":false`, `"enabled":true`, 1))
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, ConfigID: cfgID, Enabled: false})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: cfgID, Enabled: false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestEnableJSONPrintsTheAnswer(t *testing.T) {
 	enabled := strings.Replace(cfg, `"enabled":false`, `"enabled":true`, 1)
 	srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, 200, enabled)
 	ios, _, out, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, ConfigID: cfgID, Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", ""), ConfigID: cfgID, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestEnableJSONPrintsTheAnswer(t *testing.T) {
 func TestSetEnabledRefusesBadIDWithoutSending(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, ConfigID: "nothex", Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: "nothex", Enabled: true})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "24 hexadecimal digits") {
 		t.Errorf("err = %v", err)
 	}
@@ -233,7 +233,7 @@ func TestSetEnabledServerErrorsAndBadAnswers(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, tt.status, tt.body)
 		ios, _, out, _ := iostreams.Test()
-		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, ConfigID: cfgID, Enabled: true})
+		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: cfgID, Enabled: true})
 		if err == nil || cmdutil.ExitCode(err) != tt.want || out.Len() != 0 {
 			t.Errorf("%d %s: exit %d (%v), stdout %q", tt.status, tt.body, cmdutil.ExitCode(err), err, out.String())
 		}
@@ -243,11 +243,11 @@ func TestSetEnabledServerErrorsAndBadAnswers(t *testing.T) {
 func TestBadOutputFormatIsAUsageError(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", ""), Client: srv.Client()}, ConfigID: cfgID, Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "xml", ""), ConfigID: cfgID, Enabled: true})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("err = %v", err)
 	}
-	err = listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", ""), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 1}})
+	err = listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "xml", ""), List: &cmdutil.ListFlags{Page: 1, Limit: 1}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("list err = %v", err)
 	}

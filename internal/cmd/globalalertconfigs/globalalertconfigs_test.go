@@ -15,7 +15,7 @@ func TestListShowsForAllGroups(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/globalAlertConfigs", 200, `{"results":[`+cfg+`],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
-	err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+	err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", ""), List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestEnablePutsEnabled(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PUT", "/globalAlertConfigs/5f2a0c2e8f9d4b0012345679", 200, cfg)
 	ios, _, _, _ := iostreams.Test()
-	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, ConfigID: "5f2a0c2e8f9d4b0012345679", Enabled: true})
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", ""), ConfigID: "5f2a0c2e8f9d4b0012345679", Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -198,7 +198,7 @@ func TestUpdateServerErrorsKeepTheirExitCodes(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PUT", "/admin/backup/oplog/s3Configs/oplog-1", tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, StoreID: "oplog-1", Store: validFlags()}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1", Store: validFlags()}
 		err := updateRun(context.Background(), opts)
 		if cmdutil.ExitCode(err) != tc.code || !strings.HasPrefix(err.Error(), fmt.Sprint(tc.status)) || out.Len() != 0 {
 			t.Errorf("%d: err = %v (exit %d), want exit %d", tc.status, err, cmdutil.ExitCode(err), tc.code)

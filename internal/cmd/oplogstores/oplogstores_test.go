@@ -29,7 +29,7 @@ func TestCreateFromFlags(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("POST", "/admin/backup/oplog/s3Configs", 200, `{"id":"oplog-1","s3BucketName":"oplogs","s3MaxConnections":50}`)
 	ios, _, out, _ := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, Store: validFlags()})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", ""), Store: validFlags()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestCreateFromFileWithFlagOverrideKeepsUnknownFields(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var flags s3store.Flags
 	flags.File, flags.Store.S3BucketName = path, "from-flag"
-	if err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags}); err != nil {
+	if err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags}); err != nil {
 		t.Fatal(err)
 	}
 	body := srv.Only().JSON(t)
@@ -94,7 +94,7 @@ func TestCreateChecksWhatTheSpecStates(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		flags := validFlags()
 		tc.change(&flags)
-		err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags})
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags})
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v", tc.want, err)
 		}
@@ -105,7 +105,7 @@ func TestDescribeGetsStore(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/oplog/s3Configs/oplog-1", 200, `{"id":"oplog-1","cloudSecretKey":"as-stored"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, BasePath: basePath, StoreID: "oplog-1"})
+	err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "json", ""), BasePath: basePath, StoreID: "oplog-1"})
 	if err != nil || out.String() != `{"id":"oplog-1","cloudSecretKey":"as-stored"}`+"\n" {
 		t.Fatalf("err = %v, out = %q", err, out.String())
 	}
@@ -116,7 +116,7 @@ func TestAcceptedTosFalseIsReportedBeforeMissingFields(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var flags s3store.Flags
 	flags.Store.ID, flags.Store.AcceptedTos = "x", ptr(false)
-	err := createRun(context.Background(), &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags})
 	if err == nil || !strings.HasPrefix(err.Error(), "acceptedTos must be true") {
 		t.Errorf("err = %v", err)
 	}

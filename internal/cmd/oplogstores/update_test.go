@@ -64,7 +64,7 @@ func TestUpdatePutsToTheStoresPath(t *testing.T) {
 		srv.Reply("PUT", "/admin/backup/oplog/s3Configs/oplog-1", 200, answer)
 		ios, stdin, out, _ := iostreams.Test()
 		stdin.WriteString(storeFile(t, change))
-		opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, StoreID: "oplog-1"}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "oplog-1"}
 		opts.Store.File = "-"
 		if err := updateRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
@@ -92,7 +92,7 @@ func TestUpdateChecksBeforeSending(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
 		stdin.WriteString(storeFile(t, tc.change))
-		opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, StoreID: "oplog-1"}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "oplog-1"}
 		opts.Store.File = "-"
 		err := updateRun(context.Background(), opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {

@@ -66,7 +66,7 @@ func describe(t *testing.T, kind Kind, format string, tty bool) (string, error) 
 	srv.Reply("GET", oplogPath+"/oplog-1", 200, fullStore)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(tty)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, format, ""), Client: srv.Client()}, BasePath: oplogPath, Kind: kind, StoreID: "oplog-1"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, ""), BasePath: oplogPath, Kind: kind, StoreID: "oplog-1"})
 	if r := srv.Only(); r.Method != "GET" || r.Path != "/api/public/v1.0"+oplogPath+"/oplog-1" || len(r.Query) != 0 || len(r.Body) != 0 {
 		t.Errorf("sent %s %s?%s %q", r.Method, r.Path, r.Query.Encode(), r.Body)
 	}
@@ -108,7 +108,7 @@ func TestDescribeOnATerminalLeavesOutEmptyFields(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/s2", 200, `{"id":"s2","s3AuthMethod":"IAM_ROLE","awsAccessKey":"AKIA2"}`)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, BasePath: oplogPath, StoreID: "s2"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "s2"})
 	if want := "ID:          s2\nAuth method: IAM_ROLE\nAccess key:  AKIA2\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output = %q, want %q", err, out.String(), want)
 	}
@@ -145,7 +145,7 @@ func TestDescribeEscapesTheStoreID(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", oplogPath+"/a b", 200, `{"id":"a b"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, BasePath: oplogPath, StoreID: "a b"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), BasePath: oplogPath, StoreID: "a b"})
 	if err != nil || out.String() != `{"id":"a b"}`+"\n" {
 		t.Errorf("err = %v, output = %q", err, out.String())
 	}
@@ -166,7 +166,7 @@ func TestDescribeServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", oplogPath+"/oplog-1", tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		err := DescribeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, BasePath: oplogPath, StoreID: "oplog-1"})
+		err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "oplog-1"})
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("%d: err = %v (exit %d), output %q; want exit %d and %q", tc.status, err, cmdutil.ExitCode(err), out.String(), tc.code, tc.want)
@@ -179,7 +179,7 @@ func TestDescribeAnswerThatIsNotAStore(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/oplog-1", 200, `["not","a","store"]`)
 	ios, _, _, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, BasePath: oplogPath, StoreID: "oplog-1"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "oplog-1"})
 	if err == nil || !strings.Contains(err.Error(), "not a store") || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Errorf("err = %v", err)
 	}

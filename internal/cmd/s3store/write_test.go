@@ -64,7 +64,7 @@ func TestWriteSendsTheStoreAndConfirms(t *testing.T) {
 			if tc.op == Update {
 				flags.Store.ID = ""
 			}
-			err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, format.name, ""), Client: srv.Client()}, Store: flags, StoreID: tc.storeID},
+			err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, format.name, ""), Store: flags, StoreID: tc.storeID},
 				tc.kind, tc.op, basePathOf(tc.kind))
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.method, tc.path, err)
@@ -97,7 +97,7 @@ func TestWriteYAMLIsTheAnswer(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	flags := validFlags()
 	flags.Store.LoadFactor = ptr(int64(2))
-	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "yaml", ""), Client: srv.Client()}, Store: flags, StoreID: "store-1"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "yaml", ""), Store: flags, StoreID: "store-1"},
 		Snapshot, Update, snapshotPath)
 	if want := "id: store-1\nlabels:\n  - a\nloadFactor: 2\nsseEnabled: true\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
@@ -111,12 +111,12 @@ func TestWriteUpdateRefusesAnotherStoresID(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags() // names store-1
-	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags, StoreID: "store-2"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "store-2"},
 		Oplog, Update, oplogPath)
 	if !isUsageError(err) || !strings.Contains(err.Error(), `the file's id "store-1" differs from STORE_ID "store-2"`) {
 		t.Errorf("err = %v", err)
 	}
-	err = Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags},
+	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags},
 		Oplog, Update, oplogPath)
 	if !isUsageError(err) || !strings.Contains(err.Error(), "STORE_ID must not be empty") {
 		t.Errorf("empty STORE_ID: err = %v", err)
@@ -172,7 +172,7 @@ func TestWriteServerErrors(t *testing.T) {
 		srv.Reply(method, path, tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
-		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, Store: flags, StoreID: storeID},
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: storeID},
 			Oplog, tc.op, oplogPath)
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
@@ -187,7 +187,7 @@ func TestWriteAnswerThatIsNotAStore(t *testing.T) {
 		srv.Reply("POST", basePathOf(kind), 200, `"created"`)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
-		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, Store: validFlags()},
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: validFlags()},
 			kind, Create, basePathOf(kind))
 		want := map[Kind]string{Oplog: "the server's answer is not an oplog store", Snapshot: "the server's answer is not a snapshot store"}[kind]
 		if err == nil || err.Error() != want || out.Len() != 0 {
@@ -217,7 +217,7 @@ func TestWriteUpdateEscapesTheStoreID(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags()
 	flags.Store.ID = ""
-	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, Store: flags, StoreID: "a/b"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "a/b"},
 		Oplog, Update, oplogPath)
 	if err != nil {
 		t.Error(err)

@@ -144,7 +144,7 @@ func TestClockShowsAndSetsAndRefusesBadTimes(t *testing.T) {
 	srv.ReplyControl("GET", "clock", 200, `{"now":"2026-01-01T00:00:00Z"}`)
 	srv.ReplyControl("POST", "clock", 200, `{"now":"2026-06-01T00:00:00Z"}`)
 	ios, _, out, _ := iostreams.Test()
-	co := cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", "")}
+	co := srv.Deps(ios, "json", "")
 	if err := clockRun(context.Background(), &ClockOptions{Deps: co}); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestClockServerErrorsKeepTheirExitCode(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.ReplyControl("GET", "clock", 401, `{"detail":"You are not authorized.","error":401,"errorCode":"UNAUTHORIZED","reason":"Unauthorized"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := clockRun(context.Background(), &ClockOptions{Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+	err := clockRun(context.Background(), &ClockOptions{Deps: srv.Deps(ios, "table", "")})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth || out.Len() != 0 {
 		t.Errorf("401: %v (exit %d), output %q", err, cmdutil.ExitCode(err), out.String())
 	}
@@ -287,7 +287,7 @@ func TestFaultsListPrintsEachFault(t *testing.T) {
 		`{"id":"f2","path":"/**","reset":true,"delay":"1s","probability":0.2}],"totalCount":2}`)
 	ios, _, out, _ := iostreams.Test()
 	err := faultsListRun(context.Background(), &FaultsListOptions{List: &cmdutil.ListFlags{Page: 1, Limit: 100},
-		Deps: cmdutil.Deps{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+		Deps: srv.Deps(ios, "table", "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func TestFaultsClearAllPerFormat(t *testing.T) {
 		srv.ReplyControl("DELETE", "faults", 200, `{}`)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(tt.tty)
-		err := faultsClearRun(context.Background(), &FaultsClearOptions{Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, tt.format, "")}})
+		err := faultsClearRun(context.Background(), &FaultsClearOptions{Deps: srv.Deps(ios, tt.format, "")})
 		if err != nil || out.String() != tt.want {
 			t.Errorf("%s tty=%v: %v %q, want %q", tt.format, tt.tty, err, out.String(), tt.want)
 		}
@@ -337,7 +337,7 @@ func TestFaultsClearStopsAtAnUnknownID(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	err := faultsClearRun(context.Background(), &FaultsClearOptions{IDs: []string{"f1", "nope", "f3"},
-		Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+		Deps: srv.Deps(ios, "table", "")})
 	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound {
 		t.Errorf("err = %v, want exit 3", err)
 	}
@@ -355,7 +355,7 @@ func TestFaultsAddServerErrorAndBadAnswer(t *testing.T) {
 	srv.ReplyControl("POST", "faults", 200, `not json`)
 	ios, _, out, _ := iostreams.Test()
 	opts := &FaultsAddOptions{Path: "/x", Reset: true, Probability: 1, Given: func(n string) bool { return n == "path" || n == "reset" },
-		Deps: cmdutil.Deps{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}}
+		Deps: srv.Deps(ios, "table", "")}
 	if err := faultsAddRun(context.Background(), opts); err == nil || cmdutil.ExitCode(err) == cmdutil.ExitOK {
 		t.Errorf("403: %v", err)
 	}

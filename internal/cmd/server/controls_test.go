@@ -90,7 +90,7 @@ func TestClockAdvancesAndPrintsNow(t *testing.T) {
 	srv.ReplyControl("POST", "clock", 200, `{"now":"2026-01-01T00:15:00Z"}`)
 	ios, _, out, _ := iostreams.Test()
 	err := clockRun(context.Background(), &ClockOptions{Action: "advance", Value: "15m",
-		Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+		Deps: srv.Deps(ios, "table", "")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestNotificationsSendTheFilters(t *testing.T) {
 	srv.ReplyControl("GET", "notifications", 200, `{"results":[{"id":"n1","alertId":"a1","event":"alert.open","typeName":"WEBHOOK","sentAt":"2026-01-01T00:05:00Z","delivery":{"status":"DELIVERED","attempts":1}}],"links":[],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
 	err := notificationsRun(context.Background(), &NotificationsOptions{AlertID: "a1", Event: "alert.open", List: &cmdutil.ListFlags{Page: 1, Limit: 100},
-		Deps: cmdutil.Deps{Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}})
+		Deps: srv.Deps(ios, "table", "")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func TestRequestsSendsTheFiltersAndPrintsRows(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	zero, none := 0, ""
 	err := requestsRun(context.Background(), &RequestsOptions{
-		Deps:   cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")},
+		Deps:   srv.Deps(ios, "table", ""),
 		Method: "GET", Path: "/globalAlerts", Status: &zero, Caller: &none, List: &cmdutil.ListFlags{Page: 1, Limit: 100},
 	})
 	if err != nil {
@@ -94,7 +94,7 @@ func TestRequestsClearTakesNoFilter(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.ReplyControl("DELETE", "requests", 200, `{}`)
 	ios, _, out, _ := iostreams.Test()
-	opts := &RequestsOptions{Deps: cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "json", "")},
+	opts := &RequestsOptions{Deps: srv.Deps(ios, "json", ""),
 		Clear: true, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}
 	if err := requestsRun(context.Background(), opts); err != nil || strings.TrimSpace(out.String()) != "{}" {
 		t.Errorf("--clear -o json: %v %q", err, out.String())
@@ -110,7 +110,7 @@ func TestFaultsAddSendsTheFlagsGivenAndClearRemovesEachID(t *testing.T) {
 	srv.ReplyControl("POST", "faults", 200, `{"id":"5f9f00000000000000000001","path":"/x","status":503,"errorCode":"SERVICE_UNAVAILABLE","probability":1,"reset":false}`)
 	srv.ReplyControl("DELETE", "faults/5f9f00000000000000000001", 200, `{}`)
 	ios, _, out, _ := iostreams.Test()
-	co := cmdutil.Deps{IO: ios, Client: srv.Client(), Printer: stubapi.Printer(ios, "table", "")}
+	co := srv.Deps(ios, "table", "")
 	given := map[string]bool{"path": true, "status": true}
 	err := faultsAddRun(context.Background(), &FaultsAddOptions{Deps: co, Path: "/x", Status: 503, Probability: 1,
 		Given: func(n string) bool { return given[n] }})

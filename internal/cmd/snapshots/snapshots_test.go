@@ -29,7 +29,7 @@ func TestListByClusterOrHost(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", tc.path, 200, `{"results":[`+snapJSON+`],"totalCount":1}`)
 		ios, _, out, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Source: tc.src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", project), Source: tc.src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
@@ -43,7 +43,7 @@ func TestListNeedsExactlyOneSource(t *testing.T) {
 	for _, src := range []source{{}, {ClusterID: cluster, HostID: "h"}} {
 		srv := stubapi.New(t)
 		ios, _, _, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Source: src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", project), Source: src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
 		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("%+v: err = %v", src, err)
 		}
@@ -73,7 +73,7 @@ func TestExpireBodies(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
 		ios, _, _, _ := iostreams.Test()
-		err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
+		err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "json", project), Now: func() time.Time { return now },
 			SnapshotID: snapshot, ClusterID: cluster, Expires: tc.expires, DoNotDelete: tc.doNotDelete})
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +114,7 @@ func TestExpireConfirmsWhatTheServerAnswered(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now },
+	err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now },
 		SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
 	if err != nil {
 		t.Fatal(err)

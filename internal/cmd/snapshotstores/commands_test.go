@@ -178,7 +178,7 @@ func TestUpdateServerErrorsKeepTheirExitCodes(t *testing.T) {
 		srv.Reply("PUT", "/admin/backup/snapshot/s3Configs/blockstore-1", tc.status, tc.body)
 		ios, stdin, out, _ := iostreams.Test()
 		stdin.WriteString(store)
-		opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, StoreID: "blockstore-1"}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "blockstore-1"}
 		opts.Store.File = "-"
 		err := updateRun(context.Background(), opts)
 		if cmdutil.ExitCode(err) != tc.code || !strings.HasPrefix(err.Error(), fmt.Sprint(tc.status)) || out.Len() != 0 {

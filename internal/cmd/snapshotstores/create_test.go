@@ -49,7 +49,7 @@ func TestCreatePostsWithoutMaxConnectionsAndPrintsTheAnswer(t *testing.T) {
 	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 200, answer)
 	ios, stdin, out, _ := iostreams.Test()
 	stdin.WriteString(strings.Replace(store, `"s3MaxConnections":10,`, `"id":"blockstore-2",`, 1))
-	opts := &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}}
+	opts := &CreateOptions{Deps: srv.Deps(ios, "json", "")}
 	opts.Store.File = "-"
 	if err := createRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestCreatePostsWithoutMaxConnectionsAndPrintsTheAnswer(t *testing.T) {
 	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 200, answer)
 	ios, stdin, out, _ = iostreams.Test()
 	stdin.WriteString(strings.Replace(store, `{`, `{"id":"blockstore-2",`, 1))
-	opts = &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}}
+	opts = &CreateOptions{Deps: srv.Deps(ios, "table", "")}
 	opts.Store.File = "-"
 	if err := createRun(context.Background(), opts); err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestCreateChecksBeforeSending(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
 		stdin.WriteString(tc.doc)
-		opts := &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}}
+		opts := &CreateOptions{Deps: srv.Deps(ios, "json", "")}
 		opts.Store.File = "-"
 		err := createRun(context.Background(), opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
@@ -101,7 +101,7 @@ func TestCreateDuplicateIsTheServersConflict(t *testing.T) {
 	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 409, `{"detail":"A snapshot store with ID b already exists.","error":409,"errorCode":"DUPLICATE_STORE_ID","reason":"Conflict"}`)
 	ios, stdin, _, _ := iostreams.Test()
 	stdin.WriteString(strings.Replace(store, `{`, `{"id":"b",`, 1))
-	opts := &CreateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}}
+	opts := &CreateOptions{Deps: srv.Deps(ios, "json", "")}
 	opts.Store.File = "-"
 	err := createRun(context.Background(), opts)
 	if err == nil || !strings.Contains(err.Error(), "DUPLICATE_STORE_ID") || cmdutil.ExitCode(err) != cmdutil.ExitError {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/cmd/s3store"
-	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -18,7 +17,7 @@ func TestUpdatePutsFileWithLoadFactor(t *testing.T) {
 	srv.Reply("PUT", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","loadFactor":2}`)
 	ios, stdin, _, _ := iostreams.Test()
 	stdin.WriteString(store)
-	opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, StoreID: "blockstore-1"}
+	opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "blockstore-1"}
 	opts.Store.File = "-"
 	lf := int64(2)
 	opts.Store.Store.LoadFactor = &lf
@@ -43,7 +42,7 @@ func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
 		srv := stubapi.New(t)
 		ios, stdin, _, _ := iostreams.Test()
 		stdin.WriteString(tc.doc)
-		opts := &UpdateOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "json", ""), Client: srv.Client()}, StoreID: "blockstore-1"}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "blockstore-1"}
 		opts.Store.File = "-"
 		err := updateRun(context.Background(), opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
@@ -56,7 +55,7 @@ func TestDescribeReadsBack(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"],"loadFactor":3}`)
 	ios, _, out, _ := iostreams.Test()
-	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client()}, BasePath: basePath, Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
+	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: basePath, Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
 		t.Fatal(err)
 	}
 	// The load factor, which only snapshot stores have, comes last.

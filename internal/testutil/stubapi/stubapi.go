@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -158,6 +159,18 @@ func (s *Server) Client(opts ...func(*client.Options)) func() (*client.Client, e
 		}
 		return client.New(o)
 	}
+}
+
+// Deps are what most command tests give a run function: the streams ios,
+// a printer of format with no --jq, project as the project (none when
+// empty, so a command that asks for one fails the test) and the stub's
+// client.
+func (s *Server) Deps(ios *iostreams.IOStreams, format, project string) cmdutil.Deps {
+	d := cmdutil.Deps{IO: ios, Printer: Printer(ios, format, ""), Client: s.Client()}
+	if project != "" {
+		d.ProjectID = Project(project)
+	}
+	return d
 }
 
 // Printer returns a printer factory over ios for a format and jq expression.
