@@ -76,3 +76,6 @@ func SplitAPIKeyRoles(roles []string) (valid, invalid []string) {
 	}
 	return valid, invalid
 }
+
+// MaxAccessListEntries bounds one key's access list (docs/server.md).
+const MaxAccessListEntries = 1000

@@ -74,3 +74,15 @@ func ParseTimestamp(s string) (time.Time, error) {
 func FormatTime(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format("2006-01-02T15:04:05Z")
 }
+
+// EncodeJSON writes v as the API's answers do: compact, with <, > and &
+// as they are.
+func EncodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("encoding %T: %v", v, err))
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

@@ -63,7 +63,7 @@ func newAlertDoc(d doc) *AlertDoc {
 	} else {
 		delete(d, "resolved")
 	}
-	a := &AlertDoc{raw: encodeJSON(d)}
+	a := &AlertDoc{raw: rules.EncodeJSON(d)}
 	a.alertFields = fieldsOf(d)
 	return a
 }

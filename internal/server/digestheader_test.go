@@ -1,6 +1,10 @@
 package server
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omctl/omctl/internal/rules"
+)
 
 func TestParseDigest(t *testing.T) {
 	h := `Digest username="owner", realm="MMS Public API", nonce="abc", uri="/api/public/v1.0/x?a=1", qop=auth, nc=0000000a, cnonce="c\"1", response="0f", algorithm="MD5"`
@@ -25,7 +29,7 @@ func TestParseDigest(t *testing.T) {
 
 func TestAppendJSONStringMatchesEncodeJSON(t *testing.T) {
 	for _, s := range []string{"http://h/a?b=c&d=<e>", "quote\" back\\slash", "tab\tnl\n\x01", "é\u2028ü", "bad\xffutf8", "bs\bff\f\r"} {
-		if got, want := string(appendJSONString(nil, s)), string(encodeJSON(s)); got != want {
+		if got, want := string(appendJSONString(nil, s)), string(rules.EncodeJSON(s)); got != want {
 			t.Errorf("%q: got %s want %s", s, got, want)
 		}
 	}

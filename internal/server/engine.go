@@ -475,7 +475,7 @@ func (s *state) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	kind, _ := t.note["typeName"].(string)
 	n := &notification{
 		ID: newObjectID(), AlertID: r.cur.ID, AlertConfigID: r.cur.AlertConfigID, GroupID: r.cur.GroupID,
-		Global: sched.global, Event: event, TypeName: kind, SentAt: at, Target: renderNotification(t.note),
+		Global: sched.global, Event: event, TypeName: kind, SentAt: at, Target: rules.RedactNotification(t.note),
 		Delivery: deliveryState{Status: "RECORDED"},
 	}
 	if kind == "WEBHOOK" {

@@ -305,7 +305,7 @@ func (fs *faultSet) encoded() [][]byte {
 	defer fs.mu.Unlock()
 	out := make([][]byte, len(fs.faults))
 	for i, f := range fs.faults {
-		out[i] = encodeJSON(f)
+		out[i] = rules.EncodeJSON(f)
 	}
 	return out
 }
@@ -363,7 +363,7 @@ func (s *Server) controlFaults(c *reqCtx) *apiError {
 			return err
 		}
 		s.faults.add(f)
-		c.writeRaw(http.StatusOK, encodeJSON(f))
+		c.writeRaw(http.StatusOK, rules.EncodeJSON(f))
 	case http.MethodDelete:
 		if err := onlyQuery(c); err != nil {
 			return err

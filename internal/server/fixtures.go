@@ -422,8 +422,8 @@ func (f *Fixtures) validate() error {
 		if d["accessList"] != nil && !isList {
 			return fail("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
 		}
-		if len(entries) > maxAccessListEntries {
-			return fail("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), maxAccessListEntries)
+		if len(entries) > rules.MaxAccessListEntries {
+			return fail("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), rules.MaxAccessListEntries)
 		}
 		for j, e := range entries {
 			m, _ := e.(map[string]any)

@@ -2,9 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/url"
-	"slices"
-	"strings"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -27,70 +24,11 @@ func (c *reqCtx) renderConfig(d doc, self string) doc {
 		rendered := make([]any, len(notes))
 		for i, n := range notes {
 			m, _ := n.(map[string]any)
-			rendered[i] = renderNotification(m)
+			rendered[i] = rules.RedactNotification(m)
 		}
 		out["notifications"] = rendered
 	}
 	return withLinks(out, self)
-}
-
-func renderNotification(n doc) doc {
-	kind, _ := n["typeName"].(string)
-	used := rules.NotificationFields[kind]
-	out := doc{}
-	for k, v := range n {
-		switch {
-		case k == "typeName" || k == "delayMin" || k == "intervalMin":
-			out[k] = v
-		case slices.Contains(used, k):
-			out[k] = redactField(k, v)
-		case !isNotificationField(k):
-			out[k] = v // a field the API does not name, kept from a fixture
-		}
-	}
-	return out
-}
-
-func isNotificationField(k string) bool {
-	for _, fields := range rules.NotificationFields {
-		if slices.Contains(fields, k) {
-			return true
-		}
-	}
-	return false
-}
-
-func redactField(k string, v any) any {
-	s, ok := v.(string)
-	if !ok || s == "" {
-		return v
-	}
-	switch {
-	case k == "webhookSecret":
-		return "******"
-	case rules.RedactedURLs[k]:
-		return redactURL(s)
-	case rules.PartlyRedacted[k]:
-		return redactKey(s)
-	}
-	return v
-}
-
-// redactKey keeps the last four characters of an integration key.
-func redactKey(s string) string {
-	if len(s) <= 4 {
-		return strings.Repeat("*", len(s))
-	}
-	return strings.Repeat("*", len(s)-4) + s[len(s)-4:]
-}
-
-// redactURL keeps the scheme and host of a webhook URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return "****"
-	}
-	return u.Scheme + "://" + u.Host + "/****"
 }
 
 // mergeSecrets keeps stored secrets where a client sent back the redacted
@@ -104,7 +42,7 @@ func mergeSecrets(newNotes, oldNotes []any) *apiError {
 		}
 		for k, v := range m {
 			if s, ok := v.(string); ok && old != nil && old["typeName"] == m["typeName"] {
-				if prev, ok := old[k].(string); ok && prev != s && redactField(k, prev) == s {
+				if prev, ok := old[k].(string); ok && prev != s && rules.RedactField(k, prev) == s {
 					m[k] = prev
 				}
 			}

@@ -26,7 +26,7 @@ func alertJSON(r *alertRec, base string, now time.Time) []byte {
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
-		raw = encodeJSON(d)
+		raw = rules.EncodeJSON(d)
 	}
 	self := base + "/groups/" + url.PathEscape(r.project) + "/alerts/" + url.PathEscape(r.cur.ID)
 	if r.project == "" {

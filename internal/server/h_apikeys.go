@@ -135,10 +135,10 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 			return fromRule(rerr)
 		}
 	}
-	if added := k.newAccessEntries(canon); len(k.accessList)+added > maxAccessListEntries {
+	if added := k.newAccessEntries(canon); len(k.accessList)+added > rules.MaxAccessListEntries {
 		return errBadRequest("TOO_MANY_ACCESS_LIST_ENTRIES",
-			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", maxAccessListEntries, len(k.accessList), added),
-			maxAccessListEntries)
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.accessList), added),
+			rules.MaxAccessListEntries)
 	}
 	s.st.addAccessEntries(k, canon, entries, s.clock.Now())
 	return s.writeAccessList(c, org, k)

@@ -1,10 +1,15 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // controlEvents reports conditions to the alert engine (POST
@@ -88,7 +93,7 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 	end := min(start+p.size, len(all))
 	items := make([][]byte, 0, end-start)
 	for i := range all[start:end] {
-		items = append(items, encodeJSON(&all[start+i]))
+		items = append(items, rules.EncodeJSON(&all[start+i]))
 	}
 	c.listRaw(items, len(all), p)
 	return nil
@@ -161,4 +166,97 @@ func (s *Server) startTicker() {
 			}
 		}
 	}()
+}
+
+// parseConditions checks the body of POST /_omctl/events: one object or
+// an array of them. A bad item refuses the whole body, naming its index.
+func parseConditions(v any) ([]condition, *apiError) {
+	items, isList := v.([]any)
+	if !isList {
+		if _, isObj := v.(map[string]any); !isObj {
+			return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a condition object or an array of them.")
+		}
+		items = []any{v}
+	}
+	out := make([]condition, 0, len(items))
+	for i, it := range items {
+		prefix := ""
+		if isList {
+			prefix = fmt.Sprintf("[%d].", i)
+		}
+		m, ok := it.(map[string]any)
+		if !ok {
+			return nil, errBadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: item %d must be an object.", i), i)
+		}
+		c, err := parseCondition(m, prefix)
+		if err != nil {
+			return nil, err
+		}
+		c.index = i
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
+	var c condition
+	_, isEvent := m["eventTypeName"]
+	_, isSample := m["metricName"]
+	if isEvent && isSample {
+		return c, errBadRequest("INVALID_ATTRIBUTE",
+			fmt.Sprintf("Invalid attribute %smetricName specified: an item is an event (eventTypeName) or a metric sample (metricName), not both.", prefix), prefix+"metricName")
+	}
+	sch := rules.Schema{"groupId": rules.Str().Req(), "target": rules.Object(nil)}
+	if isSample {
+		sch["metricName"] = rules.Str(api.MetricNames...).Req()
+		sch["value"] = rules.Number().Req()
+		sch["units"] = rules.Str(api.Units...)
+	} else {
+		sch["eventTypeName"] = rules.Str().Req()
+		sch["resolved"] = rules.Bool()
+	}
+	if _, has := m["resolved"]; has && isSample {
+		return c, errBadRequest("INVALID_ATTRIBUTE",
+			fmt.Sprintf("Invalid attribute %sresolved specified: a metric sample clears its condition by its value.", prefix), prefix+"resolved")
+	}
+	// The number is compared as sent: keep it before the schema normalizes it.
+	raw, _ := m["value"].(json.Number)
+	if err := sch.Check(m, prefix, nil); err != nil {
+		return c, fromRule(err)
+	}
+	c.project, _ = m["groupId"].(string)
+	if !api.IsObjectID(c.project) {
+		return c, errBadRequest("INVALID_JSON_ATTRIBUTE",
+			fmt.Sprintf("%sgroupId %s is not a project id (24 hexadecimal digits).", prefix, c.project), prefix+"groupId")
+	}
+	if t, ok := m["target"].(map[string]any); ok {
+		for _, k := range rules.SortedKeys(t) {
+			f := c.target.field(k)
+			if f == nil {
+				return c, errBadRequest("INVALID_ATTRIBUTE",
+					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(targetFields, ", ")), prefix+"target."+k)
+			}
+			s, isStr := t[k].(string)
+			if !isStr {
+				return c, errBadRequest("INVALID_JSON_ATTRIBUTE",
+					fmt.Sprintf("Received JSON for the %starget.%s attribute does not match expected format: want a string.", prefix, k), prefix+"target."+k)
+			}
+			*f = s
+		}
+	}
+	if isSample {
+		c.event = api.EventOutsideMetricThreshold
+		c.metric, _ = m["metricName"].(string)
+		c.value = raw
+		c.units, _ = m["units"].(string)
+		return c, nil
+	}
+	c.event, _ = m["eventTypeName"].(string)
+	if !api.OneOf(c.event, api.NamedEventTypes) {
+		return c, errBadRequest("INVALID_ENUM_VALUE",
+			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are the event types of docs/api.md, such as HOST_DOWN.", c.event, prefix),
+			c.event, prefix+"eventTypeName")
+	}
+	c.resolved, _ = m["resolved"].(bool)
+	return c, nil
 }

@@ -158,7 +158,7 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 			e.rec.Body = redactBody(e.body.buf)
 		}
 	}
-	raw := encodeJSON(e.rec)
+	raw := rules.EncodeJSON(e.rec)
 	j.mu.Lock()
 	e.raw, e.done = raw, true
 	j.mu.Unlock()
@@ -299,7 +299,7 @@ func redactBody(data []byte) json.RawMessage {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil
 	}
-	return encodeJSON(redactValue(v))
+	return rules.EncodeJSON(redactValue(v))
 }
 
 func redactValue(v any) any {

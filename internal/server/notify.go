@@ -20,27 +20,6 @@ import (
 	"time"
 )
 
-// notification is one entry of the notification log (docs/server.md).
-type notification struct {
-	ID            string        `json:"id"`
-	AlertID       string        `json:"alertId"`
-	AlertConfigID string        `json:"alertConfigId"`
-	GroupID       string        `json:"groupId"`
-	Global        bool          `json:"global"`
-	Event         string        `json:"event"`
-	TypeName      string        `json:"typeName"`
-	SentAt        string        `json:"sentAt"`
-	Target        doc           `json:"target"`
-	Delivery      deliveryState `json:"delivery"`
-}
-
-type deliveryState struct {
-	Status           string `json:"status"`
-	Attempts         int    `json:"attempts"`
-	LastResponseCode int    `json:"lastResponseCode,omitempty"`
-	LastError        string `json:"lastError,omitempty"`
-}
-
 // notificationLog keeps every notification recorded since the start or
 // the last reset; deliveries update entries under its own lock, never the
 // data lock.
@@ -78,15 +57,6 @@ func (l *notificationLog) update(n *notification, f func(*deliveryState)) {
 	l.mu.Lock()
 	f(&n.Delivery)
 	l.mu.Unlock()
-}
-
-// delivery is a webhook notification to send.
-type delivery struct {
-	note               *notification
-	url, secret, event string
-	alert              *alertRec
-	cur                *AlertDoc // the alert as it was when recorded
-	body               []byte
 }
 
 // Webhook delivery: the time a receiver has to answer, and the waits

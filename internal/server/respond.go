@@ -3,11 +3,12 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // reqCtx is what every handler knows about its request.
@@ -92,7 +93,7 @@ func (c *reqCtx) fail(err *apiError) {
 func (c *reqCtx) list(items []map[string]any, total int, p page) {
 	raws := make([][]byte, len(items))
 	for i, d := range items {
-		raws[i] = encodeJSON(d)
+		raws[i] = rules.EncodeJSON(d)
 	}
 	c.listRaw(raws, total, p)
 }
@@ -118,7 +119,7 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p page) {
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, size+512))
 	buf.WriteString(`{"links":`)
-	buf.Write(encodeJSON(links))
+	buf.Write(rules.EncodeJSON(links))
 	buf.WriteString(`,"results":[`)
 	for i, it := range items {
 		if i > 0 {
@@ -153,15 +154,4 @@ func (c *reqCtx) writeRaw(status int, b []byte) {
 	}
 	c.header.Set("Content-Type", "application/json")
 	c.status, c.out = status, append(b, '\n')
-}
-
-// encodeJSON encodes v compactly, leaving HTML characters as they are.
-func encodeJSON(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("encoding %T: %v", v, err))
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // listPaths are the six list endpoints.
@@ -186,15 +188,15 @@ func TestClockRefusesTimesItCannotShow(t *testing.T) {
 func TestAccessListIsBoundedAndDeduplicated(t *testing.T) {
 	e := newEnv(t)
 	path := "/orgs/" + orgA + "/apiKeys/" + keyListed + "/accessList"
-	entries := make([]any, 0, maxAccessListEntries)
-	for i := 0; i < maxAccessListEntries-1; i++ {
+	entries := make([]any, 0, rules.MaxAccessListEntries)
+	for i := 0; i < rules.MaxAccessListEntries-1; i++ {
 		entries = append(entries, map[string]any{"ipAddress": fmt.Sprintf("10.%d.%d.1", i/250, i%250)})
 	}
 	// Sent twice: entries already present are not counted again.
 	e.expect(e.do("owner", "POST", path, entries), 200, "")
 	r := e.do("owner", "POST", path, entries)
 	e.expect(r, 200, "")
-	if n := fmt.Sprint(r.get("totalCount")); n != fmt.Sprint(maxAccessListEntries) {
+	if n := fmt.Sprint(r.get("totalCount")); n != fmt.Sprint(rules.MaxAccessListEntries) {
 		t.Fatalf("entries = %s", n)
 	}
 	r = e.do("owner", "POST", path, []any{map[string]any{"cidrBlock": "192.168.0.0/16"}})

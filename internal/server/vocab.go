@@ -13,9 +13,7 @@ const (
 	maxItemsPerPage = api.MaxItemsPerPage
 	maxAPIKeysOrg   = 500
 	maxBodyBytes    = api.MaxBodyBytes
-	// maxAccessListEntries bounds one key's access list (docs/server.md).
-	maxAccessListEntries = 1000
-	realm                = "MMS Public API"
+	realm           = "MMS Public API"
 
 	statusTracking  = api.StatusTracking
 	statusOpen      = api.StatusOpen
