@@ -86,3 +86,14 @@ func EncodeJSON(v any) []byte {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
+
+func StringList(v any) []string {
+	a, _ := v.([]any)
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

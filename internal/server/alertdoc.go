@@ -18,7 +18,7 @@ import (
 // new one, so fixtures and the running data can share them, and a million
 // alerts cost their JSON and little more.
 type AlertDoc struct {
-	raw []byte
+	Raw []byte
 	alertFields
 }
 
@@ -28,11 +28,11 @@ type alertFields struct {
 }
 
 // MarshalJSON writes the alert as stored.
-func (a *AlertDoc) MarshalJSON() ([]byte, error) { return a.raw, nil }
+func (a *AlertDoc) MarshalJSON() ([]byte, error) { return a.Raw, nil }
 
 // Doc decodes the alert into a document, to read or to change.
 func (a *AlertDoc) Doc() doc {
-	dec := json.NewDecoder(bytes.NewReader(a.raw))
+	dec := json.NewDecoder(bytes.NewReader(a.Raw))
 	dec.UseNumber()
 	var d doc
 	if err := dec.Decode(&d); err != nil {
@@ -63,7 +63,7 @@ func newAlertDoc(d doc) *AlertDoc {
 	} else {
 		delete(d, "resolved")
 	}
-	a := &AlertDoc{raw: rules.EncodeJSON(d)}
+	a := &AlertDoc{Raw: rules.EncodeJSON(d)}
 	a.alertFields = fieldsOf(d)
 	return a
 }
@@ -178,7 +178,7 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 				}
 				f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 				f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
-				return &AlertDoc{raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
+				return &AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
 			}
 		}
 	}

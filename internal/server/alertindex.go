@@ -6,32 +6,32 @@ import (
 	"time"
 )
 
-// alertRec is one stored alert with what the index needs to know of it.
-type alertRec struct {
-	cur     *AlertDoc
-	project string // "" for global alerts
-	status  string
+// AlertRec is one stored alert with what the index needs to know of it.
+type AlertRec struct {
+	Cur     *AlertDoc
+	Project string // "" for global alerts
+	Status  string
 	created time.Time
 	pos     int       // position in alertSet.items
 	openAt  time.Time // when a TRACKING alert becomes OPEN; zero if never
 }
 
-// alertSet holds the alerts of one project (or the global alerts) ordered
+// AlertSet holds the alerts of one project (or the global alerts) ordered
 // by creation time, with a Fenwick tree per status so that a page of a
 // status- and date-filtered list is found in O(page · log n), however many
 // alerts there are.
-type alertSet struct {
-	items    []*alertRec
+type AlertSet struct {
+	items    []*AlertRec
 	byStatus map[string]*fenwick
 	tracking trackingHeap
 }
 
-func newAlertSet(recs []*alertRec) *alertSet {
+func newAlertSet(recs []*AlertRec) *AlertSet {
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].created.Before(recs[j].created) })
-	s := &alertSet{items: recs}
+	s := &AlertSet{items: recs}
 	s.index(len(recs))
 	for _, r := range recs {
-		if r.status == statusTracking && !r.openAt.IsZero() {
+		if r.Status == statusTracking && !r.openAt.IsZero() {
 			heap.Push(&s.tracking, trackingEntry{r, r.openAt})
 		}
 	}
@@ -39,59 +39,59 @@ func newAlertSet(recs []*alertRec) *alertSet {
 }
 
 // index builds the status trees for room alerts.
-func (s *alertSet) index(room int) {
+func (s *AlertSet) index(room int) {
 	s.byStatus = map[string]*fenwick{}
 	for _, st := range alertStatuses {
 		s.byStatus[st] = newFenwick(room)
 	}
 	for i, r := range s.items {
 		r.pos = i
-		s.byStatus[r.status].add(i, 1)
+		s.byStatus[r.Status].add(i, 1)
 	}
 }
 
 // add puts a new alert in the set: at the end when it is the newest, as
 // a raised alert is; elsewhere by rebuilding the index.
-func (s *alertSet) add(r *alertRec) {
+func (s *AlertSet) add(r *AlertRec) {
 	n := len(s.items)
 	s.items = append(s.items, r)
 	switch {
 	case n > 0 && r.created.Before(s.items[n-1].created):
 		sort.SliceStable(s.items, func(i, j int) bool { return s.items[i].created.Before(s.items[j].created) })
 		s.index(len(s.items) * 2)
-	case len(s.byStatus[r.status].tree) <= len(s.items):
+	case len(s.byStatus[r.Status].tree) <= len(s.items):
 		s.index(len(s.items) * 2)
 	default:
 		r.pos = n
-		s.byStatus[r.status].add(n, 1)
+		s.byStatus[r.Status].add(n, 1)
 	}
 }
 
 // setStatus moves an alert to another status.
-func (s *alertSet) setStatus(r *alertRec, status string) {
-	if r.status == status {
+func (s *AlertSet) setStatus(r *AlertRec, status string) {
+	if r.Status == status {
 		return
 	}
-	s.byStatus[r.status].add(r.pos, -1)
+	s.byStatus[r.Status].add(r.pos, -1)
 	s.byStatus[status].add(r.pos, 1)
-	r.status = status
+	r.Status = status
 }
 
 // schedule (re)computes when a TRACKING alert opens.
-func (s *alertSet) schedule(r *alertRec, openAt time.Time) {
+func (s *AlertSet) schedule(r *AlertRec, openAt time.Time) {
 	r.openAt = openAt
-	if r.status == statusTracking && !openAt.IsZero() {
+	if r.Status == statusTracking && !openAt.IsZero() {
 		heap.Push(&s.tracking, trackingEntry{r, openAt})
 	}
 }
 
 // due reports whether the earliest scheduled opening has come.
-func (s *alertSet) due(now time.Time) bool {
+func (s *AlertSet) due(now time.Time) bool {
 	return s != nil && s.tracking.Len() > 0 && !s.tracking[0].at.After(now)
 }
 
 // promote opens every TRACKING alert whose delay has passed by now.
-func (s *alertSet) promote(now time.Time, open func(*alertRec)) {
+func (s *AlertSet) promote(now time.Time, open func(*AlertRec)) {
 	for s.tracking.Len() > 0 {
 		top := s.tracking[0]
 		if top.at.After(now) {
@@ -100,44 +100,44 @@ func (s *alertSet) promote(now time.Time, open func(*alertRec)) {
 		heap.Pop(&s.tracking)
 		// Entries are not removed when an alert is rescheduled; a stale one
 		// no longer matches its alert's openAt.
-		if top.rec.status == statusTracking && top.at.Equal(top.rec.openAt) {
+		if top.rec.Status == statusTracking && top.at.Equal(top.rec.openAt) {
 			s.setStatus(top.rec, statusOpen)
 			open(top.rec)
 		}
 	}
 }
 
-// alertFilter selects alerts by status and creation time.
-type alertFilter struct {
-	status        string // "": all
-	after, before time.Time
+// AlertFilter selects alerts by status and creation time.
+type AlertFilter struct {
+	Status        string // "": all
+	After, Before time.Time
 }
 
 // window returns the positions [lo, hi) of alerts created within the filter's dates.
-func (s *alertSet) window(f alertFilter) (int, int) {
+func (s *AlertSet) window(f AlertFilter) (int, int) {
 	lo, hi := 0, len(s.items)
-	if !f.after.IsZero() {
-		lo = sort.Search(len(s.items), func(i int) bool { return !s.items[i].created.Before(f.after) })
+	if !f.After.IsZero() {
+		lo = sort.Search(len(s.items), func(i int) bool { return !s.items[i].created.Before(f.After) })
 	}
-	if !f.before.IsZero() {
-		hi = sort.Search(len(s.items), func(i int) bool { return s.items[i].created.After(f.before) })
+	if !f.Before.IsZero() {
+		hi = sort.Search(len(s.items), func(i int) bool { return s.items[i].created.After(f.Before) })
 	}
 	return lo, max(lo, hi)
 }
 
-// page returns the alerts of page p of the filtered list and its total.
-func (s *alertSet) page(f alertFilter, offset, size int) ([]*alertRec, int) {
+// Page returns the alerts of Page p of the filtered list and its total.
+func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 	lo, hi := s.window(f)
-	if f.status == "" {
+	if f.Status == "" {
 		total := hi - lo
 		start := min(lo+offset, hi)
 		end := min(start+size, hi)
 		return s.items[start:end], total
 	}
-	t := s.byStatus[f.status]
+	t := s.byStatus[f.Status]
 	before := t.prefix(lo)
 	total := t.prefix(hi) - before
-	var out []*alertRec
+	var out []*AlertRec
 	for k := offset; k < total && len(out) < size; k++ {
 		out = append(out, s.items[t.find(before+k+1)])
 	}
@@ -186,7 +186,7 @@ func (f *fenwick) find(k int) int {
 }
 
 type trackingEntry struct {
-	rec *alertRec
+	rec *AlertRec
 	at  time.Time
 }
 

@@ -7,63 +7,63 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 )
 
-// principal is who made a request: an API key or a user.
-type principal struct {
-	name    string // public key or user name: the digest user name
-	secret  string // private key or user API key
-	key     *apiKey
-	roles   []role
-	fixture doc
+// Principal is who made a request: an API key or a user.
+type Principal struct {
+	Name    string // public key or user name: the digest user name
+	Secret  string // private key or user API key
+	Key     *APIKey
+	roles   []Role
+	Fixture doc
 }
 
-type role struct {
+type Role struct {
 	org, group, name string
 }
 
-// apiKey is an organization API key with its access list.
-type apiKey struct {
-	doc        doc // id, desc, publicKey, roles, and fields kept from fixtures
-	principal  *principal
-	orgs       map[string]bool
-	accessList []*accessListEntry
+// APIKey is an organization API key with its access list.
+type APIKey struct {
+	Doc        doc // id, desc, publicKey, roles, and fields kept from fixtures
+	Principal  *Principal
+	Orgs       map[string]bool
+	AccessList []*AccessListEntry
 	accessKeys map[string]bool // canonical keys of accessList
 }
 
-type accessListEntry struct {
+type AccessListEntry struct {
 	key      string // canonical address or block
-	doc      doc
+	Doc      doc
 	prefix   netip.Prefix
-	count    int64
-	lastUsed time.Time
-	lastAddr string
+	Count    int64
+	LastUsed time.Time
+	LastAddr string
 }
 
-func parseRoles(v any) []role {
-	var out []role
+func parseRoles(v any) []Role {
+	var out []Role
 	list, _ := v.([]any)
 	for _, r := range list {
 		m, _ := r.(map[string]any)
 		org, _ := m["orgId"].(string)
 		group, _ := m["groupId"].(string)
 		name, _ := m["roleName"].(string)
-		out = append(out, role{org: org, group: group, name: name})
+		out = append(out, Role{org: org, group: group, name: name})
 	}
 	return out
 }
 
-func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
+func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 	if d["roles"] == nil {
 		d["roles"] = []any{}
 	}
-	k := &apiKey{doc: d, orgs: map[string]bool{}, accessKeys: map[string]bool{}}
-	k.principal = &principal{name: d["publicKey"].(string), secret: d["privateKey"].(string), key: k, roles: parseRoles(d["roles"]), fixture: d}
-	for _, r := range k.principal.roles {
+	k := &APIKey{Doc: d, Orgs: map[string]bool{}, accessKeys: map[string]bool{}}
+	k.Principal = &Principal{Name: d["publicKey"].(string), Secret: d["privateKey"].(string), Key: k, roles: parseRoles(d["roles"]), Fixture: d}
+	for _, r := range k.Principal.roles {
 		if r.org != "" {
-			k.orgs[r.org] = true
+			k.Orgs[r.org] = true
 		}
-		if p := s.projects[r.group]; p != nil {
+		if p := s.Projects[r.group]; p != nil {
 			if org, _ := p["orgId"].(string); org != "" {
-				k.orgs[org] = true
+				k.Orgs[org] = true
 			}
 		}
 	}
@@ -74,43 +74,43 @@ func (s *state) addAPIKey(d doc, now time.Time) *apiKey {
 		k.addAccessEntry(canon, m, now)
 	}
 	delete(d, "accessList")
-	s.principals[k.principal.name] = k.principal
-	s.apiKeys[d["id"].(string)] = k
-	s.keyOrder = append(s.keyOrder, d["id"].(string))
+	s.Principals[k.Principal.Name] = k.Principal
+	s.APIKeys[d["id"].(string)] = k
+	s.KeyOrder = append(s.KeyOrder, d["id"].(string))
 	return k
 }
 
 // addAccessEntry adds an entry unless one with the same address exists.
-func (k *apiKey) addAccessEntry(canon string, m doc, now time.Time) bool {
+func (k *APIKey) addAccessEntry(canon string, m doc, now time.Time) bool {
 	if k.accessKeys[canon] {
 		return false
 	}
 	k.accessKeys[canon] = true
-	e := &accessListEntry{key: canon, doc: doc{}}
+	e := &AccessListEntry{key: canon, Doc: doc{}}
 	e.prefix, _ = netip.ParsePrefix(canon)
 	if _, ok := m["ipAddress"].(string); ok {
-		e.doc["ipAddress"] = e.prefix.Addr().String()
+		e.Doc["ipAddress"] = e.prefix.Addr().String()
 	}
-	e.doc["cidrBlock"] = e.prefix.String()
-	e.doc["created"] = rules.FormatTime(now)
+	e.Doc["cidrBlock"] = e.prefix.String()
+	e.Doc["created"] = rules.FormatTime(now)
 	if c, ok := m["created"].(string); ok {
 		if t, err := rules.ParseTimestamp(c); err == nil {
-			e.doc["created"] = rules.FormatTime(t)
+			e.Doc["created"] = rules.FormatTime(t)
 		}
 	}
 	if n, ok := rules.NormalizeNumbers(m["count"]).(int64); ok {
-		e.count = n
+		e.Count = n
 	}
 	if lu, ok := m["lastUsed"].(string); ok {
-		e.lastUsed, _ = rules.ParseTimestamp(lu)
+		e.LastUsed, _ = rules.ParseTimestamp(lu)
 	}
-	e.lastAddr, _ = m["lastUsedAddress"].(string)
-	k.accessList = append(k.accessList, e)
+	e.LastAddr, _ = m["lastUsedAddress"].(string)
+	k.AccessList = append(k.AccessList, e)
 	return true
 }
 
-// newAccessEntries counts the entries of canon the list does not hold yet.
-func (k *apiKey) newAccessEntries(canon []string) int {
+// NewAccessEntries counts the entries of canon the list does not hold yet.
+func (k *APIKey) NewAccessEntries(canon []string) int {
 	fresh := map[string]bool{}
 	for _, c := range canon {
 		if !k.accessKeys[c] {
@@ -122,17 +122,17 @@ func (k *apiKey) newAccessEntries(canon []string) int {
 
 // fixture writes the key back in fixture form, access list and counters
 // included.
-func (k *apiKey) fixture() doc {
-	d := deepCopy(k.doc).(doc)
+func (k *APIKey) fixture() doc {
+	d := deepCopy(k.Doc).(doc)
 	var entries []any
-	for _, e := range k.accessList {
-		m := deepCopy(e.doc).(doc)
+	for _, e := range k.AccessList {
+		m := deepCopy(e.Doc).(doc)
 		if _, isIP := m["ipAddress"]; isIP {
 			delete(m, "cidrBlock")
 		}
-		m["count"] = e.count
-		if !e.lastUsed.IsZero() {
-			m["lastUsed"], m["lastUsedAddress"] = rules.FormatTime(e.lastUsed), e.lastAddr
+		m["count"] = e.Count
+		if !e.LastUsed.IsZero() {
+			m["lastUsed"], m["lastUsedAddress"] = rules.FormatTime(e.LastUsed), e.LastAddr
 		}
 		entries = append(entries, m)
 	}
@@ -142,13 +142,13 @@ func (k *apiKey) fixture() doc {
 	return d
 }
 
-// allows reports whether addr may use the key, recording the use.
-func (k *apiKey) allows(addr netip.Addr, now time.Time) bool {
-	if len(k.accessList) == 0 {
+// Allows reports whether addr may use the key, recording the use.
+func (k *APIKey) Allows(addr netip.Addr, now time.Time) bool {
+	if len(k.AccessList) == 0 {
 		return true
 	}
-	var match *accessListEntry
-	for _, e := range k.accessList {
+	var match *AccessListEntry
+	for _, e := range k.AccessList {
 		if e.prefix.Contains(addr) && (match == nil || e.prefix.Bits() > match.prefix.Bits()) {
 			match = e
 		}
@@ -156,8 +156,8 @@ func (k *apiKey) allows(addr netip.Addr, now time.Time) bool {
 	if match == nil {
 		return false
 	}
-	match.count++
-	match.lastUsed = now
-	match.lastAddr = addr.String()
+	match.Count++
+	match.LastUsed = now
+	match.LastAddr = addr.String()
 	return true
 }

@@ -54,12 +54,12 @@ func TestAPIKeyRules(t *testing.T) {
 func TestAtMost500KeysPerOrganization(t *testing.T) {
 	e := newEnv(t)
 	// The fixture's org A has 4 keys (reader, monitor, orgowner, listed).
-	e.s.mu.Lock()
-	for i := 0; i < maxAPIKeysOrg-4; i++ {
-		e.s.st.addAPIKey(doc{"id": fmt.Sprintf("5f4e%020x", i), "publicKey": fmt.Sprintf("k%d", i), "privateKey": "p",
-			"roles": []any{map[string]any{"groupId": projA, "roleName": "GROUP_READ_ONLY"}}}, start)
-	}
-	e.s.mu.Unlock()
+	e.s.store.Update(func(st *State) {
+		for i := 0; i < maxAPIKeysOrg-4; i++ {
+			st.CreateAPIKey(doc{"id": fmt.Sprintf("5f4e%020x", i), "publicKey": fmt.Sprintf("k%d", i), "privateKey": "p",
+				"roles": []any{map[string]any{"groupId": projA, "roleName": "GROUP_READ_ONLY"}}}, start)
+		}
+	})
 	e.expect(e.do("owner", "POST", "/groups/"+projA+"/apiKeys", map[string]any{"desc": "one too many", "roles": []any{"GROUP_OWNER"}}), 409, "TOO_MANY_API_KEYS")
 	e.expect(e.do("owner", "POST", "/groups/"+projB+"/apiKeys", map[string]any{"desc": "other org", "roles": []any{"GROUP_OWNER"}}), 200, "")
 }

@@ -196,7 +196,7 @@ func (s *Server) challenge(w http.ResponseWriter, stale bool) {
 
 // authenticate checks the digest credentials of r. It answers the
 // challenge itself and returns nil when they are missing or wrong.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *Principal {
 	header := r.Header.Get("Authorization")
 	cred, ok := parseDigest(header)
 	if !ok || cred.Nonce == "" || cred.Response == "" {
@@ -207,13 +207,13 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *principal
 		s.challenge(w, false)
 		return nil
 	}
-	s.mu.RLock()
-	p := s.st.principals[cred.Username]
+	var p *Principal
 	var secret string
-	if p != nil {
-		secret = p.secret
-	}
-	s.mu.RUnlock()
+	s.store.View(func(st *State) {
+		if p = st.Principals[cred.Username]; p != nil {
+			secret = p.Secret
+		}
+	})
 	if p == nil || cred.Realm != realm || !s.uriMatches(cred.URI, r) {
 		s.challenge(w, false)
 		return nil
@@ -290,7 +290,7 @@ var projectWriters = map[access][]string{
 // authorize checks the caller may do need in project (or org), giving
 // 401 NOT_IN_GROUP to a caller with no role there and 401
 // USER_UNAUTHORIZED to one whose roles are not enough.
-func (p *principal) authorize(need access, project, org string) *apiError {
+func authorize(p *Principal, need access, project, org string) *apiError {
 	hasGlobal := false
 	for _, r := range p.roles {
 		if r.org == "" && r.group == "" && api.OneOf(r.name, api.GlobalRoles) {
@@ -334,7 +334,7 @@ func unauthorized() *apiError {
 // checkAccessList refuses a key used from outside its access list and
 // counts the use of the entry that let it in (a change, saved as any other).
 func (s *Server) checkAccessList(c *reqCtx) *apiError {
-	if c.caller.key == nil {
+	if c.caller.Key == nil {
 		return nil
 	}
 	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
@@ -346,27 +346,26 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
-	s.mu.RLock()
-	p := s.st.principals[c.caller.name]
-	s.mu.RUnlock()
-	if p != nil && p.key != nil && len(p.key.accessList) == 0 {
+	var p *Principal
+	s.store.View(func(st *State) { p = st.Principals[c.caller.Name] })
+	if p != nil && p.Key != nil && len(p.Key.AccessList) == 0 {
 		c.caller = p // no list to check, nothing to count
 		return nil
 	}
-	return s.withData(func() *apiError {
+	return s.withData(func(st *State) *apiError {
 		// The data may have been reset since the caller was authenticated.
-		p := s.st.principals[c.caller.name]
-		if p == nil || p.key == nil {
+		p := st.Principals[c.caller.Name]
+		if p == nil || p.Key == nil {
 			return unauthorized()
 		}
 		c.caller = p
-		k := p.key
-		if !k.allows(addr, s.clock.Now()) {
+		k := p.Key
+		if !k.Allows(addr, s.clock.Now()) {
 			return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
 				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
 		}
-		if len(k.accessList) > 0 {
-			s.st.touchKey(k)
+		if len(k.AccessList) > 0 {
+			st.TouchKey(k)
 		}
 		return nil
 	})

@@ -31,19 +31,18 @@ func benchServer(b *testing.B, n int) *Server {
 func BenchmarkListAlertsPage(b *testing.B) {
 	for _, n := range []int{1000, 1_000_000} {
 		s := benchServer(b, n)
-		project := s.fixtures.Projects[0]["id"].(string)
+		project := s.store.Seed().Projects[0]["id"].(string)
 		for _, q := range []string{"itemsPerPage=20&pageNum=2", "status=OPEN&itemsPerPage=20&pageNum=2"} {
 			b.Run(fmt.Sprintf("alerts=%d/%s", n, q), func(b *testing.B) {
-				s.mu.Lock()
-				set := s.st.alerts[project]
-				s.mu.Unlock()
-				f := alertFilter{}
+				var set *AlertSet
+				s.store.View(func(st *State) { set = st.Alerts[project] })
+				f := AlertFilter{}
 				if q[0] == 's' {
-					f.status = statusOpen
+					f.Status = statusOpen
 				}
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					recs, total := set.page(f, 20, 20)
+					recs, total := set.Page(f, 20, 20)
 					if len(recs) != 20 || total == 0 {
 						b.Fatal(len(recs), total)
 					}
@@ -58,8 +57,8 @@ func BenchmarkListAlertsPage(b *testing.B) {
 // through the whole handler, from clients running in parallel.
 func BenchmarkGetAlertDigest(b *testing.B) {
 	s := benchServer(b, 1000)
-	project := s.fixtures.Projects[0]["id"].(string)
-	key := s.fixtures.APIKeys[0]
+	project := s.store.Seed().Projects[0]["id"].(string)
+	key := s.store.Seed().APIKeys[0]
 	pub, priv := key["publicKey"].(string), key["privateKey"].(string)
 	uri := apiBase + "/groups/" + project + "/alerts/" + fmt.Sprintf("5f1a%020x", 500)
 	b.ReportAllocs()

@@ -9,7 +9,7 @@ type recordRef struct{ kind, key string }
 func recordKey(kind string, d doc) string {
 	switch kind {
 	case "backupConfigs":
-		return key2(d["groupId"].(string), d["clusterId"].(string))
+		return JoinKey(d["groupId"].(string), d["clusterId"].(string))
 	case "users":
 		return d["username"].(string)
 	}
@@ -17,30 +17,30 @@ func recordKey(kind string, d doc) string {
 }
 
 // touch records that a resource changed, for the state file.
-func (s *state) touch(kind string, d doc) {
+func (s *State) touch(kind string, d doc) {
 	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() any { return d })
 }
 
 // forget records that a resource was removed, for the state file.
-func (s *state) forget(kind, key string) {
+func (s *State) forget(kind, key string) {
 	s.touchRef(recordRef{kind, key}, func() any { return nil })
 }
 
-// touchKey records that an API key (or its access list) changed.
-func (s *state) touchKey(k *apiKey) {
-	s.touchRef(recordRef{"apiKeys", k.doc["id"].(string)}, func() any { return k.fixture() })
+// TouchKey records that an API key (or its access list) changed.
+func (s *State) TouchKey(k *APIKey) {
+	s.touchRef(recordRef{"apiKeys", k.Doc["id"].(string)}, func() any { return k.fixture() })
 }
 
 // touchAlert records that an alert changed.
-func (s *state) touchAlert(r *alertRec) {
+func (s *State) touchAlert(r *AlertRec) {
 	kind := "alerts"
-	if r.project == "" {
+	if r.Project == "" {
 		kind = "globalAlerts"
 	}
-	s.touchRef(recordRef{kind, r.cur.ID}, func() any { return r.cur })
+	s.touchRef(recordRef{kind, r.Cur.ID}, func() any { return r.Cur })
 }
 
-func (s *state) touchRef(ref recordRef, get func() any) {
+func (s *State) touchRef(ref recordRef, get func() any) {
 	if s.dirty == nil {
 		s.dirty = map[recordRef]func() any{}
 	}
@@ -50,13 +50,13 @@ func (s *state) touchRef(ref recordRef, get func() any) {
 	s.dirty[ref] = get
 }
 
-// touchAll records that everything changed (reset, or a new state file).
-func (s *state) touchAll() { s.dirtyAll = true }
+// TouchAll records that everything changed (reset, or a new state file).
+func (s *State) TouchAll() { s.dirtyAll = true }
 
-// takeChanges returns what changed, in the order it changed, and forgets it.
-func (s *state) takeChanges() (recs []record, all bool) {
+// TakeChanges returns what changed, in the order it changed, and forgets it.
+func (s *State) TakeChanges() (recs []Record, all bool) {
 	if s.dirtyAll {
-		f := s.fixtures()
+		f := s.Fixtures()
 		lists := f.lists()
 		for _, kind := range fixtureKeys {
 			switch kind {
@@ -66,17 +66,17 @@ func (s *state) takeChanges() (recs []record, all bool) {
 					alerts = f.GlobalAlerts
 				}
 				for _, a := range alerts {
-					recs = append(recs, record{kind, a.ID, a})
+					recs = append(recs, Record{kind, a.ID, a})
 				}
 			default:
 				for _, d := range *lists[kind] {
-					recs = append(recs, record{kind, recordKey(kind, d), d})
+					recs = append(recs, Record{kind, recordKey(kind, d), d})
 				}
 			}
 		}
 	} else {
 		for _, ref := range s.dirtyOrder {
-			recs = append(recs, record{ref.kind, ref.key, s.dirty[ref]()})
+			recs = append(recs, Record{ref.kind, ref.key, s.dirty[ref]()})
 		}
 	}
 	all = s.dirtyAll

@@ -7,15 +7,15 @@ import (
 	"strings"
 )
 
-// alertTarget is what a condition is about (docs/server.md, "Alert engine").
-type alertTarget struct {
+// Target is what a condition is about (docs/server.md, "Alert engine").
+type Target struct {
 	HostID, HostnameAndPort, TypeName, ReplicaSetName, ClusterID, ClusterName, ShardName string
 }
 
-// targetFields name the members of a target, as a body and an alert write them.
-var targetFields = []string{"hostId", "hostnameAndPort", "typeName", "replicaSetName", "clusterId", "clusterName", "shardName"}
+// TargetFields name the members of a target, as a body and an alert write them.
+var TargetFields = []string{"hostId", "hostnameAndPort", "typeName", "replicaSetName", "clusterId", "clusterName", "shardName"}
 
-func (t *alertTarget) field(name string) *string {
+func (t *Target) Field(name string) *string {
 	switch name {
 	case "hostId":
 		return &t.HostID
@@ -38,7 +38,7 @@ func (t *alertTarget) field(name string) *string {
 // identity tells one target from another within a project: its host id,
 // else host and port, else cluster id, else cluster name, else replica
 // set, else the project itself ("").
-func (t alertTarget) identity() string {
+func (t Target) identity() string {
 	for _, v := range []string{t.HostID, t.HostnameAndPort, t.ClusterID, t.ClusterName, t.ReplicaSetName} {
 		if v != "" {
 			return v
@@ -48,35 +48,35 @@ func (t alertTarget) identity() string {
 }
 
 // targetOf reads the target an alert document carries.
-func targetOf(d doc) alertTarget {
-	var t alertTarget
-	for _, f := range targetFields {
+func targetOf(d doc) Target {
+	var t Target
+	for _, f := range TargetFields {
 		if v, ok := d[f].(string); ok {
-			*t.field(f) = v
+			*t.Field(f) = v
 		}
 	}
 	return t
 }
 
-// condition is one item of POST /_omctl/events: an event that holds or
+// Condition is one item of POST /_omctl/events: an event that holds or
 // has cleared, or a metric sample.
-type condition struct {
-	index    int
-	project  string
-	event    string // OUTSIDE_METRIC_THRESHOLD for a sample
-	target   alertTarget
-	resolved bool
+type Condition struct {
+	Index    int
+	Project  string
+	Event    string // OUTSIDE_METRIC_THRESHOLD for a sample
+	Target   Target
+	Resolved bool
 
-	metric string // a sample's metric name; "" for an event
-	value  json.Number
-	units  string
+	Metric string // a sample's metric name; "" for an event
+	Value  json.Number
+	Units  string
 }
 
-func (c condition) sample() bool { return c.metric != "" }
+func (c Condition) sample() bool { return c.Metric != "" }
 
 // matcherValue is what a matcher's field names in a target; false when the
 // target does not carry it.
-func matcherValue(field string, t alertTarget) (string, bool) {
+func matcherValue(field string, t Target) (string, bool) {
 	var v string
 	switch field {
 	case "HOSTNAME", "PORT":
@@ -106,7 +106,7 @@ func matcherValue(field string, t alertTarget) (string, bool) {
 
 // matchersHold reports whether every matcher of a configuration holds
 // for t. A matcher on a field t does not carry does not hold.
-func matchersHold(cfg doc, t alertTarget) bool {
+func matchersHold(cfg doc, t Target) bool {
 	list, _ := cfg["matchers"].([]any)
 	for _, it := range list {
 		m, _ := it.(map[string]any)

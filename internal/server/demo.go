@@ -19,11 +19,11 @@ type Credential struct {
 // DefaultFixtures is one organization, one project and one GLOBAL_OWNER
 // key with fresh random credentials.
 func DefaultFixtures() *Fixtures {
-	org, project := newObjectID(), newObjectID()
+	org, project := NewObjectID(), NewObjectID()
 	return &Fixtures{
 		Orgs:     []doc{{"id": org, "name": "Default Organization"}},
 		Projects: []doc{{"id": project, "name": "Default Project", "orgId": org}},
-		APIKeys: []doc{{"id": newObjectID(), "desc": "omctl server owner", "publicKey": newPublicKey(), "privateKey": newUUID(),
+		APIKeys: []doc{{"id": NewObjectID(), "desc": "omctl server owner", "publicKey": NewPublicKey(), "privateKey": NewUUID(),
 			"roles": []any{map[string]any{"roleName": "GLOBAL_OWNER"}}}},
 	}
 }

@@ -22,17 +22,17 @@ type activeKey struct {
 
 // engineState is the engine's part of the data.
 type engineState struct {
-	active     map[activeKey]*alertRec // built on first use
-	schedules  map[*alertRec]*schedule
+	active     map[activeKey]*AlertRec // built on first use
+	schedules  map[*AlertRec]*schedule
 	queue      dueQueue
 	queued     int // a sequence, so equal times keep their order
-	deliveries []*delivery
-	notes      []*notification // recorded since the caller last took them
+	deliveries []*Delivery
+	notes      []*Notification // recorded since the caller last took them
 }
 
 // schedule is when each target of a raised alert's configuration is due.
 type schedule struct {
-	rec     *alertRec
+	rec     *AlertRec
 	cfg     doc
 	global  bool
 	targets []*notifyTarget
@@ -73,22 +73,22 @@ func (q *dueQueue) Pop() any {
 
 // activeIndex finds the active alerts by configuration and target; alerts
 // loaded from fixtures join it by the same identity rule.
-func (s *state) activeIndex() map[activeKey]*alertRec {
+func (s *State) activeIndex() map[activeKey]*AlertRec {
 	if s.engine.active != nil {
 		return s.engine.active
 	}
-	s.engine.active = map[activeKey]*alertRec{}
-	add := func(r *alertRec) {
-		if (r.status == statusTracking || r.status == statusOpen) && r.cur.AlertConfigID != "" {
-			s.engine.active[activeKey{r.cur.AlertConfigID, r.cur.GroupID, targetOf(r.cur.Doc()).identity()}] = r
+	s.engine.active = map[activeKey]*AlertRec{}
+	add := func(r *AlertRec) {
+		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
+			s.engine.active[activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, targetOf(r.Cur.Doc()).identity()}] = r
 		}
 	}
-	for _, set := range s.alerts {
+	for _, set := range s.Alerts {
 		for _, r := range set.items {
 			add(r)
 		}
 	}
-	for _, r := range s.globalAlerts.items {
+	for _, r := range s.GlobalAlerts.items {
 		add(r)
 	}
 	return s.engine.active
@@ -96,20 +96,20 @@ func (s *state) activeIndex() map[activeKey]*alertRec {
 
 // configsFor lists the enabled configurations of project for event,
 // project ones first, then the global ones that cover it.
-func (s *state) configsFor(project, event string) (project_, global []doc) {
-	if o := s.alertConfigs[project]; o != nil {
-		for _, cfg := range o.items {
+func (s *State) configsFor(project, event string) (project_, global []doc) {
+	if o := s.AlertConfigs[project]; o != nil {
+		for _, cfg := range o.Items {
 			if cfg["enabled"] == true && cfg["eventTypeName"] == event {
 				project_ = append(project_, cfg)
 			}
 		}
 	}
-	for _, cfg := range s.globalConfigs.items {
+	for _, cfg := range s.GlobalConfigs.Items {
 		if cfg["enabled"] != true || cfg["eventTypeName"] != event {
 			continue
 		}
 		covers := cfg["forAllGroups"] == true
-		for _, g := range stringList(cfg["groupIds"]) {
+		for _, g := range rules.StringList(cfg["groupIds"]) {
 			covers = covers || g == project
 		}
 		if covers {
@@ -119,33 +119,33 @@ func (s *state) configsFor(project, event string) (project_, global []doc) {
 	return project_, global
 }
 
-// apply applies one condition at now and returns the alerts it changed.
-func (s *state) apply(c condition, now time.Time) []*alertRec {
-	var changed []*alertRec
-	note := func(r *alertRec) {
+// Apply applies one condition at now and returns the alerts it changed.
+func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
+	var changed []*AlertRec
+	note := func(r *AlertRec) {
 		if r != nil {
 			changed = append(changed, r)
 		}
 	}
-	identity := c.target.identity()
-	if c.resolved {
+	identity := c.Target.identity()
+	if c.Resolved {
 		for k, r := range s.activeIndex() {
-			if k.project == c.project && k.identity == identity && r.cur.EventTypeName == c.event {
+			if k.project == c.Project && k.identity == identity && r.Cur.EventTypeName == c.Event {
 				note(s.clear(r, now))
 			}
 		}
 		return changed
 	}
-	projectCfgs, globalCfgs := s.configsFor(c.project, c.event)
+	projectCfgs, globalCfgs := s.configsFor(c.Project, c.Event)
 	for _, list := range []struct {
 		cfgs   []doc
 		global bool
 	}{{projectCfgs, false}, {globalCfgs, true}} {
 		for _, cfg := range list.cfgs {
-			if !matchersHold(cfg, c.target) {
+			if !matchersHold(cfg, c.Target) {
 				continue
 			}
-			key := activeKey{cfg["id"].(string), c.project, identity}
+			key := activeKey{cfg["id"].(string), c.Project, identity}
 			r := s.activeIndex()[key]
 			if c.sample() {
 				holds, ok := thresholdHolds(cfg, c)
@@ -174,12 +174,12 @@ func (s *state) apply(c condition, now time.Time) []*alertRec {
 
 // thresholdHolds compares a sample with a configuration's metric
 // threshold; ok is false when the configuration watches another metric.
-func thresholdHolds(cfg doc, c condition) (holds, ok bool) {
+func thresholdHolds(cfg doc, c Condition) (holds, ok bool) {
 	mt, _ := cfg["metricThreshold"].(map[string]any)
-	if name, _ := mt["metricName"].(string); name != c.metric {
+	if name, _ := mt["metricName"].(string); name != c.Metric {
 		return false, false
 	}
-	value, err := c.value.Float64()
+	value, err := c.Value.Float64()
 	if err != nil {
 		return false, false
 	}
@@ -207,17 +207,17 @@ func toFloat(v any) float64 {
 }
 
 // raise makes a new alert for cfg and the condition's target.
-func (s *state) raise(cfg doc, global bool, key activeKey, c condition, now time.Time) *alertRec {
+func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
 	at := rules.FormatTime(now)
-	d := doc{"id": newObjectID(), "groupId": c.project, "alertConfigId": key.config, "eventTypeName": c.event,
+	d := doc{"id": NewObjectID(), "groupId": c.Project, "alertConfigId": key.config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
-	for _, f := range targetFields {
-		if v := *c.target.field(f); v != "" && f != "typeName" && f != "shardName" {
+	for _, f := range TargetFields {
+		if v := *c.Target.Field(f); v != "" && f != "typeName" && f != "shardName" {
 			d[f] = v
 		}
 	}
 	if c.sample() {
-		d["metricName"] = c.metric
+		d["metricName"] = c.Metric
 		d["currentValue"] = sampleValue(cfg, c)
 	}
 	targets := notifyTargets(cfg)
@@ -232,26 +232,26 @@ func (s *state) raise(cfg doc, global bool, key activeKey, c condition, now time
 		d["status"] = statusTracking
 	}
 	r := s.alertRecord(newAlertDoc(d), now)
-	set := s.globalAlerts
+	set := s.GlobalAlerts
 	if global {
-		r.project = ""
-		s.globalAlertIDs[r.cur.ID] = r
+		r.Project = ""
+		s.globalAlertIDs[r.Cur.ID] = r
 	} else {
-		if s.alerts[c.project] == nil {
-			s.alerts[c.project] = newAlertSet(nil)
+		if s.Alerts[c.Project] == nil {
+			s.Alerts[c.Project] = newAlertSet(nil)
 		}
-		set = s.alerts[c.project]
-		s.alertByID[r.cur.ID] = r
+		set = s.Alerts[c.Project]
+		s.AlertByID[r.Cur.ID] = r
 	}
 	set.add(r)
-	if r.status == statusTracking {
+	if r.Status == statusTracking {
 		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
-		set.schedule(r, s.openTime(r, r.project))
+		set.schedule(r, s.openTime(r, r.Project))
 	}
 	s.activeIndex()[key] = r
 	sched := &schedule{rec: r, cfg: cfg, global: global, targets: targets}
 	if s.engine.schedules == nil {
-		s.engine.schedules = map[*alertRec]*schedule{}
+		s.engine.schedules = map[*AlertRec]*schedule{}
 	}
 	s.engine.schedules[r] = sched
 	for i, t := range targets {
@@ -261,7 +261,7 @@ func (s *state) raise(cfg doc, global bool, key activeKey, c condition, now time
 	return r
 }
 
-func (s *state) enqueue(sched *schedule, target int, at time.Time) {
+func (s *State) enqueue(sched *schedule, target int, at time.Time) {
 	s.engine.queued++
 	heap.Push(&s.engine.queue, dueEntry{at: at, seq: s.engine.queued, sched: sched, target: target})
 }
@@ -280,8 +280,8 @@ func notifyTargets(cfg doc) []*notifyTarget {
 }
 
 // sampleValue is a sample's currentValue: its units, else the threshold's.
-func sampleValue(cfg doc, c condition) doc {
-	units := c.units
+func sampleValue(cfg doc, c Condition) doc {
+	units := c.Units
 	if units == "" {
 		mt, _ := cfg["metricThreshold"].(map[string]any)
 		units, _ = mt["units"].(string)
@@ -289,19 +289,19 @@ func sampleValue(cfg doc, c condition) doc {
 	if units == "" {
 		units = "RAW"
 	}
-	return doc{"number": rules.NormalizeNumbers(c.value), "units": units}
+	return doc{"number": rules.NormalizeNumbers(c.Value), "units": units}
 }
 
 // setCurrentValue records a later sample on an active alert; the same
 // number and units change nothing.
-func (s *state) setCurrentValue(r *alertRec, c condition, now time.Time) *alertRec {
+func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertRec {
 	cfg := s.configOf(r)
 	value := sampleValue(cfg, c)
-	cur := r.cur.Doc()
+	cur := r.Cur.Doc()
 	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
 		return nil
 	}
-	r.cur = r.cur.with(func(d doc) {
+	r.Cur = r.Cur.with(func(d doc) {
 		d["currentValue"] = value
 		d["updated"] = rules.FormatTime(now)
 	})
@@ -310,20 +310,20 @@ func (s *state) setCurrentValue(r *alertRec, c condition, now time.Time) *alertR
 }
 
 // configOf finds the configuration that raised an alert.
-func (s *state) configOf(r *alertRec) doc {
-	if r.project == "" {
-		return s.globalConfigs.get(r.cur.AlertConfigID)
+func (s *State) configOf(r *AlertRec) doc {
+	if r.Project == "" {
+		return s.GlobalConfigs.Get(r.Cur.AlertConfigID)
 	}
-	if o := s.alertConfigs[r.project]; o != nil {
-		return o.get(r.cur.AlertConfigID)
+	if o := s.AlertConfigs[r.Project]; o != nil {
+		return o.Get(r.Cur.AlertConfigID)
 	}
 	return nil
 }
 
 // clear ends an active alert whose condition has cleared: an OPEN one
 // closes, a TRACKING one is cancelled (it never opened).
-func (s *state) clear(r *alertRec, now time.Time) *alertRec {
-	switch r.status {
+func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
+	switch r.Status {
 	case statusOpen:
 		s.end(r, statusClosed, "alert.close", now)
 	case statusTracking:
@@ -336,9 +336,9 @@ func (s *state) clear(r *alertRec, now time.Time) *alertRec {
 
 // end moves an active alert to CLOSED or CANCELLED and tells every target
 // already notified.
-func (s *state) end(r *alertRec, status, event string, now time.Time) {
+func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
-	r.cur = r.cur.with(func(d doc) {
+	r.Cur = r.Cur.with(func(d doc) {
 		d["status"] = status
 		d["updated"] = at
 		if status == statusClosed {
@@ -346,7 +346,7 @@ func (s *state) end(r *alertRec, status, event string, now time.Time) {
 		}
 	})
 	s.setStatus(r, status)
-	delete(s.activeIndex(), activeKey{r.cur.AlertConfigID, r.cur.GroupID, targetOf(r.cur.Doc()).identity()})
+	delete(s.activeIndex(), activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, targetOf(r.Cur.Doc()).identity()})
 	if sched := s.engine.schedules[r]; sched != nil {
 		sched.ended = true
 		s.notifyNotified(sched, event, now)
@@ -356,24 +356,24 @@ func (s *state) end(r *alertRec, status, event string, now time.Time) {
 }
 
 // setStatus moves an alert to status in its set's index.
-func (s *state) setStatus(r *alertRec, status string) {
-	set := s.globalAlerts
-	if r.project != "" {
-		set = s.alerts[r.project]
+func (s *State) setStatus(r *AlertRec, status string) {
+	set := s.GlobalAlerts
+	if r.Project != "" {
+		set = s.Alerts[r.Project]
 	}
 	set.setStatus(r, status)
 }
 
 // acknowledged tells the targets already notified of an OPEN alert.
-func (s *state) acknowledged(r *alertRec, now time.Time) {
-	if sched := s.engine.schedules[r]; sched != nil && r.status == statusOpen {
+func (s *State) acknowledged(r *AlertRec, now time.Time) {
+	if sched := s.engine.schedules[r]; sched != nil && r.Status == statusOpen {
 		s.notifyNotified(sched, "alert.acknowledge", now)
 	}
 }
 
 // cancelConfig cancels every active alert of a configuration that was
 // disabled.
-func (s *state) cancelConfig(cfgID string, now time.Time) {
+func (s *State) cancelConfig(cfgID string, now time.Time) {
 	for k, r := range s.activeIndex() {
 		if k.config == cfgID {
 			s.end(r, statusCancelled, "alert.cancel", now)
@@ -381,7 +381,7 @@ func (s *state) cancelConfig(cfgID string, now time.Time) {
 	}
 }
 
-func (s *state) notifyNotified(sched *schedule, event string, now time.Time) {
+func (s *State) notifyNotified(sched *schedule, event string, now time.Time) {
 	for _, t := range sched.targets {
 		if t.notified {
 			s.record(sched, t, event, now)
@@ -390,7 +390,7 @@ func (s *state) notifyNotified(sched *schedule, event string, now time.Time) {
 }
 
 // nextDue is the time of the earliest pending notification.
-func (s *state) nextDue() (time.Time, bool) {
+func (s *State) nextDue() (time.Time, bool) {
 	for s.engine.queue.Len() > 0 {
 		top := s.engine.queue[0]
 		if top.sched.ended {
@@ -402,16 +402,16 @@ func (s *state) nextDue() (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// runUntil opens due TRACKING alerts and sends due notifications, in time
+// RunUntil opens due TRACKING alerts and sends due notifications, in time
 // order, up to and including now; an alert opens before a notification
 // due at the same instant.
-func (s *state) runUntil(now time.Time) {
+func (s *State) RunUntil(now time.Time) {
 	for {
 		openAt, opening := s.nextOpening()
 		dueAt, notifying := s.nextDue()
 		switch {
 		case opening && !openAt.After(now) && (!notifying || !dueAt.Before(openAt)):
-			s.promoteAll(openAt)
+			s.PromoteAll(openAt)
 		case notifying && !dueAt.After(now):
 			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
 		default:
@@ -421,13 +421,13 @@ func (s *state) runUntil(now time.Time) {
 }
 
 // nextOpening is when the next TRACKING alert opens.
-func (s *state) nextOpening() (time.Time, bool) {
+func (s *State) nextOpening() (time.Time, bool) {
 	var first time.Time
 	found := false
-	check := func(set *alertSet) {
+	check := func(set *AlertSet) {
 		for set != nil && set.tracking.Len() > 0 {
 			top := set.tracking[0]
-			if top.rec.status != statusTracking || !top.at.Equal(top.rec.openAt) {
+			if top.rec.Status != statusTracking || !top.at.Equal(top.rec.openAt) {
 				heap.Pop(&set.tracking) // stale
 				continue
 			}
@@ -437,8 +437,8 @@ func (s *state) nextOpening() (time.Time, bool) {
 			return
 		}
 	}
-	check(s.globalAlerts)
-	for _, set := range s.alerts {
+	check(s.GlobalAlerts)
+	for _, set := range s.Alerts {
 		check(set)
 	}
 	return first, found
@@ -446,13 +446,13 @@ func (s *state) nextOpening() (time.Time, bool) {
 
 // notifyDue sends one due notification, unless the alert is no longer
 // OPEN or is acknowledged then, and schedules the next.
-func (s *state) notifyDue(e dueEntry) {
+func (s *State) notifyDue(e dueEntry) {
 	sched := e.sched
-	if sched.ended || sched.rec.status != statusOpen {
+	if sched.ended || sched.rec.Status != statusOpen {
 		return
 	}
 	t := sched.targets[e.target]
-	if until := sched.rec.cur.AcknowledgedUntil; !until.After(e.at) {
+	if until := sched.rec.Cur.AcknowledgedUntil; !until.After(e.at) {
 		event := "alert.update"
 		if !t.notified {
 			event = "alert.open"
@@ -466,37 +466,41 @@ func (s *state) notifyDue(e dueEntry) {
 
 // record logs one notification at sentAt, sets the alert's lastNotified
 // and, for a webhook, prepares its delivery.
-func (s *state) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
+func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
 	t.notified = true
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
-	r.cur = r.cur.with(func(d doc) { d["lastNotified"] = at })
+	r.Cur = r.Cur.with(func(d doc) { d["lastNotified"] = at })
 	s.touchAlert(r)
 	kind, _ := t.note["typeName"].(string)
-	n := &notification{
-		ID: newObjectID(), AlertID: r.cur.ID, AlertConfigID: r.cur.AlertConfigID, GroupID: r.cur.GroupID,
+	n := &Notification{
+		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
 		Global: sched.global, Event: event, TypeName: kind, SentAt: at, Target: rules.RedactNotification(t.note),
-		Delivery: deliveryState{Status: "RECORDED"},
+		Delivery: DeliveryState{Status: "RECORDED"},
 	}
 	if kind == "WEBHOOK" {
 		n.Delivery.Status = "PENDING"
 		url, _ := t.note["webhookUrl"].(string)
 		secret, _ := t.note["webhookSecret"].(string)
-		s.engine.deliveries = append(s.engine.deliveries, &delivery{note: n, url: url, secret: secret, event: event, alert: r, cur: r.cur})
+		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: url, Secret: secret, Event: event, Alert: r, Cur: r.Cur})
 	}
 	s.engine.notes = append(s.engine.notes, n)
 }
 
-// takeNotifications returns what was recorded since the last call.
-func (s *state) takeNotifications() ([]*notification, []*delivery) {
+// TakeNotifications returns what was recorded since the last call.
+func (s *State) TakeNotifications() ([]*Notification, []*Delivery) {
 	notes, deliveries := s.engine.notes, s.engine.deliveries
 	s.engine.notes, s.engine.deliveries = nil, nil
 	return notes, deliveries
 }
 
-// pending reports whether the engine has anything left to do in time.
-func (s *state) pending() bool {
+// Pending reports whether the engine has anything left to do in time.
+func (s *State) Pending() bool {
 	_, due := s.nextDue()
 	_, opening := s.nextOpening()
 	return due || opening
 }
+
+// Scheduled reports whether raised alerts have anything left to do in
+// time: what keeps the real-clock loop running after a change.
+func (s *State) Scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }

@@ -252,7 +252,7 @@ func newFaultSet() *faultSet { return &faultSet{draw: rand.Float64} }
 func (fs *faultSet) add(f *fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	f.ID = newObjectID()
+	f.ID = NewObjectID()
 	fs.faults = append(fs.faults, f)
 }
 
@@ -379,8 +379,8 @@ func (s *Server) controlFaults(c *reqCtx) *apiError {
 			return err
 		}
 		all := s.faults.encoded()
-		from := min(p.offset(), len(all))
-		c.listRaw(all[from:min(from+p.size, len(all))], len(all), p)
+		from := min(p.Offset(), len(all))
+		c.listRaw(all[from:min(from+p.Size, len(all))], len(all), p)
 	}
 	return nil
 }

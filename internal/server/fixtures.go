@@ -396,7 +396,7 @@ func (f *Fixtures) validate() error {
 	idOf = uniqueID("apiKeys")
 	for i, d := range f.APIKeys {
 		if d["id"] == nil {
-			d["id"] = newObjectID()
+			d["id"] = NewObjectID()
 		}
 		if _, err := idOf(i, d); err != nil {
 			return err
@@ -513,7 +513,7 @@ func (f *Fixtures) validate() error {
 		if err := check("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
 			return err
 		}
-		if len(stringList(d["excludedNamespaces"])) > 0 && len(stringList(d["includedNamespaces"])) > 0 {
+		if len(rules.StringList(d["excludedNamespaces"])) > 0 && len(rules.StringList(d["includedNamespaces"])) > 0 {
 			return fail("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
 		}
 	}
@@ -581,15 +581,4 @@ func snapshotHost(d doc) string {
 	p, _ := parts[0].(map[string]any)
 	h, _ := p["hostId"].(string)
 	return h
-}
-
-func stringList(v any) []string {
-	a, _ := v.([]any)
-	out := make([]string, 0, len(a))
-	for _, e := range a {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -63,16 +63,16 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	o := s.st.alertConfigs[project]
+	o := c.st.AlertConfigs[project]
 	if o == nil {
-		o = newOrdered()
+		o = NewOrdered()
 	}
 	return c.listConfigs(o, "groups", project, "alertConfigs")
 }
 
 // listConfigs writes a page of the configurations in o, whose self links
 // are under path.
-func (c *reqCtx) listConfigs(o *ordered, path ...string) *apiError {
+func (c *reqCtx) listConfigs(o *Ordered, path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (c *reqCtx) listConfigs(o *ordered, path ...string) *apiError {
 	if err != nil {
 		return err
 	}
-	docs, total := o.page(p)
+	docs, total := o.Page(p)
 	items := make([]doc, len(docs))
 	for i, d := range docs {
 		items[i] = c.renderConfig(d, c.resourceHref(append(path, d["id"].(string))...))
@@ -99,8 +99,8 @@ func (s *Server) findAlertConfig(c *reqCtx, need access) (string, doc, *apiError
 		return "", nil, errNotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
 	}
 	var d doc
-	if o := s.st.alertConfigs[project]; o != nil {
-		d = o.get(id)
+	if o := c.st.AlertConfigs[project]; o != nil {
+		d = o.Get(id)
 	}
 	if d == nil {
 		return "", nil, errNotFound("ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No alert configuration with ID %s exists in group %s.", id, project), id, project)
@@ -147,7 +147,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 		body["created"] = created
 	}
 	body["updated"] = rules.FormatTime(s.clock.Now())
-	s.st.replaceAlertConfig(project, body, s.clock.Now())
+	c.st.ReplaceAlertConfig(project, body, s.clock.Now())
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -177,10 +177,10 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 	if _, ok := body["enabled"]; !ok {
 		body["enabled"] = false
 	}
-	id := newObjectID()
+	id := NewObjectID()
 	now := rules.FormatTime(s.clock.Now())
 	body["id"], body["groupId"], body["created"], body["updated"] = id, project, now, now
-	s.st.createAlertConfig(project, body)
+	c.st.CreateAlertConfig(project, body)
 	c.ok(c.renderConfig(body, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -192,7 +192,7 @@ func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	s.st.deleteAlertConfig(project, d["id"].(string), s.clock.Now())
+	c.st.DeleteAlertConfig(project, d["id"].(string), s.clock.Now())
 	c.ok(doc{})
 	return nil
 }
@@ -226,7 +226,7 @@ func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
 	if err := rules.EnableAlertConfigBody().Check(body, "", doc{"id": id, "groupId": project}); err != nil {
 		return fromRule(err)
 	}
-	s.st.setConfigEnabled("alertConfigs", d, body["enabled"] == true, s.clock.Now())
+	c.st.SetConfigEnabled("alertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("groups", project, "alertConfigs", id)))
 	return nil
 }
@@ -235,7 +235,7 @@ func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
-	return c.listConfigs(s.st.globalConfigs, "globalAlertConfigs")
+	return c.listConfigs(c.st.GlobalConfigs, "globalAlertConfigs")
 }
 
 func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {
@@ -243,7 +243,7 @@ func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {
 		return nil, err
 	}
 	id := c.r.PathValue("config_id")
-	d := s.st.globalConfigs.get(id)
+	d := c.st.GlobalConfigs.Get(id)
 	if d == nil {
 		return nil, errNotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
 	}
@@ -273,7 +273,7 @@ func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
 	if err := rules.EnableGlobalAlertConfigBody().Check(body, "", doc{"id": d["id"]}); err != nil {
 		return fromRule(err)
 	}
-	s.st.setConfigEnabled("globalAlertConfigs", d, body["enabled"] == true, s.clock.Now())
+	c.st.SetConfigEnabled("globalAlertConfigs", d, body["enabled"] == true, s.clock.Now())
 	c.ok(c.renderConfig(d, c.resourceHref("globalAlertConfigs", d["id"].(string))))
 	return nil
 }

@@ -12,38 +12,38 @@ import (
 
 // renderAlert shows an alert as docs/api.md (Alert) says, with its self
 // link.
-func (c *reqCtx) renderAlert(r *alertRec) []byte {
+func (c *reqCtx) renderAlert(r *AlertRec) []byte {
 	return alertJSON(r, c.baseURL(), c.s.clock.Now())
 }
 
 // alertJSON is an alert as GET shows it under base at now. The stored JSON
 // is already that but for an acknowledgement that has run out, whose
 // fields are left out.
-func alertJSON(r *alertRec, base string, now time.Time) []byte {
-	raw := r.cur.raw
-	if a := r.cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
-		d := r.cur.Doc()
+func alertJSON(r *AlertRec, base string, now time.Time) []byte {
+	raw := r.Cur.Raw
+	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
+		d := r.Cur.Doc()
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
 		raw = rules.EncodeJSON(d)
 	}
-	self := base + "/groups/" + url.PathEscape(r.project) + "/alerts/" + url.PathEscape(r.cur.ID)
-	if r.project == "" {
-		self = base + "/globalAlerts/" + url.PathEscape(r.cur.ID)
+	self := base + "/groups/" + url.PathEscape(r.Project) + "/alerts/" + url.PathEscape(r.Cur.ID)
+	if r.Project == "" {
+		self = base + "/globalAlerts/" + url.PathEscape(r.Cur.ID)
 	}
 	return withLinksJSON(raw, self)
 }
 
 // alertFilter reads status and the date filters of a list request.
-func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
-	var f alertFilter
+func (c *reqCtx) alertFilter(withDates bool) (AlertFilter, *apiError) {
+	var f AlertFilter
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
 		if !slices.Contains(api.AlertStatusFilters, st) {
 			return f, errInvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
 		}
-		f.status = st
+		f.Status = st
 	}
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return f, err
@@ -54,7 +54,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
 	for _, b := range []struct {
 		name string
 		dst  *time.Time
-	}{{"createdOnOrAfter", &f.after}, {"createdOnOrBefore", &f.before}} {
+	}{{"createdOnOrAfter", &f.After}, {"createdOnOrBefore", &f.Before}} {
 		v := q.Get(b.name)
 		if v == "" {
 			continue
@@ -72,15 +72,15 @@ func (c *reqCtx) alertFilter(withDates bool) (alertFilter, *apiError) {
 	return f, nil
 }
 
-func (c *reqCtx) listAlertSet(set *alertSet, f alertFilter) *apiError {
+func (c *reqCtx) listAlertSet(set *AlertSet, f AlertFilter) *apiError {
 	p, err := c.page()
 	if err != nil {
 		return err
 	}
-	var recs []*alertRec
+	var recs []*AlertRec
 	total := 0
 	if set != nil {
-		recs, total = set.page(f, p.offset(), p.size)
+		recs, total = set.Page(f, p.Offset(), p.Size)
 	}
 	items := make([][]byte, len(recs))
 	for i, r := range recs {
@@ -99,10 +99,10 @@ func (s *Server) listAlerts(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(s.st.alerts[project], f)
+	return c.listAlertSet(c.st.Alerts[project], f)
 }
 
-func (s *Server) findAlert(c *reqCtx, need access) (*alertRec, *apiError) {
+func (s *Server) findAlert(c *reqCtx, need access) (*AlertRec, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -111,8 +111,8 @@ func (s *Server) findAlert(c *reqCtx, need access) (*alertRec, *apiError) {
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_ALERT_ID", fmt.Sprintf("An invalid alert ID %s was specified.", id), id)
 	}
-	r := s.st.alertByID[id]
-	if r == nil || r.project != project {
+	r := c.st.AlertByID[id]
+	if r == nil || r.Project != project {
 		return nil, errNotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
 	}
 	return r, nil
@@ -138,8 +138,8 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	current := r.cur.Doc()
-	if err := checkPathIDs(body, map[string]string{"id": r.cur.ID, "groupId": r.project}); err != nil {
+	current := r.Cur.Doc()
+	if err := checkPathIDs(body, map[string]string{"id": r.Cur.ID, "groupId": r.Project}); err != nil {
 		return err
 	}
 	if err := rules.AcknowledgeBody(body, current).Check(body, "", current); err != nil {
@@ -156,9 +156,9 @@ func (s *Server) patchAlert(c *reqCtx) *apiError {
 	}
 	if acknowledge {
 		comment, _ := body["acknowledgementComment"].(string)
-		s.st.acknowledgeAlert(r, until, comment, c.caller.name, now)
+		c.st.AcknowledgeAlert(r, until, comment, c.caller.Name, now)
 	} else {
-		s.st.unacknowledgeAlert(r, now)
+		c.st.UnacknowledgeAlert(r, now)
 	}
 	c.okRaw(c.renderAlert(r))
 	return nil
@@ -172,5 +172,5 @@ func (s *Server) listGlobalAlerts(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(s.st.globalAlerts, f)
+	return c.listAlertSet(c.st.GlobalAlerts, f)
 }

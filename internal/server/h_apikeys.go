@@ -11,15 +11,15 @@ import (
 
 // renderKey shows an API key with its private key masked, unless whole
 // (only in the answer to its creation: docs/api.md, API key).
-func (c *reqCtx) renderKey(k *apiKey, whole bool) doc {
-	out := make(doc, len(k.doc))
-	for key, v := range k.doc {
+func (c *reqCtx) renderKey(k *APIKey, whole bool) doc {
+	out := make(doc, len(k.Doc))
+	for key, v := range k.Doc {
 		out[key] = v
 	}
 	if !whole {
-		out["privateKey"] = redactPrivateKey(k.principal.secret)
+		out["privateKey"] = redactPrivateKey(k.Principal.Secret)
 	}
-	return withLinks(out, c.resourceHref("orgs", firstOrg(k), "apiKeys", k.doc["id"].(string)))
+	return withLinks(out, c.resourceHref("orgs", firstOrg(k), "apiKeys", k.Doc["id"].(string)))
 }
 
 func redactPrivateKey(s string) string {
@@ -29,8 +29,8 @@ func redactPrivateKey(s string) string {
 	return "********-****-****-" + strings.Repeat("*", 8) + s[len(s)-4:]
 }
 
-func firstOrg(k *apiKey) string {
-	orgs := rules.SortedKeys(k.orgs)
+func firstOrg(k *APIKey) string {
+	orgs := rules.SortedKeys(k.Orgs)
 	if len(orgs) == 0 {
 		return ""
 	}
@@ -53,7 +53,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	if err := rules.CheckAPIKeyDesc(desc); err != nil {
 		return fromRule(err)
 	}
-	valid, invalid := rules.SplitAPIKeyRoles(stringList(body["roles"]))
+	valid, invalid := rules.SplitAPIKeyRoles(rules.StringList(body["roles"]))
 	var roles []any
 	for _, r := range valid {
 		roles = append(roles, map[string]any{"groupId": project, "roleName": r})
@@ -67,37 +67,37 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 			fmt.Sprintf("An invalid enumeration value %s was specified for roles; allowed values are %s.", invalid[0], strings.Join(api.ProjectRoles, ", ")),
 			invalid[0], "roles")
 	}
-	org, _ := s.st.projects[project]["orgId"].(string)
-	if org != "" && s.st.keysOfOrg(org) >= maxAPIKeysOrg {
+	org, _ := c.st.Projects[project]["orgId"].(string)
+	if org != "" && c.st.KeysOfOrg(org) >= maxAPIKeysOrg {
 		return newError(http.StatusConflict, "TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, maxAPIKeysOrg), org, maxAPIKeysOrg)
 	}
 	d := doc{
-		"id":         newObjectID(),
+		"id":         NewObjectID(),
 		"desc":       desc,
-		"publicKey":  newPublicKey(),
-		"privateKey": newUUID(),
+		"publicKey":  NewPublicKey(),
+		"privateKey": NewUUID(),
 		"roles":      roles,
 	}
-	for s.st.principals[d["publicKey"].(string)] != nil {
-		d["publicKey"] = newPublicKey()
+	for c.st.Principals[d["publicKey"].(string)] != nil {
+		d["publicKey"] = NewPublicKey()
 	}
-	k := s.st.createAPIKey(d, s.clock.Now())
+	k := c.st.CreateAPIKey(d, s.clock.Now())
 	c.ok(c.renderKey(k, true))
 	return nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *apiKey, *apiError) {
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *APIKey, *apiError) {
 	org := c.r.PathValue("org_id")
-	if !api.IsObjectID(org) || s.st.orgs[org] == nil {
+	if !api.IsObjectID(org) || c.st.Orgs[org] == nil {
 		return "", nil, errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
 	}
-	if err := c.caller.authorize(manageAccessList, "", org); err != nil {
+	if err := authorize(c.caller, manageAccessList, "", org); err != nil {
 		return "", nil, err
 	}
 	id := c.r.PathValue("key_id")
-	k := s.st.apiKeys[id]
-	if k == nil || !k.orgs[org] {
+	k := c.st.APIKeys[id]
+	if k == nil || !k.Orgs[org] {
 		return "", nil, errNotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
 	}
 	return org, k, nil
@@ -135,12 +135,12 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 			return fromRule(rerr)
 		}
 	}
-	if added := k.newAccessEntries(canon); len(k.accessList)+added > rules.MaxAccessListEntries {
+	if added := k.NewAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
 		return errBadRequest("TOO_MANY_ACCESS_LIST_ENTRIES",
-			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.accessList), added),
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
 			rules.MaxAccessListEntries)
 	}
-	s.st.addAccessEntries(k, canon, entries, s.clock.Now())
+	c.st.AddAccessEntries(k, canon, entries, s.clock.Now())
 	return s.writeAccessList(c, org, k)
 }
 
@@ -152,30 +152,30 @@ func (s *Server) listAccessList(c *reqCtx) *apiError {
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) writeAccessList(c *reqCtx, org string, k *apiKey) *apiError {
+func (s *Server) writeAccessList(c *reqCtx, org string, k *APIKey) *apiError {
 	p, err := c.page()
 	if err != nil {
 		return err
 	}
-	start := min(p.offset(), len(k.accessList))
-	end := min(start+p.size, len(k.accessList))
+	start := min(p.Offset(), len(k.AccessList))
+	end := min(start+p.Size, len(k.AccessList))
 	items := make([]doc, 0, end-start)
-	for _, e := range k.accessList[start:end] {
-		d := make(doc, len(e.doc)+4)
-		for key, v := range e.doc {
+	for _, e := range k.AccessList[start:end] {
+		d := make(doc, len(e.Doc)+4)
+		for key, v := range e.Doc {
 			d[key] = v
 		}
-		d["count"] = e.count
-		if !e.lastUsed.IsZero() {
-			d["lastUsed"] = rules.FormatTime(e.lastUsed)
-			d["lastUsedAddress"] = e.lastAddr
+		d["count"] = e.Count
+		if !e.LastUsed.IsZero() {
+			d["lastUsed"] = rules.FormatTime(e.LastUsed)
+			d["lastUsedAddress"] = e.LastAddr
 		}
-		entry := e.doc["cidrBlock"].(string)
-		if ip, ok := e.doc["ipAddress"].(string); ok {
+		entry := e.Doc["cidrBlock"].(string)
+		if ip, ok := e.Doc["ipAddress"].(string); ok {
 			entry = ip
 		}
-		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.doc["id"].(string), "accessList", entry)))
+		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.Doc["id"].(string), "accessList", entry)))
 	}
-	c.list(items, len(k.accessList), p)
+	c.list(items, len(k.AccessList), p)
 	return nil
 }

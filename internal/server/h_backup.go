@@ -14,7 +14,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, 
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	d := s.st.backupConfigs[key2(project, cluster)]
+	d := c.st.BackupConfigs[JoinKey(project, cluster)]
 	if d == nil {
 		return "", "", nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
@@ -85,13 +85,13 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if syncSrc, _ := body["syncSource"].(string); syncSrc == "" {
 		hasSync = false
 	}
-	oldEx, oldIn := stringList(d["excludedNamespaces"]), stringList(d["includedNamespaces"])
+	oldEx, oldIn := rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])
 	newEx, newIn := oldEx, oldIn
 	if v, ok := body["excludedNamespaces"]; ok {
-		newEx = stringList(v)
+		newEx = rules.StringList(v)
 	}
 	if v, ok := body["includedNamespaces"]; ok {
-		newIn = stringList(v)
+		newIn = rules.StringList(v)
 	}
 	if len(newEx) > 0 && len(newIn) > 0 {
 		return errBadRequest("INVALID_ATTRIBUTE", "excludedNamespaces and includedNamespaces are mutually exclusive: send one, and the other as an empty list.",
@@ -110,7 +110,7 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if configs {
 		delete(body, "deploymentConfigs")
 	}
-	s.st.updateBackupConfig(d, body, configs)
+	c.st.UpdateBackupConfig(d, body, configs)
 	c.ok(c.renderBackupConfig(project, cluster, d, false))
 	return nil
 }
@@ -131,19 +131,19 @@ func missingFrom(a, b []string) []string {
 	return out
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *ordered, *apiError) {
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *Ordered, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	k := key2(project, cluster)
-	if !api.IsObjectID(cluster) || !s.st.clusters[k] {
+	k := JoinKey(project, cluster)
+	if !api.IsObjectID(cluster) || !c.st.Clusters[k] {
 		return "", "", nil, errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
 	}
-	o := s.st.snapshots[k]
+	o := c.st.Snapshots[k]
 	if o == nil {
-		o = newOrdered()
+		o = NewOrdered()
 	}
 	return project, cluster, o, nil
 }
@@ -156,7 +156,7 @@ func (s *Server) listSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *ordered, path ...string) *apiError {
+func (c *reqCtx) listSnapshotDocs(o *Ordered, path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (c *reqCtx) listSnapshotDocs(o *ordered, path ...string) *apiError {
 	if err != nil {
 		return err
 	}
-	docs, total := o.page(p)
+	docs, total := o.Page(p)
 	items := make([]doc, len(docs))
 	for i, d := range docs {
 		items[i] = withLinks(d, c.resourceHref(append(path, d["id"].(string))...))
@@ -173,12 +173,12 @@ func (c *reqCtx) listSnapshotDocs(o *ordered, path ...string) *apiError {
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *ordered, parent string) (doc, *apiError) {
+func findSnapshot(c *reqCtx, o *Ordered, parent string) (doc, *apiError) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
 	}
-	d := o.get(id)
+	d := o.Get(id)
 	if d == nil {
 		return nil, errNotFound("SNAPSHOT_NOT_FOUND", fmt.Sprintf("No snapshot with ID %s exists for %s.", id, parent), id, parent)
 	}
@@ -233,18 +233,18 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 			}
 		}
 	}
-	s.st.setSnapshotExpiry(d, hasDND && dnd, expires)
+	c.st.SetSnapshotExpiry(d, hasDND && dnd, expires)
 	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *ordered, *apiError) {
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *Ordered, *apiError) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
 	}
 	host := c.r.PathValue("host_id")
-	o := s.st.csSnapshots[key2(project, host)]
+	o := c.st.ConfigServerSnapshots[JoinKey(project, host)]
 	if o == nil {
 		return "", "", nil, errNotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
 	}
@@ -280,7 +280,7 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 	if !api.IsObjectID(id) {
 		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	d := s.st.backupJobs[id]
+	d := c.st.BackupJobs[id]
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
 	}
@@ -299,7 +299,7 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	if !api.IsObjectID(id) {
 		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if s.st.projects[id] == nil {
+	if c.st.Projects[id] == nil {
 		return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -311,13 +311,13 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	}
 	for _, f := range []struct {
 		attr, kind string
-		stores     *ordered
-	}{{"oplogStoreFilter", "oplog store", s.st.oplogStores}, {"snapshotStoreFilter", "snapshot store", s.st.snapshotStores}} {
+		stores     *Ordered
+	}{{"oplogStoreFilter", "oplog store", c.st.OplogStores}, {"snapshotStoreFilter", "snapshot store", c.st.SnapshotStores}} {
 		items, _ := body[f.attr].([]any)
 		for i, item := range items {
 			m, _ := item.(map[string]any)
 			store, _ := m["id"].(string)
-			if f.stores.get(store) == nil {
+			if f.stores.Get(store) == nil {
 				name := fmt.Sprintf("%s[%d].id", f.attr, i)
 				return errBadRequest("INVALID_ATTRIBUTE",
 					fmt.Sprintf("Invalid attribute %s specified: no %s with ID %s exists.", name, f.kind, store), name, store)
@@ -325,7 +325,7 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 		}
 	}
 	body["id"] = id
-	s.st.replaceBackupJobConfig(body)
+	c.st.ReplaceBackupJobConfig(body)
 	c.ok(withLinks(body, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
 	return nil
 }

@@ -16,10 +16,10 @@ func (c *reqCtx) project(need access) (string, *apiError) {
 	if !api.IsObjectID(id) {
 		return "", errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if c.s.st.projects[id] == nil {
+	if c.st.Projects[id] == nil {
 		return "", errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
-	if err := c.caller.authorize(need, id, ""); err != nil {
+	if err := authorize(c.caller, need, id, ""); err != nil {
 		return "", err
 	}
 	return id, nil
@@ -27,7 +27,7 @@ func (c *reqCtx) project(need access) (string, *apiError) {
 
 // global checks the caller's right to do need on a non-project endpoint.
 func (c *reqCtx) global(need access) *apiError {
-	return c.caller.authorize(need, "", "")
+	return authorize(c.caller, need, "", "")
 }
 
 // resourceHref is the self link of a resource path under the base URL.

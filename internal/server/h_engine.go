@@ -15,7 +15,7 @@ import (
 // controlEvents reports conditions to the alert engine (POST
 // /_omctl/events) and answers every alert they opened, changed or closed.
 func (s *Server) controlEvents(c *reqCtx) *apiError {
-	if err := c.caller.authorizeGlobalOwner(); err != nil {
+	if err := authorizeGlobalOwner(c.caller); err != nil {
 		return err
 	}
 	body, err := c.readBody()
@@ -27,16 +27,16 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 		return err
 	}
 	for _, cond := range conds {
-		if s.st.projects[cond.project] == nil {
-			return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.index, cond.project), cond.index, cond.project)
+		if c.st.Projects[cond.Project] == nil {
+			return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.Index, cond.Project), cond.Index, cond.Project)
 		}
 	}
 	c.lastBase()
 	now := s.clock.Now()
-	var changed []*alertRec
-	seen := map[*alertRec]bool{}
+	var changed []*AlertRec
+	seen := map[*AlertRec]bool{}
 	for _, cond := range conds {
-		for _, r := range s.st.apply(cond, now) {
+		for _, r := range c.st.Apply(cond, now) {
 			if !seen[r] {
 				seen[r] = true
 				changed = append(changed, r)
@@ -44,7 +44,7 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 		}
 	}
 	// What is due at once (a delay of 0) is sent before the answer.
-	s.st.runUntil(now)
+	c.st.RunUntil(now)
 	items := make([][]byte, len(changed))
 	for i, r := range changed {
 		items[i] = c.renderAlert(r)
@@ -62,7 +62,7 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 
 // controlNotifications lists the notification log, oldest first.
 func (s *Server) controlNotifications(c *reqCtx) *apiError {
-	if err := c.caller.authorizeGlobalOwner(); err != nil {
+	if err := authorizeGlobalOwner(c.caller); err != nil {
 		return err
 	}
 	q := c.r.URL.Query()
@@ -77,11 +77,11 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	filters := map[string]func(*notification) string{
-		"alertId": func(n *notification) string { return n.AlertID }, "groupId": func(n *notification) string { return n.GroupID },
-		"typeName": func(n *notification) string { return n.TypeName }, "event": func(n *notification) string { return n.Event },
+	filters := map[string]func(*Notification) string{
+		"alertId": func(n *Notification) string { return n.AlertID }, "groupId": func(n *Notification) string { return n.GroupID },
+		"typeName": func(n *Notification) string { return n.TypeName }, "event": func(n *Notification) string { return n.Event },
 	}
-	all := s.notes.list(func(n *notification) bool {
+	all := s.notes.list(func(n *Notification) bool {
 		for k, get := range filters {
 			if v := q.Get(k); v != "" && get(n) != v {
 				return false
@@ -89,8 +89,8 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 		}
 		return true
 	})
-	start := min(p.offset(), len(all))
-	end := min(start+p.size, len(all))
+	start := min(p.Offset(), len(all))
+	end := min(start+p.Size, len(all))
 	items := make([][]byte, 0, end-start)
 	for i := range all[start:end] {
 		items = append(items, rules.EncodeJSON(&all[start+i]))
@@ -111,7 +111,7 @@ func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 
 // deliver sends webhook deliveries once the data lock is released: each
 // carries the alert as GET showed it when the notification was recorded.
-func (s *Server) deliver(ds []*delivery, wait bool) {
+func (s *Server) deliver(ds []*Delivery, wait bool) {
 	if len(ds) == 0 {
 		return
 	}
@@ -119,7 +119,7 @@ func (s *Server) deliver(ds []*delivery, wait bool) {
 	now := s.clock.Now()
 	var wg sync.WaitGroup
 	for _, d := range ds {
-		d.body = alertJSON(&alertRec{cur: d.cur, project: d.alert.project}, base, now)
+		d.Body = alertJSON(&AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
 		if !wait {
 			s.hooks.send(d, false)
 			continue
@@ -148,9 +148,9 @@ func (s *Server) startTicker() {
 		defer t.Stop()
 		for range t.C {
 			pending := false
-			s.withData(func() *apiError {
-				s.st.runUntil(s.clock.Now())
-				pending = s.st.pending()
+			s.withData(func(st *State) *apiError {
+				st.RunUntil(s.clock.Now())
+				pending = st.Pending()
 				return nil
 			})
 			if pending {
@@ -158,9 +158,7 @@ func (s *Server) startTicker() {
 			}
 			s.ticking.Store(false)
 			// A change may have found the loop still running just now.
-			s.mu.RLock()
-			pending = s.st.pending()
-			s.mu.RUnlock()
+			s.store.View(func(st *State) { pending = st.Pending() })
 			if !pending || !s.ticking.CompareAndSwap(false, true) {
 				return
 			}
@@ -170,7 +168,7 @@ func (s *Server) startTicker() {
 
 // parseConditions checks the body of POST /_omctl/events: one object or
 // an array of them. A bad item refuses the whole body, naming its index.
-func parseConditions(v any) ([]condition, *apiError) {
+func parseConditions(v any) ([]Condition, *apiError) {
 	items, isList := v.([]any)
 	if !isList {
 		if _, isObj := v.(map[string]any); !isObj {
@@ -178,7 +176,7 @@ func parseConditions(v any) ([]condition, *apiError) {
 		}
 		items = []any{v}
 	}
-	out := make([]condition, 0, len(items))
+	out := make([]Condition, 0, len(items))
 	for i, it := range items {
 		prefix := ""
 		if isList {
@@ -192,14 +190,14 @@ func parseConditions(v any) ([]condition, *apiError) {
 		if err != nil {
 			return nil, err
 		}
-		c.index = i
+		c.Index = i
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
-	var c condition
+func parseCondition(m map[string]any, prefix string) (Condition, *apiError) {
+	var c Condition
 	_, isEvent := m["eventTypeName"]
 	_, isSample := m["metricName"]
 	if isEvent && isSample {
@@ -224,17 +222,17 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 	if err := sch.Check(m, prefix, nil); err != nil {
 		return c, fromRule(err)
 	}
-	c.project, _ = m["groupId"].(string)
-	if !api.IsObjectID(c.project) {
+	c.Project, _ = m["groupId"].(string)
+	if !api.IsObjectID(c.Project) {
 		return c, errBadRequest("INVALID_JSON_ATTRIBUTE",
-			fmt.Sprintf("%sgroupId %s is not a project id (24 hexadecimal digits).", prefix, c.project), prefix+"groupId")
+			fmt.Sprintf("%sgroupId %s is not a project id (24 hexadecimal digits).", prefix, c.Project), prefix+"groupId")
 	}
 	if t, ok := m["target"].(map[string]any); ok {
 		for _, k := range rules.SortedKeys(t) {
-			f := c.target.field(k)
+			f := c.Target.Field(k)
 			if f == nil {
 				return c, errBadRequest("INVALID_ATTRIBUTE",
-					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(targetFields, ", ")), prefix+"target."+k)
+					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(TargetFields, ", ")), prefix+"target."+k)
 			}
 			s, isStr := t[k].(string)
 			if !isStr {
@@ -245,18 +243,18 @@ func parseCondition(m map[string]any, prefix string) (condition, *apiError) {
 		}
 	}
 	if isSample {
-		c.event = api.EventOutsideMetricThreshold
-		c.metric, _ = m["metricName"].(string)
-		c.value = raw
-		c.units, _ = m["units"].(string)
+		c.Event = api.EventOutsideMetricThreshold
+		c.Metric, _ = m["metricName"].(string)
+		c.Value = raw
+		c.Units, _ = m["units"].(string)
 		return c, nil
 	}
-	c.event, _ = m["eventTypeName"].(string)
-	if !api.OneOf(c.event, api.NamedEventTypes) {
+	c.Event, _ = m["eventTypeName"].(string)
+	if !api.OneOf(c.Event, api.NamedEventTypes) {
 		return c, errBadRequest("INVALID_ENUM_VALUE",
-			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are the event types of docs/api.md, such as HOST_DOWN.", c.event, prefix),
-			c.event, prefix+"eventTypeName")
+			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are the event types of docs/api.md, such as HOST_DOWN.", c.Event, prefix),
+			c.Event, prefix+"eventTypeName")
 	}
-	c.resolved, _ = m["resolved"].(bool)
+	c.Resolved, _ = m["resolved"].(bool)
 	return c, nil
 }

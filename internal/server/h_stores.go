@@ -35,7 +35,7 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := s.st.oplogStores.get(id)
+	d := c.st.OplogStores.Get(id)
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
@@ -55,10 +55,10 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := body["id"].(string)
-	if s.st.oplogStores.get(id) != nil {
+	if c.st.OplogStores.Get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
 	}
-	s.st.createOplogStore(body)
+	c.st.CreateOplogStore(body)
 	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
 	return nil
 }
@@ -68,7 +68,7 @@ func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := s.st.snapshotStores.get(id)
+	d := c.st.SnapshotStores.Get(id)
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
@@ -81,7 +81,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	if s.st.snapshotStores.get(id) == nil {
+	if c.st.SnapshotStores.Get(id) == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -92,7 +92,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	body["id"] = id
-	s.st.replaceSnapshotStore(body)
+	c.st.ReplaceSnapshotStore(body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }
@@ -104,7 +104,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	if s.st.oplogStores.get(id) == nil {
+	if c.st.OplogStores.Get(id) == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -115,7 +115,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	body["id"] = id
-	s.st.replaceOplogStore(body)
+	c.st.ReplaceOplogStore(body)
 	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
 	return nil
 }
@@ -134,7 +134,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := body["id"].(string)
-	if s.st.snapshotStores.get(id) != nil {
+	if c.st.SnapshotStores.Get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
 	}
 	if body["s3MaxConnections"] == nil {
@@ -143,7 +143,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if body["loadFactor"] == nil {
 		body["loadFactor"] = int64(rules.DefaultLoadFactor)
 	}
-	s.st.createSnapshotStore(body)
+	c.st.CreateSnapshotStore(body)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }

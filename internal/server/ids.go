@@ -10,8 +10,8 @@ import (
 // bytes repeat.
 var idSeq atomic.Uint32
 
-// newObjectID makes a 24-hex-digit identifier, unique within the process.
-func newObjectID() string {
+// NewObjectID makes a 24-hex-digit identifier, unique within the process.
+func NewObjectID() string {
 	var b [12]byte
 	rand.Read(b[:])
 	n := idSeq.Add(1)
@@ -19,7 +19,7 @@ func newObjectID() string {
 	return fmt.Sprintf("%x", b)
 }
 
-func newPublicKey() string {
+func NewPublicKey() string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	var b [8]byte
 	rand.Read(b[:])
@@ -29,7 +29,7 @@ func newPublicKey() string {
 	return string(b[:])
 }
 
-func newUUID() string {
+func NewUUID() string {
 	var b [16]byte
 	rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40

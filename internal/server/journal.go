@@ -86,7 +86,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 		return
 	}
 	e := &journalEntry{rec: journalRecord{
-		ID:         newObjectID(),
+		ID:         NewObjectID(),
 		Time:       rules.FormatTime(s.clock.Now()),
 		Method:     r.Method,
 		Path:       r.URL.Path,
@@ -370,8 +370,8 @@ func (s *Server) controlRequests(c *reqCtx) *apiError {
 		return err
 	}
 	all := s.journal.matching(keep)
-	from := min(p.offset(), len(all))
-	to := min(from+p.size, len(all))
+	from := min(p.Offset(), len(all))
+	to := min(from+p.Size, len(all))
 	c.listRaw(all[from:to], len(all), p)
 	return nil
 }

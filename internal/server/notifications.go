@@ -1,7 +1,7 @@
 package server
 
-// notification is one entry of the notification log (docs/server.md).
-type notification struct {
+// Notification is one entry of the Notification log (docs/server.md).
+type Notification struct {
 	ID            string        `json:"id"`
 	AlertID       string        `json:"alertId"`
 	AlertConfigID string        `json:"alertConfigId"`
@@ -11,21 +11,21 @@ type notification struct {
 	TypeName      string        `json:"typeName"`
 	SentAt        string        `json:"sentAt"`
 	Target        doc           `json:"target"`
-	Delivery      deliveryState `json:"delivery"`
+	Delivery      DeliveryState `json:"delivery"`
 }
 
-type deliveryState struct {
+type DeliveryState struct {
 	Status           string `json:"status"`
 	Attempts         int    `json:"attempts"`
 	LastResponseCode int    `json:"lastResponseCode,omitempty"`
 	LastError        string `json:"lastError,omitempty"`
 }
 
-// delivery is a webhook notification to send.
-type delivery struct {
-	note               *notification
-	url, secret, event string
-	alert              *alertRec
-	cur                *AlertDoc // the alert as it was when recorded
-	body               []byte
+// Delivery is a webhook notification to send.
+type Delivery struct {
+	Note               *Notification
+	URL, Secret, Event string
+	Alert              *AlertRec
+	Cur                *AlertDoc // the alert as it was when recorded
+	Body               []byte
 }

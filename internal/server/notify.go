@@ -25,10 +25,10 @@ import (
 // data lock.
 type notificationLog struct {
 	mu      sync.Mutex
-	entries []*notification
+	entries []*Notification
 }
 
-func (l *notificationLog) add(notes []*notification) {
+func (l *notificationLog) add(notes []*Notification) {
 	l.mu.Lock()
 	l.entries = append(l.entries, notes...)
 	l.mu.Unlock()
@@ -41,10 +41,10 @@ func (l *notificationLog) clear() {
 }
 
 // list returns copies of the entries that pass keep, oldest first.
-func (l *notificationLog) list(keep func(*notification) bool) []notification {
+func (l *notificationLog) list(keep func(*Notification) bool) []Notification {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []notification
+	var out []Notification
 	for _, n := range l.entries {
 		if keep(n) {
 			out = append(out, *n)
@@ -53,7 +53,7 @@ func (l *notificationLog) list(keep func(*notification) bool) []notification {
 	return out
 }
 
-func (l *notificationLog) update(n *notification, f func(*deliveryState)) {
+func (l *notificationLog) update(n *Notification, f func(*DeliveryState)) {
 	l.mu.Lock()
 	f(&n.Delivery)
 	l.mu.Unlock()
@@ -137,9 +137,9 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 
 // send delivers d: when wait is set the first attempt is made before it
 // returns; retries are always made in the background.
-func (w *webhooks) send(d *delivery, wait bool) {
-	if err := w.allowed(d.url); err != nil {
-		w.log.update(d.note, func(s *deliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
+func (w *webhooks) send(d *Delivery, wait bool) {
+	if err := w.allowed(d.URL); err != nil {
+		w.log.update(d.Note, func(s *DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
 	}
 	if wait {
@@ -156,29 +156,29 @@ func (w *webhooks) send(d *delivery, wait bool) {
 }
 
 // retry makes the second and third attempts, then gives up.
-func (w *webhooks) retry(d *delivery) {
+func (w *webhooks) retry(d *Delivery) {
 	for i, wait := range webhookRetries {
 		time.Sleep(wait)
 		if w.attempt(d, i+2) {
 			return
 		}
 	}
-	w.log.update(d.note, func(s *deliveryState) { s.Status = "FAILED" })
+	w.log.update(d.Note, func(s *DeliveryState) { s.Status = "FAILED" })
 }
 
 // attempt makes one attempt and reports whether it was delivered.
-func (w *webhooks) attempt(d *delivery, n int) bool {
-	req, err := http.NewRequest(http.MethodPost, d.url, bytes.NewReader(d.body))
+func (w *webhooks) attempt(d *Delivery, n int) bool {
+	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
-		w.log.update(d.note, func(s *deliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
+		w.log.update(d.Note, func(s *DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
 		return false
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-MMS-Event", d.event)
+	req.Header.Set("X-MMS-Event", d.Event)
 	req.Header.Set("User-Agent", "omctl-server")
-	if d.secret != "" {
-		mac := hmac.New(sha1.New, []byte(d.secret))
-		mac.Write(d.body)
+	if d.Secret != "" {
+		mac := hmac.New(sha1.New, []byte(d.Secret))
+		mac.Write(d.Body)
 		req.Header.Set("X-MMS-Signature", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
 	}
 	res, err := w.client.Do(req)
@@ -190,13 +190,13 @@ func (w *webhooks) attempt(d *delivery, n int) bool {
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			msg = "the receiver refused the connection"
 		}
-		w.log.update(d.note, func(s *deliveryState) { s.Attempts, s.LastError = n, msg })
+		w.log.update(d.Note, func(s *DeliveryState) { s.Attempts, s.LastError = n, msg })
 		return false
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
 	ok := res.StatusCode >= 200 && res.StatusCode < 300
-	w.log.update(d.note, func(s *deliveryState) {
+	w.log.update(d.Note, func(s *DeliveryState) {
 		s.Attempts, s.LastResponseCode = n, res.StatusCode
 		if ok {
 			s.Status, s.LastError = "DELIVERED", ""

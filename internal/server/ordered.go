@@ -1,46 +1,46 @@
 package server
 
-// ordered is a list of documents kept in insertion order with an index.
-type ordered struct {
-	items []doc
+// Ordered is a list of documents kept in insertion order with an index.
+type Ordered struct {
+	Items []doc
 	byID  map[string]int
 }
 
-func newOrdered() *ordered { return &ordered{byID: map[string]int{}} }
+func NewOrdered() *Ordered { return &Ordered{byID: map[string]int{}} }
 
-func (o *ordered) add(id string, d doc) {
+func (o *Ordered) add(id string, d doc) {
 	if i, ok := o.byID[id]; ok {
-		o.items[i] = d
+		o.Items[i] = d
 		return
 	}
-	o.byID[id] = len(o.items)
-	o.items = append(o.items, d)
+	o.byID[id] = len(o.Items)
+	o.Items = append(o.Items, d)
 }
 
 // remove takes the document with id out of the list, keeping the order
 // of the others.
-func (o *ordered) remove(id string) bool {
+func (o *Ordered) remove(id string) bool {
 	i, ok := o.byID[id]
 	if !ok {
 		return false
 	}
-	o.items = append(o.items[:i], o.items[i+1:]...)
+	o.Items = append(o.Items[:i], o.Items[i+1:]...)
 	delete(o.byID, id)
-	for j := i; j < len(o.items); j++ {
-		o.byID[o.items[j]["id"].(string)] = j
+	for j := i; j < len(o.Items); j++ {
+		o.byID[o.Items[j]["id"].(string)] = j
 	}
 	return true
 }
 
-func (o *ordered) get(id string) doc {
+func (o *Ordered) Get(id string) doc {
 	if i, ok := o.byID[id]; ok {
-		return o.items[i]
+		return o.Items[i]
 	}
 	return nil
 }
 
-func (o *ordered) page(p page) ([]doc, int) {
-	start := min(p.offset(), len(o.items))
-	end := min(start+p.size, len(o.items))
-	return o.items[start:end], len(o.items)
+func (o *Ordered) Page(p Page) ([]doc, int) {
+	start := min(p.Offset(), len(o.Items))
+	end := min(start+p.Size, len(o.Items))
+	return o.Items[start:end], len(o.Items)
 }

@@ -1,17 +1,17 @@
 package server
 
-// page is the paging of a list request.
-type page struct {
-	num, size int
+// Page is the paging of a list request.
+type Page struct {
+	Num, Size int
 }
 
 // maxOffset is past the end of any list the server can hold; offsets
 // saturate there, so a huge pageNum is an empty page, never an overflow.
 const maxOffset = 1 << 40
 
-func (p page) offset() int {
-	if p.num-1 > maxOffset/p.size {
+func (p Page) Offset() int {
+	if p.Num-1 > maxOffset/p.Size {
 		return maxOffset
 	}
-	return (p.num - 1) * p.size
+	return (p.Num - 1) * p.Size
 }

@@ -53,17 +53,17 @@ func (l *rateLimiter) allow(caller string) (bool, int) {
 // and applies --rate-limit to it. It returns false when c holds the
 // answer: 429 RATE_LIMITED with Retry-After.
 func (s *Server) admit(c *reqCtx) bool {
-	noteCaller(c.r, c.caller.name)
+	noteCaller(c.r, c.caller.Name)
 	if s.limiter == nil || !isAPIPath(c.r.URL.Path) {
 		return true
 	}
-	ok, after := s.limiter.allow(c.caller.name)
+	ok, after := s.limiter.allow(c.caller.Name)
 	if ok {
 		return true
 	}
 	c.header.Set("Retry-After", strconv.Itoa(after))
 	c.fail(newError(http.StatusTooManyRequests, "RATE_LIMITED",
-		fmt.Sprintf("Too many requests: %s may send %d a second; retry after %d s.", c.caller.name, s.limiter.n, after),
-		c.caller.name, s.limiter.n))
+		fmt.Sprintf("Too many requests: %s may send %d a second; retry after %d s.", c.caller.Name, s.limiter.n, after),
+		c.caller.Name, s.limiter.n))
 	return false
 }

@@ -103,22 +103,22 @@ func (c *reqCtx) readObject() (doc, *apiError) {
 }
 
 // page reads the paging of a list request.
-func (c *reqCtx) page() (page, *apiError) {
+func (c *reqCtx) page() (Page, *apiError) {
 	q := c.r.URL.Query()
-	p := page{num: 1, size: api.DefaultItemsPerPage}
+	p := Page{Num: 1, Size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return p, errInvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
 		}
-		p.num = n
+		p.Num = n
 	}
 	if v := q.Get("itemsPerPage"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxItemsPerPage {
 			return p, errInvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
 		}
-		p.size = n
+		p.Size = n
 	}
 	return p, nil
 }

@@ -13,9 +13,11 @@ import (
 
 // reqCtx is what every handler knows about its request.
 type reqCtx struct {
-	r        *http.Request
-	s        *Server
-	caller   *principal
+	r      *http.Request
+	s      *Server
+	caller *Principal
+	// st is the data while the handler runs under the store's lock.
+	st       *State
 	pretty   bool
 	envelope bool
 
@@ -90,7 +92,7 @@ func (c *reqCtx) fail(err *apiError) {
 
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
-func (c *reqCtx) list(items []map[string]any, total int, p page) {
+func (c *reqCtx) list(items []map[string]any, total int, p Page) {
 	raws := make([][]byte, len(items))
 	for i, d := range items {
 		raws[i] = rules.EncodeJSON(d)
@@ -99,19 +101,19 @@ func (c *reqCtx) list(items []map[string]any, total int, p page) {
 }
 
 // listRaw writes a list of items already encoded, copying their bytes once.
-func (c *reqCtx) listRaw(items [][]byte, total int, p page) {
+func (c *reqCtx) listRaw(items [][]byte, total int, p Page) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()
 		q.Set("pageNum", strconv.Itoa(n))
-		q.Set("itemsPerPage", strconv.Itoa(p.size))
+		q.Set("itemsPerPage", strconv.Itoa(p.Size))
 		return c.scheme() + "://" + c.r.Host + c.r.URL.Path + "?" + q.Encode() // the API's lists and the controls' alike
 	}
-	if p.num > 1 {
-		links = append(links, link(pageLink(p.num-1), "previous"))
+	if p.Num > 1 {
+		links = append(links, link(pageLink(p.Num-1), "previous"))
 	}
-	if p.offset()+len(items) < total && len(items) > 0 {
-		links = append(links, link(pageLink(p.num+1), "next"))
+	if p.Offset()+len(items) < total && len(items) > 0 {
+		links = append(links, link(pageLink(p.Num+1), "next"))
 	}
 	size := 64
 	for _, it := range items {

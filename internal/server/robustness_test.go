@@ -349,12 +349,12 @@ func TestCanonicalAlertsDropWhatTheyDoNotShow(t *testing.T) {
 	}
 	d := a.Doc()
 	if _, has := d["hostnameAndPort"]; has {
-		t.Errorf("a BACKUP alert shows hostnameAndPort: %s", a.raw)
+		t.Errorf("a BACKUP alert shows hostnameAndPort: %s", a.Raw)
 	}
 	if _, has := d["resolved"]; has {
-		t.Errorf("an OPEN alert shows resolved: %s", a.raw)
+		t.Errorf("an OPEN alert shows resolved: %s", a.Raw)
 	}
-	if d["replicaSetName"] != "rs0" || !strings.Contains(string(a.raw), `"futureField":{"kept":[1,2]}`) {
-		t.Errorf("lost a field: %s", a.raw)
+	if d["replicaSetName"] != "rs0" || !strings.Contains(string(a.Raw), `"futureField":{"kept":[1,2]}`) {
+		t.Errorf("lost a field: %s", a.Raw)
 	}
 }

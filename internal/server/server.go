@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,26 +49,19 @@ type Options struct {
 
 // Server serves the API from memory. It is an http.Handler.
 type Server struct {
-	opts     Options
-	fixtures *Fixtures
-	clock    *Clock
-	nonces   *nonces
-	log      *log.Logger
-	mux      *http.ServeMux
-	version  string
+	opts    Options
+	clock   *Clock
+	nonces  *nonces
+	log     *log.Logger
+	mux     *http.ServeMux
+	version string
 
-	mu sync.RWMutex // guards st and the data it holds
-	st *state
+	store *Store
 
 	notes   *notificationLog
 	hooks   *webhooks
 	ticking atomic.Bool  // the real-clock engine loop runs
 	base    atomic.Value // the base URL clients last used, for webhook bodies
-
-	// commitMu orders commits to the state file as the changes were made:
-	// a writer takes it before it lets go of mu.
-	commitMu   sync.Mutex
-	savedClock time.Time // the virtual clock's time last committed
 
 	// The test controls' own state, each under its own lock.
 	journal *journal
@@ -102,15 +94,14 @@ func New(opts Options) (*Server, error) {
 		opts.GitHash = "0000000000000000000000000000000000000000"
 	}
 	s := &Server{
-		opts:     opts,
-		fixtures: opts.Fixtures,
-		clock:    opts.Clock,
-		nonces:   newNonces(opts.NonceTTL, opts.Clock.Now),
-		log:      log.New(opts.Log, "", log.LstdFlags),
-		version:  fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
-		journal:  newJournal(opts.JournalSize),
-		faults:   newFaultSet(),
-		limiter:  newRateLimiter(opts.RateLimit),
+		opts:    opts,
+		clock:   opts.Clock,
+		nonces:  newNonces(opts.NonceTTL, opts.Clock.Now),
+		log:     log.New(opts.Log, "", log.LstdFlags),
+		version: fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
+		journal: newJournal(opts.JournalSize),
+		faults:  newFaultSet(),
+		limiter: newRateLimiter(opts.RateLimit),
 	}
 	s.notes = &notificationLog{}
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
@@ -118,26 +109,11 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.hooks = hooks
-	s.st = s.loadedState()
-	if opts.State != nil {
-		if opts.State.Empty() {
-			s.st.touchAll()
-		} else {
-			data, err := opts.State.Load()
-			if err != nil {
-				return nil, err
-			}
-			if defaultSeed {
-				// No fixtures given: reset goes back to what the file held.
-				s.fixtures = data
-				data = data.Clone()
-			}
-			s.st = newState(data, s.clock.Now())
-		}
-		if err := s.withData(func() *apiError { return nil }); err != nil {
-			return nil, fmt.Errorf("state file %s: %s", opts.State.Path(), err.detail)
-		}
+	st, err := Open(opts.Fixtures, opts.State, s.clock, defaultSeed)
+	if err != nil {
+		return nil, err
 	}
+	s.store = st
 	s.routes()
 	return s, nil
 }
@@ -151,54 +127,33 @@ func (s *Server) logf(format string, a ...any) {
 	}
 }
 
-// loadedState builds the data the server started with; the fixtures
-// themselves are never changed.
-func (s *Server) loadedState() *state { return newState(s.fixtures.Clone(), s.clock.Now()) }
-
-// Reset puts the data back to the loaded fixtures, as POST /_omctl/reset does.
+// Reset puts the data back to the loaded fixtures, as POST /_omctl/reset
+// does, and forgets the notifications, journal and faults.
 func (s *Server) Reset() error {
-	if err := s.withData(func() *apiError { s.resetLocked(); return nil }); err != nil {
+	out, err := s.store.Reset()
+	if err != nil {
 		return err
 	}
-	return nil
-}
-
-func (s *Server) resetLocked() {
-	s.st = s.loadedState()
-	s.st.touchAll()
 	s.notes.clear()
 	s.journal.clear()
 	s.faults.clear()
+	s.afterChange(out, false)
+	return nil
 }
 
 // Credentials lists the keys and users of the data being served, for the
 // start-up banner: with a state file they may differ from the fixtures.
 func (s *Server) Credentials() []Credential {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	f := &Fixtures{}
-	for _, id := range s.st.orgOrder {
-		f.Orgs = append(f.Orgs, s.st.orgs[id])
-	}
-	for _, id := range rules.SortedKeys(s.st.projects) {
-		f.Projects = append(f.Projects, s.st.projects[id])
-	}
-	for _, id := range s.st.keyOrder {
-		f.APIKeys = append(f.APIKeys, s.st.apiKeys[id].doc)
-	}
-	for _, name := range rules.SortedKeys(s.st.principals) {
-		if p := s.st.principals[name]; p.key == nil {
-			f.Users = append(f.Users, p.fixture)
-		}
-	}
+	s.store.View(func(st *State) { f = st.CredentialFixtures() })
 	return f.Credentials()
 }
 
 // Fixtures returns the current data in fixture form.
 func (s *Server) Fixtures() *Fixtures {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.fixtures().Clone()
+	var f *Fixtures
+	s.store.View(func(st *State) { f = st.Fixtures().Clone() })
+	return f
 }
 
 type handlerFunc func(*reqCtx) *apiError

@@ -6,31 +6,31 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 )
 
-// state is all the data of a running server.
-type state struct {
-	orgs, projects map[string]doc
-	orgOrder       []string
+// State is all the data of a running server.
+type State struct {
+	Orgs, Projects map[string]doc
+	OrgOrder       []string
 
-	principals map[string]*principal // by digest user name
-	apiKeys    map[string]*apiKey    // by id
-	keyOrder   []string              // ids of apiKeys, as added
+	Principals map[string]*Principal // by digest user name
+	APIKeys    map[string]*APIKey    // by id
+	KeyOrder   []string              // ids of apiKeys, as added
 
-	alerts         map[string]*alertSet // by project
-	alertByID      map[string]*alertRec
-	alertConfigs   map[string]*ordered // by project
-	configAlerts   map[string][]*alertRec
-	globalAlerts   *alertSet
-	globalAlertIDs map[string]*alertRec
-	globalConfigs  *ordered
+	Alerts         map[string]*AlertSet // by project
+	AlertByID      map[string]*AlertRec
+	AlertConfigs   map[string]*Ordered // by project
+	configAlerts   map[string][]*AlertRec
+	GlobalAlerts   *AlertSet
+	globalAlertIDs map[string]*AlertRec
+	GlobalConfigs  *Ordered
 
-	backupConfigs  map[string]doc // by project/cluster
-	clusters       map[string]bool
-	snapshots      map[string]*ordered // by project/cluster
-	csSnapshots    map[string]*ordered // by project/host
-	hosts          map[string]bool
-	oplogStores    *ordered
-	snapshotStores *ordered
-	backupJobs     map[string]doc
+	BackupConfigs         map[string]doc // by project/cluster
+	Clusters              map[string]bool
+	Snapshots             map[string]*Ordered // by project/cluster
+	ConfigServerSnapshots map[string]*Ordered // by project/host
+	hosts                 map[string]bool
+	OplogStores           *Ordered
+	SnapshotStores        *Ordered
+	BackupJobs            map[string]doc
 
 	engine engineState
 
@@ -40,115 +40,122 @@ type state struct {
 	dirtyAll   bool
 }
 
-func key2(a, b string) string { return a + "/" + b }
+func JoinKey(a, b string) string { return a + "/" + b }
 
-// newState builds the state from fixtures (which it takes over).
-func newState(f *Fixtures, now time.Time) *state {
-	s := &state{
-		orgs: map[string]doc{}, projects: map[string]doc{},
-		principals: map[string]*principal{}, apiKeys: map[string]*apiKey{},
-		alerts: map[string]*alertSet{}, alertByID: map[string]*alertRec{},
-		alertConfigs: map[string]*ordered{}, configAlerts: map[string][]*alertRec{},
-		globalAlertIDs: map[string]*alertRec{}, globalConfigs: newOrdered(),
-		backupConfigs: map[string]doc{}, clusters: map[string]bool{},
-		snapshots:   map[string]*ordered{},
-		csSnapshots: map[string]*ordered{}, hosts: map[string]bool{},
-		oplogStores: newOrdered(), snapshotStores: newOrdered(), backupJobs: map[string]doc{},
+// NewState builds the state from fixtures (which it takes over).
+func NewState(f *Fixtures, now time.Time) *State {
+	s := &State{
+		Orgs: map[string]doc{}, Projects: map[string]doc{},
+		Principals: map[string]*Principal{}, APIKeys: map[string]*APIKey{},
+		Alerts: map[string]*AlertSet{}, AlertByID: map[string]*AlertRec{},
+		AlertConfigs: map[string]*Ordered{}, configAlerts: map[string][]*AlertRec{},
+		globalAlertIDs: map[string]*AlertRec{}, GlobalConfigs: NewOrdered(),
+		BackupConfigs: map[string]doc{}, Clusters: map[string]bool{},
+		Snapshots:             map[string]*Ordered{},
+		ConfigServerSnapshots: map[string]*Ordered{}, hosts: map[string]bool{},
+		OplogStores: NewOrdered(), SnapshotStores: NewOrdered(), BackupJobs: map[string]doc{},
 	}
 	for _, d := range f.Orgs {
 		id := d["id"].(string)
-		s.orgs[id] = d
-		s.orgOrder = append(s.orgOrder, id)
+		s.Orgs[id] = d
+		s.OrgOrder = append(s.OrgOrder, id)
 	}
 	for _, d := range f.Projects {
-		s.projects[d["id"].(string)] = d
+		s.Projects[d["id"].(string)] = d
 	}
 	for _, d := range f.APIKeys {
 		s.addAPIKey(d, now)
 	}
 	for _, d := range f.Users {
-		p := &principal{name: d["username"].(string), secret: d["apiKey"].(string), roles: parseRoles(d["roles"]), fixture: d}
-		s.principals[p.name] = p
+		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), roles: parseRoles(d["roles"]), Fixture: d}
+		s.Principals[p.Name] = p
 	}
 	for _, d := range f.AlertConfigs {
 		g := d["groupId"].(string)
-		if s.alertConfigs[g] == nil {
-			s.alertConfigs[g] = newOrdered()
+		if s.AlertConfigs[g] == nil {
+			s.AlertConfigs[g] = NewOrdered()
 		}
-		s.alertConfigs[g].add(d["id"].(string), d)
+		s.AlertConfigs[g].add(d["id"].(string), d)
 	}
 	for _, d := range f.GlobalAlertConfigs {
-		s.globalConfigs.add(d["id"].(string), d)
+		s.GlobalConfigs.add(d["id"].(string), d)
 	}
-	byProject := map[string][]*alertRec{}
+	byProject := map[string][]*AlertRec{}
 	for _, a := range f.Alerts {
 		r := s.alertRecord(a, now)
-		byProject[r.project] = append(byProject[r.project], r)
-		s.alertByID[a.ID] = r
+		byProject[r.Project] = append(byProject[r.Project], r)
+		s.AlertByID[a.ID] = r
 	}
 	for p, recs := range byProject {
-		s.alerts[p] = newAlertSet(recs)
+		s.Alerts[p] = newAlertSet(recs)
 	}
-	var globals []*alertRec
+	var globals []*AlertRec
 	for _, a := range f.GlobalAlerts {
 		r := s.alertRecord(a, now)
-		r.project = ""
+		r.Project = ""
 		globals = append(globals, r)
 		s.globalAlertIDs[a.ID] = r
 	}
-	s.globalAlerts = newAlertSet(globals)
-	for p := range s.alerts {
-		s.scheduleTracking(s.alerts[p], p)
+	s.GlobalAlerts = newAlertSet(globals)
+	for p := range s.Alerts {
+		s.scheduleTracking(s.Alerts[p], p)
 	}
-	s.scheduleTracking(s.globalAlerts, "")
+	s.scheduleTracking(s.GlobalAlerts, "")
 	for _, d := range f.BackupConfigs {
-		k := key2(d["groupId"].(string), d["clusterId"].(string))
-		s.backupConfigs[k] = d
-		s.clusters[k] = true
+		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
+		s.BackupConfigs[k] = d
+		s.Clusters[k] = true
 	}
 	for _, d := range f.Snapshots {
-		k := key2(d["groupId"].(string), d["clusterId"].(string))
-		s.clusters[k] = true
-		if s.snapshots[k] == nil {
-			s.snapshots[k] = newOrdered()
+		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
+		s.Clusters[k] = true
+		if s.Snapshots[k] == nil {
+			s.Snapshots[k] = NewOrdered()
 		}
-		s.snapshots[k].add(d["id"].(string), d)
+		s.Snapshots[k].add(d["id"].(string), d)
 	}
 	for _, d := range f.ConfigServerSnapshots {
-		k := key2(d["groupId"].(string), snapshotHost(d))
+		k := JoinKey(d["groupId"].(string), snapshotHost(d))
 		s.hosts[k] = true
-		if s.csSnapshots[k] == nil {
-			s.csSnapshots[k] = newOrdered()
+		if s.ConfigServerSnapshots[k] == nil {
+			s.ConfigServerSnapshots[k] = NewOrdered()
 		}
-		s.csSnapshots[k].add(d["id"].(string), d)
+		s.ConfigServerSnapshots[k].add(d["id"].(string), d)
 	}
 	for _, d := range f.OplogStores {
-		s.oplogStores.add(d["id"].(string), d)
+		s.OplogStores.add(d["id"].(string), d)
 	}
 	for _, d := range f.SnapshotStores {
-		s.snapshotStores.add(d["id"].(string), d)
+		s.SnapshotStores.add(d["id"].(string), d)
 	}
 	for _, d := range f.BackupJobConfigs {
-		s.backupJobs[d["id"].(string)] = d
+		s.BackupJobs[d["id"].(string)] = d
 	}
 	return s
 }
 
+// ResetTo replaces all the data with the fixtures f (which it does not
+// change) and marks it all to be committed.
+func (s *State) ResetTo(f *Fixtures, now time.Time) {
+	*s = *NewState(f.Clone(), now)
+	s.TouchAll()
+}
+
 // alertRecord indexes an alert; one without a creation time was created now.
-func (s *state) alertRecord(a *AlertDoc, now time.Time) *alertRec {
+func (s *State) alertRecord(a *AlertDoc, now time.Time) *AlertRec {
 	if a.Created.IsZero() {
 		a = a.with(func(d doc) { d["created"] = rules.FormatTime(now) })
 	}
-	return &alertRec{cur: a, status: a.Status, created: a.Created, project: a.GroupID}
+	return &AlertRec{Cur: a, Status: a.Status, created: a.Created, Project: a.GroupID}
 }
 
 // scheduleTracking computes, for every TRACKING alert of set, when it opens.
-func (s *state) scheduleTracking(set *alertSet, project string) {
+func (s *State) scheduleTracking(set *AlertSet, project string) {
 	for _, r := range set.items {
-		if r.status != statusTracking {
+		if r.Status != statusTracking {
 			continue
 		}
-		cfgID := r.cur.AlertConfigID
+		cfgID := r.Cur.AlertConfigID
 		s.configAlerts[cfgID] = append(s.configAlerts[cfgID], r)
 		set.schedule(r, s.openTime(r, project))
 	}
@@ -156,13 +163,13 @@ func (s *state) scheduleTracking(set *alertSet, project string) {
 
 // openTime is when a TRACKING alert opens: its creation plus the smallest
 // delayMin of its configuration's notifications (docs/api.md, Alert).
-func (s *state) openTime(r *alertRec, project string) time.Time {
-	cfgID := r.cur.AlertConfigID
+func (s *State) openTime(r *AlertRec, project string) time.Time {
+	cfgID := r.Cur.AlertConfigID
 	var cfg doc
 	if project == "" {
-		cfg = s.globalConfigs.get(cfgID)
-	} else if o := s.alertConfigs[project]; o != nil {
-		cfg = o.get(cfgID)
+		cfg = s.GlobalConfigs.Get(cfgID)
+	} else if o := s.AlertConfigs[project]; o != nil {
+		cfg = o.Get(cfgID)
 	}
 	if cfg == nil {
 		return time.Time{}
@@ -182,12 +189,12 @@ func (s *state) openTime(r *alertRec, project string) time.Time {
 	return r.created.Add(time.Duration(smallest) * time.Minute)
 }
 
-// anyDue reports whether a TRACKING alert may be due to open by now.
-func (s *state) anyDue(now time.Time) bool {
-	if s.globalAlerts.due(now) {
+// AnyDue reports whether a TRACKING alert may be due to open by now.
+func (s *State) AnyDue(now time.Time) bool {
+	if s.GlobalAlerts.due(now) {
 		return true
 	}
-	for _, set := range s.alerts {
+	for _, set := range s.Alerts {
 		if set.due(now) {
 			return true
 		}
@@ -195,23 +202,23 @@ func (s *state) anyDue(now time.Time) bool {
 	return false
 }
 
-// promoteAll opens every TRACKING alert whose delay has passed.
-func (s *state) promoteAll(now time.Time) {
-	s.promote(s.globalAlerts, now)
-	for _, set := range s.alerts {
+// PromoteAll opens every TRACKING alert whose delay has passed.
+func (s *State) PromoteAll(now time.Time) {
+	s.promote(s.GlobalAlerts, now)
+	for _, set := range s.Alerts {
 		s.promote(set, now)
 	}
 }
 
 // promote opens the TRACKING alerts of set whose delay has passed.
-func (s *state) promote(set *alertSet, now time.Time) {
+func (s *State) promote(set *AlertSet, now time.Time) {
 	if set == nil {
 		return
 	}
-	set.promote(now, func(r *alertRec) {
+	set.promote(now, func(r *AlertRec) {
 		at := rules.FormatTime(r.openAt)
 		_, raised := s.engine.schedules[r]
-		r.cur = r.cur.with(func(d doc) {
+		r.Cur = r.Cur.with(func(d doc) {
 			d["status"] = statusOpen
 			d["updated"] = at
 			if !raised {
@@ -224,74 +231,95 @@ func (s *state) promote(set *alertSet, now time.Time) {
 }
 
 // rescheduleConfig recomputes open times after a configuration changed.
-func (s *state) rescheduleConfig(cfgID, project string) {
-	set := s.globalAlerts
+func (s *State) rescheduleConfig(cfgID, project string) {
+	set := s.GlobalAlerts
 	if project != "" {
-		set = s.alerts[project]
+		set = s.Alerts[project]
 	}
 	if set == nil {
 		return
 	}
 	for _, r := range s.configAlerts[cfgID] {
-		if r.status == statusTracking && r.project == project {
+		if r.Status == statusTracking && r.Project == project {
 			set.schedule(r, s.openTime(r, project))
 		}
 	}
 }
 
-// keysOfOrg counts the API keys of an organization.
-func (s *state) keysOfOrg(org string) int {
+// KeysOfOrg counts the API keys of an organization.
+func (s *State) KeysOfOrg(org string) int {
 	n := 0
-	for _, k := range s.apiKeys {
-		if k.orgs[org] {
+	for _, k := range s.APIKeys {
+		if k.Orgs[org] {
 			n++
 		}
 	}
 	return n
 }
 
-// snapshot writes the state back out as fixtures (for --state).
-func (s *state) fixtures() *Fixtures {
+// snapshot writes the state back out as Fixtures (for --state).
+func (s *State) Fixtures() *Fixtures {
 	f := &Fixtures{}
-	for _, id := range s.orgOrder {
-		f.Orgs = append(f.Orgs, s.orgs[id])
+	for _, id := range s.OrgOrder {
+		f.Orgs = append(f.Orgs, s.Orgs[id])
 	}
-	for _, id := range rules.SortedKeys(s.projects) {
-		f.Projects = append(f.Projects, s.projects[id])
+	for _, id := range rules.SortedKeys(s.Projects) {
+		f.Projects = append(f.Projects, s.Projects[id])
 	}
-	for _, id := range s.keyOrder {
-		f.APIKeys = append(f.APIKeys, s.apiKeys[id].fixture())
+	for _, id := range s.KeyOrder {
+		f.APIKeys = append(f.APIKeys, s.APIKeys[id].fixture())
 	}
-	for _, name := range rules.SortedKeys(s.principals) {
-		if p := s.principals[name]; p.key == nil {
-			f.Users = append(f.Users, p.fixture)
+	for _, name := range rules.SortedKeys(s.Principals) {
+		if p := s.Principals[name]; p.Key == nil {
+			f.Users = append(f.Users, p.Fixture)
 		}
 	}
-	for _, p := range rules.SortedKeys(s.alerts) {
-		for _, r := range s.alerts[p].items {
-			f.Alerts = append(f.Alerts, r.cur)
+	for _, p := range rules.SortedKeys(s.Alerts) {
+		for _, r := range s.Alerts[p].items {
+			f.Alerts = append(f.Alerts, r.Cur)
 		}
 	}
-	for _, p := range rules.SortedKeys(s.alertConfigs) {
-		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
+	for _, p := range rules.SortedKeys(s.AlertConfigs) {
+		f.AlertConfigs = append(f.AlertConfigs, s.AlertConfigs[p].Items...)
 	}
-	for _, r := range s.globalAlerts.items {
-		f.GlobalAlerts = append(f.GlobalAlerts, r.cur)
+	for _, r := range s.GlobalAlerts.items {
+		f.GlobalAlerts = append(f.GlobalAlerts, r.Cur)
 	}
-	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
-	for _, k := range rules.SortedKeys(s.backupConfigs) {
-		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k])
+	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.GlobalConfigs.Items...)
+	for _, k := range rules.SortedKeys(s.BackupConfigs) {
+		f.BackupConfigs = append(f.BackupConfigs, s.BackupConfigs[k])
 	}
-	for _, k := range rules.SortedKeys(s.snapshots) {
-		f.Snapshots = append(f.Snapshots, s.snapshots[k].items...)
+	for _, k := range rules.SortedKeys(s.Snapshots) {
+		f.Snapshots = append(f.Snapshots, s.Snapshots[k].Items...)
 	}
-	for _, k := range rules.SortedKeys(s.csSnapshots) {
-		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.csSnapshots[k].items...)
+	for _, k := range rules.SortedKeys(s.ConfigServerSnapshots) {
+		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.ConfigServerSnapshots[k].Items...)
 	}
-	f.OplogStores = append(f.OplogStores, s.oplogStores.items...)
-	f.SnapshotStores = append(f.SnapshotStores, s.snapshotStores.items...)
-	for _, k := range rules.SortedKeys(s.backupJobs) {
-		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k])
+	f.OplogStores = append(f.OplogStores, s.OplogStores.Items...)
+	f.SnapshotStores = append(f.SnapshotStores, s.SnapshotStores.Items...)
+	for _, k := range rules.SortedKeys(s.BackupJobs) {
+		f.BackupJobConfigs = append(f.BackupJobConfigs, s.BackupJobs[k])
+	}
+	return f
+}
+
+// CredentialFixtures is the organizations, projects, keys and users of the
+// data in fixture form: who may sign in, for the start-up banner.
+func (s *State) CredentialFixtures() *Fixtures {
+	f := &Fixtures{}
+	for _, id := range s.OrgOrder {
+		f.Orgs = append(f.Orgs, s.Orgs[id])
+	}
+	for _, id := range rules.SortedKeys(s.Projects) {
+		f.Projects = append(f.Projects, s.Projects[id])
+	}
+	for _, id := range s.KeyOrder {
+		f.APIKeys = append(f.APIKeys, s.APIKeys[id].Doc)
+	}
+	for _, name := range rules.SortedKeys(s.Principals) {
+		if p := s.Principals[name]; p.Key == nil {
+			f.Users = append(f.Users, p.Fixture)
+		}
 	}
 	return f
 }

@@ -273,15 +273,15 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 	return f, nil
 }
 
-// record is one resource to write: its kind (a fixture key), its key
+// Record is one resource to write: its kind (a fixture key), its key
 // within the kind, and its document (nil to delete it).
-type record struct {
+type Record struct {
 	kind, key string
 	doc       any // a doc or an *AlertDoc
 }
 
-// batch is what one request changed, encoded while the data was locked.
-type batch struct {
+// Batch is what one request changed, encoded while the data was locked.
+type Batch struct {
 	replaceAll bool // drop every record first (reset)
 	puts       []encodedRecord
 	clock      string // the virtual clock's time; "" for the real clock
@@ -292,8 +292,8 @@ type encodedRecord struct {
 	value     []byte // nil deletes
 }
 
-func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
-	b := &batch{replaceAll: replaceAll}
+func EncodeBatch(recs []Record, replaceAll bool, clock *Clock) (*Batch, error) {
+	b := &Batch{replaceAll: replaceAll}
 	if clock.Virtual() {
 		b.clock = clock.Now().Format(time.RFC3339Nano)
 	}
@@ -302,7 +302,7 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 		switch d := r.doc.(type) {
 		case nil:
 		case *AlertDoc:
-			er.value = d.raw
+			er.value = d.Raw
 		default:
 			data, err := json.Marshal(d)
 			if err != nil {
@@ -315,10 +315,10 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 	return b, nil
 }
 
-// commit writes a batch, syncing it to disk before it returns: in one
+// Commit writes a batch, syncing it to disk before it returns: in one
 // transaction, or, when it replaces everything, in several, the last of
 // which marks the data whole.
-func (sf *StateFile) commit(b *batch) error {
+func (sf *StateFile) Commit(b *Batch) error {
 	if !b.replaceAll {
 		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, b.puts) })
 	}
@@ -360,7 +360,7 @@ func (sf *StateFile) commit(b *batch) error {
 }
 
 // write puts records (and the clock) in a transaction.
-func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
+func (sf *StateFile) write(tx *bolt.Tx, b *Batch, puts []encodedRecord) error {
 	meta := tx.Bucket([]byte(metaBucket))
 	if b.clock != "" {
 		if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {

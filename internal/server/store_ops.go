@@ -10,9 +10,9 @@ import (
 // their request has been checked. Each records what it changed for the
 // state file, and tells the alert engine what concerns it.
 
-// acknowledgeAlert acknowledges an alert until a time, by a user.
-func (s *state) acknowledgeAlert(r *alertRec, until, comment, user string, now time.Time) {
-	r.cur = r.cur.with(func(d doc) {
+// AcknowledgeAlert acknowledges an alert until a time, by a user.
+func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now time.Time) {
+	r.Cur = r.Cur.with(func(d doc) {
 		d["acknowledgedUntil"] = until
 		d["acknowledgingUsername"] = user
 		delete(d, "acknowledgementComment")
@@ -25,9 +25,9 @@ func (s *state) acknowledgeAlert(r *alertRec, until, comment, user string, now t
 	s.acknowledged(r, now)
 }
 
-// unacknowledgeAlert ends an alert's acknowledgement.
-func (s *state) unacknowledgeAlert(r *alertRec, now time.Time) {
-	r.cur = r.cur.with(func(d doc) {
+// UnacknowledgeAlert ends an alert's acknowledgement.
+func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
+	r.Cur = r.Cur.with(func(d doc) {
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
@@ -36,11 +36,11 @@ func (s *state) unacknowledgeAlert(r *alertRec, now time.Time) {
 	s.touchAlert(r)
 }
 
-// replaceAlertConfig puts a project's alert configuration in place of the
+// ReplaceAlertConfig puts a project's alert configuration in place of the
 // one with its id; disabling it cancels its active alerts.
-func (s *state) replaceAlertConfig(project string, cfg doc, now time.Time) {
+func (s *State) ReplaceAlertConfig(project string, cfg doc, now time.Time) {
 	id := cfg["id"].(string)
-	s.alertConfigs[project].add(id, cfg)
+	s.AlertConfigs[project].add(id, cfg)
 	s.touch("alertConfigs", cfg)
 	s.rescheduleConfig(id, project)
 	if cfg["enabled"] != true {
@@ -48,29 +48,29 @@ func (s *state) replaceAlertConfig(project string, cfg doc, now time.Time) {
 	}
 }
 
-// createAlertConfig adds a configuration to a project.
-func (s *state) createAlertConfig(project string, cfg doc) {
-	if s.alertConfigs[project] == nil {
-		s.alertConfigs[project] = newOrdered()
+// CreateAlertConfig adds a configuration to a project.
+func (s *State) CreateAlertConfig(project string, cfg doc) {
+	if s.AlertConfigs[project] == nil {
+		s.AlertConfigs[project] = NewOrdered()
 	}
-	s.alertConfigs[project].add(cfg["id"].(string), cfg)
+	s.AlertConfigs[project].add(cfg["id"].(string), cfg)
 	s.touch("alertConfigs", cfg)
 }
 
-// deleteAlertConfig removes a project's configuration; its active alerts
+// DeleteAlertConfig removes a project's configuration; its active alerts
 // are cancelled first, as when it is disabled.
-func (s *state) deleteAlertConfig(project, id string, now time.Time) {
+func (s *State) DeleteAlertConfig(project, id string, now time.Time) {
 	s.cancelConfig(id, now)
-	if o := s.alertConfigs[project]; o != nil {
+	if o := s.AlertConfigs[project]; o != nil {
 		o.remove(id)
 	}
 	delete(s.configAlerts, id)
 	s.forget("alertConfigs", id)
 }
 
-// setConfigEnabled turns a configuration (of kind alertConfigs or
+// SetConfigEnabled turns a configuration (of kind alertConfigs or
 // globalAlertConfigs) on or off; off cancels its active alerts.
-func (s *state) setConfigEnabled(kind string, cfg doc, enabled bool, now time.Time) {
+func (s *State) SetConfigEnabled(kind string, cfg doc, enabled bool, now time.Time) {
 	cfg["enabled"] = enabled
 	cfg["updated"] = rules.FormatTime(now)
 	s.touch(kind, cfg)
@@ -79,9 +79,9 @@ func (s *state) setConfigEnabled(kind string, cfg doc, enabled bool, now time.Ti
 	}
 }
 
-// setSnapshotExpiry keeps a snapshot for good (doNotDelete), or until
+// SetSnapshotExpiry keeps a snapshot for good (doNotDelete), or until
 // expires (when not ""), or lets it go at its current expiry.
-func (s *state) setSnapshotExpiry(snap doc, doNotDelete bool, expires string) {
+func (s *State) SetSnapshotExpiry(snap doc, doNotDelete bool, expires string) {
 	switch {
 	case doNotDelete:
 		snap["doNotDelete"] = true
@@ -95,9 +95,9 @@ func (s *state) setSnapshotExpiry(snap doc, doNotDelete bool, expires string) {
 	s.touch("snapshots", snap)
 }
 
-// updateBackupConfig sets the settings of a backup configuration;
+// UpdateBackupConfig sets the settings of a backup configuration;
 // choosing regions for the shards ends a misconfiguration.
-func (s *state) updateBackupConfig(cfg, settings doc, regionsAssigned bool) {
+func (s *State) UpdateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 	for k, v := range settings {
 		cfg[k] = v
 	}
@@ -107,48 +107,48 @@ func (s *state) updateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 	s.touch("backupConfigs", cfg)
 }
 
-// createOplogStore adds an oplog store.
-func (s *state) createOplogStore(store doc) {
-	s.oplogStores.add(store["id"].(string), store)
+// CreateOplogStore adds an oplog store.
+func (s *State) CreateOplogStore(store doc) {
+	s.OplogStores.add(store["id"].(string), store)
 	s.touch("oplogStores", store)
 }
 
-// replaceOplogStore puts an oplog store in place of the one with its id.
-func (s *state) replaceOplogStore(store doc) {
-	s.oplogStores.add(store["id"].(string), store)
+// ReplaceOplogStore puts an oplog store in place of the one with its id.
+func (s *State) ReplaceOplogStore(store doc) {
+	s.OplogStores.add(store["id"].(string), store)
 	s.touch("oplogStores", store)
 }
 
-// createSnapshotStore adds a snapshot store.
-func (s *state) createSnapshotStore(store doc) {
-	s.snapshotStores.add(store["id"].(string), store)
+// CreateSnapshotStore adds a snapshot store.
+func (s *State) CreateSnapshotStore(store doc) {
+	s.SnapshotStores.add(store["id"].(string), store)
 	s.touch("snapshotStores", store)
 }
 
-// replaceBackupJobConfig creates or replaces a project's backup jobs
+// ReplaceBackupJobConfig creates or replaces a project's backup jobs
 // configuration.
-func (s *state) replaceBackupJobConfig(cfg doc) {
-	s.backupJobs[cfg["id"].(string)] = cfg
+func (s *State) ReplaceBackupJobConfig(cfg doc) {
+	s.BackupJobs[cfg["id"].(string)] = cfg
 	s.touch("backupJobConfigs", cfg)
 }
 
-// replaceSnapshotStore puts a snapshot store in place of the one with its id.
-func (s *state) replaceSnapshotStore(store doc) {
-	s.snapshotStores.add(store["id"].(string), store)
+// ReplaceSnapshotStore puts a snapshot store in place of the one with its id.
+func (s *State) ReplaceSnapshotStore(store doc) {
+	s.SnapshotStores.add(store["id"].(string), store)
 	s.touch("snapshotStores", store)
 }
 
-// createAPIKey adds an API key.
-func (s *state) createAPIKey(key doc, now time.Time) *apiKey {
+// CreateAPIKey adds an API key.
+func (s *State) CreateAPIKey(key doc, now time.Time) *APIKey {
 	k := s.addAPIKey(key, now)
-	s.touchKey(k)
+	s.TouchKey(k)
 	return k
 }
 
-// addAccessEntries adds to a key's access list the entries it lacks.
-func (s *state) addAccessEntries(k *apiKey, canon []string, entries []any, now time.Time) {
+// AddAccessEntries adds to a key's access list the entries it lacks.
+func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) {
 	for i, e := range entries {
 		k.addAccessEntry(canon[i], e.(map[string]any), now)
 	}
-	s.touchKey(k)
+	s.TouchKey(k)
 }

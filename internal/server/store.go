@@ -1,0 +1,174 @@
+package server
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Store is the data of a running server with what keeps it whole: one
+// lock that readers share and a writer holds alone, and the state file
+// each writer's changes are committed to, in the order they were made,
+// before the writer hears back (docs/server.md, Durability).
+type Store struct {
+	mu    sync.RWMutex // guards st and the data it holds
+	st    *State
+	seed  *Fixtures // what Reset goes back to; never changed
+	file  *StateFile
+	clock *Clock
+
+	// commitMu orders commits to the state file as the changes were made:
+	// a writer takes it before it lets go of mu.
+	commitMu   sync.Mutex
+	savedClock time.Time // the virtual clock's time last committed
+}
+
+// Outcome is what a change set off in the alert engine: notifications
+// recorded, webhooks to send once the lock is released, and whether
+// anything is still scheduled.
+type Outcome struct {
+	Notes      []*Notification
+	Deliveries []*Delivery
+	Pending    bool
+}
+
+// PanicError is a change or read that panicked: a bug, reported with its
+// stack rather than taking the server down.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v\n%s", e.Value, e.Stack) }
+
+// CommitError is a change that could not be saved to the state file.
+type CommitError struct {
+	Path string
+	Err  error
+}
+
+func (e *CommitError) Error() string {
+	return fmt.Sprintf("state file %s: the change could not be saved: %v", e.Path, e.Err)
+}
+
+func (e *CommitError) Unwrap() error { return e.Err }
+
+// Open starts the store from the state file when it holds data, else from
+// seed, which is then committed to the file (if any). Reset goes back to
+// seed, or, with fileIsSeed and a file holding data, to what it held.
+func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Store, error) {
+	s := &Store{seed: seed, file: file, clock: clock}
+	s.st = NewState(seed.Clone(), clock.Now())
+	if file == nil {
+		return s, nil
+	}
+	if file.Empty() {
+		s.st.TouchAll()
+	} else {
+		data, err := file.Load()
+		if err != nil {
+			return nil, err
+		}
+		if fileIsSeed {
+			s.seed = data
+			data = data.Clone()
+		}
+		s.st = NewState(data, clock.Now())
+	}
+	if _, err := s.Update(func(*State) {}); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Seed is what Reset goes back to.
+func (s *Store) Seed() *Fixtures { return s.seed }
+
+// Reset puts the data back to the seed and commits it whole.
+func (s *Store) Reset() (Outcome, error) {
+	return s.Update(func(st *State) { st.ResetTo(s.seed, s.clock.Now()) })
+}
+
+// View runs fn with the data under the read lock: views run side by side.
+func (s *Store) View(fn func(*State)) (err error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	fn(s.st)
+	return nil
+}
+
+// Update runs fn with the data under the write lock, then commits what
+// it changed to the state file before returning, outside the lock. A
+// panic in fn commits nothing and is returned as a PanicError.
+func (s *Store) Update(fn func(*State)) (Outcome, error) {
+	out, b, err := s.runLocked(fn)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if b != nil {
+		cerr := s.file.Commit(b)
+		s.commitMu.Unlock()
+		if cerr != nil {
+			return Outcome{}, &CommitError{Path: s.file.Path(), Err: cerr}
+		}
+	}
+	return out, nil
+}
+
+// OpenDue opens the TRACKING alerts whose delay has passed by now, taking
+// the write lock only when there are some.
+func (s *Store) OpenDue(now time.Time) (Outcome, error) {
+	due := false
+	if err := s.View(func(st *State) { due = st.AnyDue(now) }); err != nil || !due {
+		return Outcome{}, err
+	}
+	return s.Update(func(st *State) { st.PromoteAll(now) })
+}
+
+// runLocked runs fn under mu. When it changed data and there is a state
+// file, the encoded change comes back with commitMu held.
+func (s *Store) runLocked(fn func(*State)) (out Outcome, b *Batch, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer func() {
+		if v := recover(); v != nil {
+			out, b, err = Outcome{}, nil, &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	fn(s.st)
+	out.Notes, out.Deliveries = s.st.TakeNotifications()
+	out.Pending = s.st.Scheduled()
+	if s.file == nil {
+		return out, nil, nil
+	}
+	recs, all := s.st.TakeChanges()
+	if len(recs) == 0 && !all && !s.clockMoved() {
+		return out, nil, nil
+	}
+	b, err = EncodeBatch(recs, all, s.clock)
+	if err != nil {
+		return Outcome{}, nil, fmt.Errorf("state file %s: %w", s.file.Path(), err)
+	}
+	s.commitMu.Lock()
+	return out, b, nil
+}
+
+// clockMoved reports whether the virtual clock moved since it was last
+// saved (under mu).
+func (s *Store) clockMoved() bool {
+	if !s.clock.Virtual() {
+		return false
+	}
+	now := s.clock.Now()
+	if now.Equal(s.savedClock) {
+		return false
+	}
+	s.savedClock = now
+	return true
+}
