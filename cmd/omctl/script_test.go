@@ -23,6 +23,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmd/root"
 	"github.com/omctl/omctl/internal/server"
+	"github.com/omctl/omctl/internal/store"
 )
 
 func TestMain(m *testing.M) {
@@ -40,7 +41,7 @@ func TestScripts(t *testing.T) {
 			// A virtual clock near real time: omctl reads the real clock for
 			// --until 4h, and time on the server moves only when a script says.
 			scriptClock := time.Now().UTC().Truncate(time.Minute)
-			s, err := server.New(server.Options{Fixtures: server.DemoFixtures(scriptClock), Clock: server.VirtualClock(scriptClock)})
+			s, err := server.New(server.Options{Fixtures: store.DemoFixtures(scriptClock), Clock: store.VirtualClock(scriptClock)})
 			if err != nil {
 				return err
 			}
@@ -51,8 +52,8 @@ func TestScripts(t *testing.T) {
 			env.Setenv("OMCTL_BASE_URL", ts.URL)
 			env.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 			env.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-			env.Setenv("OMCTL_PROJECT_ID", server.DemoProjectID)
-			env.Setenv("OMCTL_ORG_ID", server.DemoOrgID)
+			env.Setenv("OMCTL_PROJECT_ID", store.DemoProjectID)
+			env.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
 			env.Setenv("OMCTL_CONFIG_DIR", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "1")
 			return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/omctl/omctl/internal/server"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // The client against omctl server with faults injected, in-process.
@@ -21,7 +22,7 @@ const faultProject = "5e2b00000000000000000001"
 
 func faultServer(t *testing.T) string {
 	t.Helper()
-	f, err := server.ParseFixtures("faults", []byte(`{"orgs": [{"id": "5e1a00000000000000000001"}],
+	f, err := store.ParseFixtures("faults", []byte(`{"orgs": [{"id": "5e1a00000000000000000001"}],
 	 "projects": [{"id": "`+faultProject+`", "orgId": "5e1a00000000000000000001"}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}]}`))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/store"
 )
 
 func TestCreateAPIKeyThenUseIt(t *testing.T) {
@@ -54,7 +55,7 @@ func TestAPIKeyRules(t *testing.T) {
 func TestAtMost500KeysPerOrganization(t *testing.T) {
 	e := newEnv(t)
 	// The fixture's org A has 4 keys (reader, monitor, orgowner, listed).
-	e.s.store.Update(func(st *State) {
+	e.s.store.Update(func(st *store.State) {
 		for i := 0; i < maxAPIKeysOrg-4; i++ {
 			st.CreateAPIKey(doc{"id": fmt.Sprintf("5f4e%020x", i), "publicKey": fmt.Sprintf("k%d", i), "privateKey": "p",
 				"roles": []any{map[string]any{"groupId": projA, "roleName": "GROUP_READ_ONLY"}}}, start)

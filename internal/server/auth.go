@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // nonces issues digest nonces that carry their own issue time and a
@@ -196,7 +197,7 @@ func (s *Server) challenge(w http.ResponseWriter, stale bool) {
 
 // authenticate checks the digest credentials of r. It answers the
 // challenge itself and returns nil when they are missing or wrong.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *Principal {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Principal {
 	header := r.Header.Get("Authorization")
 	cred, ok := parseDigest(header)
 	if !ok || cred.Nonce == "" || cred.Response == "" {
@@ -207,9 +208,9 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *Principal
 		s.challenge(w, false)
 		return nil
 	}
-	var p *Principal
+	var p *store.Principal
 	var secret string
-	s.store.View(func(st *State) {
+	s.store.View(func(st *store.State) {
 		if p = st.Principals[cred.Username]; p != nil {
 			secret = p.Secret
 		}
@@ -290,33 +291,33 @@ var projectWriters = map[access][]string{
 // authorize checks the caller may do need in project (or org), giving
 // 401 NOT_IN_GROUP to a caller with no role there and 401
 // USER_UNAUTHORIZED to one whose roles are not enough.
-func authorize(p *Principal, need access, project, org string) *apiError {
+func authorize(p *store.Principal, need access, project, org string) *apiError {
 	hasGlobal := false
-	for _, r := range p.roles {
-		if r.org == "" && r.group == "" && api.OneOf(r.name, api.GlobalRoles) {
+	for _, r := range p.Roles {
+		if r.Org == "" && r.Group == "" && api.OneOf(r.Name, api.GlobalRoles) {
 			hasGlobal = true
 			writers, isWrite := globalWriters[need]
-			if !isWrite || slices.Contains(writers, r.name) {
+			if !isWrite || slices.Contains(writers, r.Name) {
 				return nil
 			}
 		}
 	}
 	if need == manageAccessList {
-		for _, r := range p.roles {
-			if r.org == org && r.name == "ORG_OWNER" {
+		for _, r := range p.Roles {
+			if r.Org == org && r.Name == "ORG_OWNER" {
 				return nil
 			}
 		}
 		return unauthorized()
 	}
 	member := false
-	for _, r := range p.roles {
-		if project == "" || r.group != project {
+	for _, r := range p.Roles {
+		if project == "" || r.Group != project {
 			continue
 		}
 		member = true
 		writers, isWrite := projectWriters[need]
-		if !isWrite || slices.Contains(writers, r.name) {
+		if !isWrite || slices.Contains(writers, r.Name) {
 			return nil
 		}
 	}
@@ -346,13 +347,13 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
-	var p *Principal
-	s.store.View(func(st *State) { p = st.Principals[c.caller.Name] })
+	var p *store.Principal
+	s.store.View(func(st *store.State) { p = st.Principals[c.caller.Name] })
 	if p != nil && p.Key != nil && len(p.Key.AccessList) == 0 {
 		c.caller = p // no list to check, nothing to count
 		return nil
 	}
-	return s.withData(func(st *State) *apiError {
+	return s.withData(func(st *store.State) *apiError {
 		// The data may have been reset since the caller was authenticated.
 		p := st.Principals[c.caller.Name]
 		if p == nil || p.Key == nil {

@@ -6,20 +6,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // benchServer holds n alerts in one project, a quarter of them OPEN.
 func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	f := DefaultFixtures()
+	f := store.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
-	statuses := []string{statusOpen, statusClosed, statusClosed, statusClosed}
+	statuses := []string{api.StatusOpen, api.StatusClosed, api.StatusClosed, api.StatusClosed}
 	for i := 0; i < n; i++ {
-		f.Alerts = append(f.Alerts, newAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
+		f.Alerts = append(f.Alerts, store.NewAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
 			"status": statuses[i%4], "created": rules.FormatTime(start.Add(time.Duration(i) * time.Second))}))
 	}
-	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
+	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,11 +36,11 @@ func BenchmarkListAlertsPage(b *testing.B) {
 		project := s.store.Seed().Projects[0]["id"].(string)
 		for _, q := range []string{"itemsPerPage=20&pageNum=2", "status=OPEN&itemsPerPage=20&pageNum=2"} {
 			b.Run(fmt.Sprintf("alerts=%d/%s", n, q), func(b *testing.B) {
-				var set *AlertSet
-				s.store.View(func(st *State) { set = st.Alerts[project] })
-				f := AlertFilter{}
+				var set *store.AlertSet
+				s.store.View(func(st *store.State) { set = st.Alerts[project] })
+				f := store.AlertFilter{}
 				if q[0] == 's' {
-					f.Status = statusOpen
+					f.Status = api.StatusOpen
 				}
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/store"
 )
 
 func TestCreateSnapshotStoreDefaultsAndReadBack(t *testing.T) {
@@ -340,11 +341,11 @@ func newEnvWithKeys(t *testing.T, keys map[string]string) *env {
 	}
 	fx["apiKeys"] = list
 	raw, _ := json.Marshal(fx)
-	f, err := ParseFixtures("fixture", raw)
+	f, err := store.ParseFixtures("fixture", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
+	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start)})
 	if err != nil {
 		t.Fatal(err)
 	}

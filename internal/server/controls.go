@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // control serves a test control that does not touch the data: like api,
@@ -113,9 +114,9 @@ func (s *Server) controlClock(c *reqCtx) *apiError {
 	return nil
 }
 
-func authorizeGlobalOwner(p *Principal) *apiError {
-	for _, r := range p.roles {
-		if r.org == "" && r.group == "" && r.name == "GLOBAL_OWNER" {
+func authorizeGlobalOwner(p *store.Principal) *apiError {
+	for _, r := range p.Roles {
+		if r.Org == "" && r.Group == "" && r.Name == "GLOBAL_OWNER" {
 			return nil
 		}
 	}

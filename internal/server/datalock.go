@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"net/http"
+
+	"github.com/omctl/omctl/internal/store"
 )
 
 // locked runs a handler with the data (c.st): a GET only reads, so GETs
@@ -10,7 +12,7 @@ import (
 // opened; anything else changes data, committed before the answer.
 func (s *Server) locked(c *reqCtx, h handlerFunc) *apiError {
 	if c.r.Method != http.MethodGet {
-		return s.change(func(st *State) *apiError {
+		return s.change(func(st *store.State) *apiError {
 			st.PromoteAll(s.clock.Now())
 			c.st = st
 			return h(c)
@@ -21,13 +23,13 @@ func (s *Server) locked(c *reqCtx, h handlerFunc) *apiError {
 		return s.storeFailed(err)
 	}
 	s.afterChange(out, false)
-	return s.reading(func(st *State) *apiError { c.st = st; return h(c) })
+	return s.reading(func(st *store.State) *apiError { c.st = st; return h(c) })
 }
 
 // reading runs fn with the data under the read lock.
-func (s *Server) reading(fn func(*State) *apiError) *apiError {
+func (s *Server) reading(fn func(*store.State) *apiError) *apiError {
 	var aerr *apiError
-	if err := s.store.View(func(st *State) { aerr = fn(st) }); err != nil {
+	if err := s.store.View(func(st *store.State) { aerr = fn(st) }); err != nil {
 		return s.storeFailed(err)
 	}
 	return aerr
@@ -37,13 +39,13 @@ func (s *Server) reading(fn func(*State) *apiError) *apiError {
 // the state file before returning, so nothing is answered 2xx before it
 // is on disk. Notifications fn recorded are in the log when it returns;
 // their webhooks are sent in the background.
-func (s *Server) withData(fn func(*State) *apiError) *apiError { return s.change(fn, false) }
+func (s *Server) withData(fn func(*store.State) *apiError) *apiError { return s.change(fn, false) }
 
 // change is withData; with wait, it returns only once the first attempt
 // of every webhook delivery fn caused has been answered or has failed.
-func (s *Server) change(fn func(*State) *apiError, wait bool) *apiError {
+func (s *Server) change(fn func(*store.State) *apiError, wait bool) *apiError {
 	var aerr *apiError
-	out, err := s.store.Update(func(st *State) { aerr = fn(st) })
+	out, err := s.store.Update(func(st *store.State) { aerr = fn(st) })
 	if err != nil {
 		return s.storeFailed(err)
 	}
@@ -53,7 +55,7 @@ func (s *Server) change(fn func(*State) *apiError, wait bool) *apiError {
 
 // afterChange logs the notifications a change recorded, sends its
 // webhooks, and keeps the engine's loop running while anything is due.
-func (s *Server) afterChange(out Outcome, wait bool) {
+func (s *Server) afterChange(out store.Outcome, wait bool) {
 	s.notes.add(out.Notes)
 	s.deliver(out.Deliveries, wait)
 	if out.Pending && !s.clock.Virtual() {
@@ -66,7 +68,7 @@ func (s *Server) afterChange(out Outcome, wait bool) {
 // request never stops the server.
 func (s *Server) storeFailed(err error) *apiError {
 	s.logf("%v", err)
-	var cerr *CommitError
+	var cerr *store.CommitError
 	if errors.As(err, &cerr) {
 		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/store"
 )
 
 // receiver is a webhook receiver that records what it is sent.
@@ -403,7 +405,7 @@ func TestConfigurationsUseTheMatchersTheEngineKnows(t *testing.T) {
 func TestRealClockSendsWhatFallsDue(t *testing.T) {
 	hook := newReceiver(t)
 	e := newEngineEnv(t, hook.URL)
-	real := RealClock()
+	real := store.RealClock()
 	e.s.clock = real
 	e.s.nonces.now = real.Now
 	id := e.events(hostDown("db1.example.com:27017", false)).str("alerts", "0", "id")

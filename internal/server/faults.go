@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // Bounds of a fault (docs/server.md, Faults).
@@ -252,7 +253,7 @@ func newFaultSet() *faultSet { return &faultSet{draw: rand.Float64} }
 func (fs *faultSet) add(f *fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	f.ID = NewObjectID()
+	f.ID = store.NewObjectID()
 	fs.faults = append(fs.faults, f)
 }
 

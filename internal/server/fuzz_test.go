@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/store"
 )
 
 // fuzzServer is one server for a whole fuzz run, and a way to sign
@@ -18,11 +20,11 @@ type fuzzServer struct {
 }
 
 func newFuzzServer(f *testing.F) *fuzzServer {
-	fx, err := ParseFixtures("fixture", []byte(fixtureJSON))
+	fx, err := store.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		f.Fatal(err)
 	}
-	s, err := New(Options{Fixtures: fx, Clock: VirtualClock(start)})
+	s, err := New(Options{Fixtures: fx, Clock: store.VirtualClock(start)})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -133,7 +135,7 @@ func FuzzFixtures(f *testing.F) {
 	f.Add([]byte(`{"projects": [{"id": "5e2b00000000000000000001", "orgId": 7}]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := ParseFixtures("f.json", data)
+		fx, err := store.ParseFixtures("f.json", data)
 		if err != nil {
 			if strings.Contains(err.Error(), "goroutine") {
 				t.Fatalf("internal error text: %v", err)
@@ -141,7 +143,7 @@ func FuzzFixtures(f *testing.F) {
 			return
 		}
 		// What is accepted must start.
-		if _, err := New(Options{Fixtures: fx, Clock: VirtualClock(start)}); err != nil {
+		if _, err := New(Options{Fixtures: fx, Clock: store.VirtualClock(start)}); err != nil {
 			t.Fatalf("accepted fixtures do not start: %v", err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // renderConfig shows an alert configuration: the threshold kind that fits
@@ -65,14 +66,14 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	}
 	o := c.st.AlertConfigs[project]
 	if o == nil {
-		o = NewOrdered()
+		o = store.NewOrdered()
 	}
 	return c.listConfigs(o, "groups", project, "alertConfigs")
 }
 
 // listConfigs writes a page of the configurations in o, whose self links
 // are under path.
-func (c *reqCtx) listConfigs(o *Ordered, path ...string) *apiError {
+func (c *reqCtx) listConfigs(o *store.Ordered, path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 	if _, ok := body["enabled"]; !ok {
 		body["enabled"] = false
 	}
-	id := NewObjectID()
+	id := store.NewObjectID()
 	now := rules.FormatTime(s.clock.Now())
 	body["id"], body["groupId"], body["created"], body["updated"] = id, project, now, now
 	c.st.CreateAlertConfig(project, body)

@@ -8,18 +8,19 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // renderAlert shows an alert as docs/api.md (Alert) says, with its self
 // link.
-func (c *reqCtx) renderAlert(r *AlertRec) []byte {
+func (c *reqCtx) renderAlert(r *store.AlertRec) []byte {
 	return alertJSON(r, c.baseURL(), c.s.clock.Now())
 }
 
 // alertJSON is an alert as GET shows it under base at now. The stored JSON
 // is already that but for an acknowledgement that has run out, whose
 // fields are left out.
-func alertJSON(r *AlertRec, base string, now time.Time) []byte {
+func alertJSON(r *store.AlertRec, base string, now time.Time) []byte {
 	raw := r.Cur.Raw
 	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
 		d := r.Cur.Doc()
@@ -36,8 +37,8 @@ func alertJSON(r *AlertRec, base string, now time.Time) []byte {
 }
 
 // alertFilter reads status and the date filters of a list request.
-func (c *reqCtx) alertFilter(withDates bool) (AlertFilter, *apiError) {
-	var f AlertFilter
+func (c *reqCtx) alertFilter(withDates bool) (store.AlertFilter, *apiError) {
+	var f store.AlertFilter
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
 		if !slices.Contains(api.AlertStatusFilters, st) {
@@ -72,12 +73,12 @@ func (c *reqCtx) alertFilter(withDates bool) (AlertFilter, *apiError) {
 	return f, nil
 }
 
-func (c *reqCtx) listAlertSet(set *AlertSet, f AlertFilter) *apiError {
+func (c *reqCtx) listAlertSet(set *store.AlertSet, f store.AlertFilter) *apiError {
 	p, err := c.page()
 	if err != nil {
 		return err
 	}
-	var recs []*AlertRec
+	var recs []*store.AlertRec
 	total := 0
 	if set != nil {
 		recs, total = set.Page(f, p.Offset(), p.Size)
@@ -102,7 +103,7 @@ func (s *Server) listAlerts(c *reqCtx) *apiError {
 	return c.listAlertSet(c.st.Alerts[project], f)
 }
 
-func (s *Server) findAlert(c *reqCtx, need access) (*AlertRec, *apiError) {
+func (s *Server) findAlert(c *reqCtx, need access) (*store.AlertRec, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err

@@ -7,11 +7,12 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // renderKey shows an API key with its private key masked, unless whole
 // (only in the answer to its creation: docs/api.md, API key).
-func (c *reqCtx) renderKey(k *APIKey, whole bool) doc {
+func (c *reqCtx) renderKey(k *store.APIKey, whole bool) doc {
 	out := make(doc, len(k.Doc))
 	for key, v := range k.Doc {
 		out[key] = v
@@ -29,7 +30,7 @@ func redactPrivateKey(s string) string {
 	return "********-****-****-" + strings.Repeat("*", 8) + s[len(s)-4:]
 }
 
-func firstOrg(k *APIKey) string {
+func firstOrg(k *store.APIKey) string {
 	orgs := rules.SortedKeys(k.Orgs)
 	if len(orgs) == 0 {
 		return ""
@@ -73,21 +74,21 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, maxAPIKeysOrg), org, maxAPIKeysOrg)
 	}
 	d := doc{
-		"id":         NewObjectID(),
+		"id":         store.NewObjectID(),
 		"desc":       desc,
-		"publicKey":  NewPublicKey(),
-		"privateKey": NewUUID(),
+		"publicKey":  store.NewPublicKey(),
+		"privateKey": store.NewUUID(),
 		"roles":      roles,
 	}
 	for c.st.Principals[d["publicKey"].(string)] != nil {
-		d["publicKey"] = NewPublicKey()
+		d["publicKey"] = store.NewPublicKey()
 	}
 	k := c.st.CreateAPIKey(d, s.clock.Now())
 	c.ok(c.renderKey(k, true))
 	return nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *APIKey, *apiError) {
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *store.APIKey, *apiError) {
 	org := c.r.PathValue("org_id")
 	if !api.IsObjectID(org) || c.st.Orgs[org] == nil {
 		return "", nil, errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
@@ -152,7 +153,7 @@ func (s *Server) listAccessList(c *reqCtx) *apiError {
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) writeAccessList(c *reqCtx, org string, k *APIKey) *apiError {
+func (s *Server) writeAccessList(c *reqCtx, org string, k *store.APIKey) *apiError {
 	p, err := c.page()
 	if err != nil {
 		return err

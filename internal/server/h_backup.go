@@ -6,6 +6,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, *apiError) {
@@ -14,7 +15,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, 
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	d := c.st.BackupConfigs[JoinKey(project, cluster)]
+	d := c.st.BackupConfigs[store.JoinKey(project, cluster)]
 	if d == nil {
 		return "", "", nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
@@ -131,19 +132,19 @@ func missingFrom(a, b []string) []string {
 	return out
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *Ordered, *apiError) {
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *store.Ordered, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	k := JoinKey(project, cluster)
+	k := store.JoinKey(project, cluster)
 	if !api.IsObjectID(cluster) || !c.st.Clusters[k] {
 		return "", "", nil, errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
 	}
 	o := c.st.Snapshots[k]
 	if o == nil {
-		o = NewOrdered()
+		o = store.NewOrdered()
 	}
 	return project, cluster, o, nil
 }
@@ -156,7 +157,7 @@ func (s *Server) listSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *Ordered, path ...string) *apiError {
+func (c *reqCtx) listSnapshotDocs(o *store.Ordered, path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -173,7 +174,7 @@ func (c *reqCtx) listSnapshotDocs(o *Ordered, path ...string) *apiError {
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *Ordered, parent string) (doc, *apiError) {
+func findSnapshot(c *reqCtx, o *store.Ordered, parent string) (doc, *apiError) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
@@ -238,13 +239,13 @@ func (s *Server) patchSnapshot(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *Ordered, *apiError) {
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *store.Ordered, *apiError) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
 	}
 	host := c.r.PathValue("host_id")
-	o := c.st.ConfigServerSnapshots[JoinKey(project, host)]
+	o := c.st.ConfigServerSnapshots[store.JoinKey(project, host)]
 	if o == nil {
 		return "", "", nil, errNotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
 	}
@@ -311,7 +312,7 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	}
 	for _, f := range []struct {
 		attr, kind string
-		stores     *Ordered
+		stores     *store.Ordered
 	}{{"oplogStoreFilter", "oplog store", c.st.OplogStores}, {"snapshotStoreFilter", "snapshot store", c.st.SnapshotStores}} {
 		items, _ := body[f.attr].([]any)
 		for i, item := range items {

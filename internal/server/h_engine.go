@@ -10,6 +10,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // controlEvents reports conditions to the alert engine (POST
@@ -33,8 +34,8 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 	}
 	c.lastBase()
 	now := s.clock.Now()
-	var changed []*AlertRec
-	seen := map[*AlertRec]bool{}
+	var changed []*store.AlertRec
+	seen := map[*store.AlertRec]bool{}
 	for _, cond := range conds {
 		for _, r := range c.st.Apply(cond, now) {
 			if !seen[r] {
@@ -77,11 +78,11 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	filters := map[string]func(*Notification) string{
-		"alertId": func(n *Notification) string { return n.AlertID }, "groupId": func(n *Notification) string { return n.GroupID },
-		"typeName": func(n *Notification) string { return n.TypeName }, "event": func(n *Notification) string { return n.Event },
+	filters := map[string]func(*store.Notification) string{
+		"alertId": func(n *store.Notification) string { return n.AlertID }, "groupId": func(n *store.Notification) string { return n.GroupID },
+		"typeName": func(n *store.Notification) string { return n.TypeName }, "event": func(n *store.Notification) string { return n.Event },
 	}
-	all := s.notes.list(func(n *Notification) bool {
+	all := s.notes.list(func(n *store.Notification) bool {
 		for k, get := range filters {
 			if v := q.Get(k); v != "" && get(n) != v {
 				return false
@@ -111,7 +112,7 @@ func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 
 // deliver sends webhook deliveries once the data lock is released: each
 // carries the alert as GET showed it when the notification was recorded.
-func (s *Server) deliver(ds []*Delivery, wait bool) {
+func (s *Server) deliver(ds []*store.Delivery, wait bool) {
 	if len(ds) == 0 {
 		return
 	}
@@ -119,7 +120,7 @@ func (s *Server) deliver(ds []*Delivery, wait bool) {
 	now := s.clock.Now()
 	var wg sync.WaitGroup
 	for _, d := range ds {
-		d.Body = alertJSON(&AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
+		d.Body = alertJSON(&store.AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
 		if !wait {
 			s.hooks.send(d, false)
 			continue
@@ -148,7 +149,7 @@ func (s *Server) startTicker() {
 		defer t.Stop()
 		for range t.C {
 			pending := false
-			s.withData(func(st *State) *apiError {
+			s.withData(func(st *store.State) *apiError {
 				st.RunUntil(s.clock.Now())
 				pending = st.Pending()
 				return nil
@@ -158,7 +159,7 @@ func (s *Server) startTicker() {
 			}
 			s.ticking.Store(false)
 			// A change may have found the loop still running just now.
-			s.store.View(func(st *State) { pending = st.Pending() })
+			s.store.View(func(st *store.State) { pending = st.Pending() })
 			if !pending || !s.ticking.CompareAndSwap(false, true) {
 				return
 			}
@@ -168,7 +169,7 @@ func (s *Server) startTicker() {
 
 // parseConditions checks the body of POST /_omctl/events: one object or
 // an array of them. A bad item refuses the whole body, naming its index.
-func parseConditions(v any) ([]Condition, *apiError) {
+func parseConditions(v any) ([]store.Condition, *apiError) {
 	items, isList := v.([]any)
 	if !isList {
 		if _, isObj := v.(map[string]any); !isObj {
@@ -176,7 +177,7 @@ func parseConditions(v any) ([]Condition, *apiError) {
 		}
 		items = []any{v}
 	}
-	out := make([]Condition, 0, len(items))
+	out := make([]store.Condition, 0, len(items))
 	for i, it := range items {
 		prefix := ""
 		if isList {
@@ -196,8 +197,8 @@ func parseConditions(v any) ([]Condition, *apiError) {
 	return out, nil
 }
 
-func parseCondition(m map[string]any, prefix string) (Condition, *apiError) {
-	var c Condition
+func parseCondition(m map[string]any, prefix string) (store.Condition, *apiError) {
+	var c store.Condition
 	_, isEvent := m["eventTypeName"]
 	_, isSample := m["metricName"]
 	if isEvent && isSample {
@@ -232,7 +233,7 @@ func parseCondition(m map[string]any, prefix string) (Condition, *apiError) {
 			f := c.Target.Field(k)
 			if f == nil {
 				return c, errBadRequest("INVALID_ATTRIBUTE",
-					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(TargetFields, ", ")), prefix+"target."+k)
+					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(store.TargetFields, ", ")), prefix+"target."+k)
 			}
 			s, isStr := t[k].(string)
 			if !isStr {

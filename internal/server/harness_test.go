@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/store"
 )
 
 const (
@@ -110,11 +111,11 @@ func newEnv(t *testing.T) *env {
 // newEnvWith is a running server over fixture, on a virtual clock.
 func newEnvWith(t *testing.T, fixture string) *env {
 	t.Helper()
-	f, err := ParseFixtures("fixture", []byte(fixture))
+	f, err := store.ParseFixtures("fixture", []byte(fixture))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Fixtures: f, Clock: VirtualClock(start)})
+	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start)})
 	if err != nil {
 		t.Fatal(err)
 	}

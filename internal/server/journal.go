@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // defaultJournalSize is how many requests the journal keeps unless told
@@ -86,7 +87,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 		return
 	}
 	e := &journalEntry{rec: journalRecord{
-		ID:         NewObjectID(),
+		ID:         store.NewObjectID(),
 		Time:       rules.FormatTime(s.clock.Now()),
 		Method:     r.Method,
 		Path:       r.URL.Path,

@@ -8,16 +8,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store"
 )
 
 // newEnvOpts is newEnv with options of the test's own.
 func newEnvOpts(t *testing.T, set func(*Options)) *env {
 	t.Helper()
-	f, err := ParseFixtures("fixture", []byte(fixtureJSON))
+	f, err := store.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Fixtures: f, Clock: VirtualClock(start)}
+	opts := Options{Fixtures: f, Clock: store.VirtualClock(start)}
 	set(&opts)
 	s, err := New(opts)
 	if err != nil {

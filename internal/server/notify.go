@@ -18,6 +18,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/omctl/omctl/internal/store"
 )
 
 // notificationLog keeps every notification recorded since the start or
@@ -25,10 +27,10 @@ import (
 // data lock.
 type notificationLog struct {
 	mu      sync.Mutex
-	entries []*Notification
+	entries []*store.Notification
 }
 
-func (l *notificationLog) add(notes []*Notification) {
+func (l *notificationLog) add(notes []*store.Notification) {
 	l.mu.Lock()
 	l.entries = append(l.entries, notes...)
 	l.mu.Unlock()
@@ -41,10 +43,10 @@ func (l *notificationLog) clear() {
 }
 
 // list returns copies of the entries that pass keep, oldest first.
-func (l *notificationLog) list(keep func(*Notification) bool) []Notification {
+func (l *notificationLog) list(keep func(*store.Notification) bool) []store.Notification {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []Notification
+	var out []store.Notification
 	for _, n := range l.entries {
 		if keep(n) {
 			out = append(out, *n)
@@ -53,7 +55,7 @@ func (l *notificationLog) list(keep func(*Notification) bool) []Notification {
 	return out
 }
 
-func (l *notificationLog) update(n *Notification, f func(*DeliveryState)) {
+func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {
 	l.mu.Lock()
 	f(&n.Delivery)
 	l.mu.Unlock()
@@ -137,9 +139,9 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 
 // send delivers d: when wait is set the first attempt is made before it
 // returns; retries are always made in the background.
-func (w *webhooks) send(d *Delivery, wait bool) {
+func (w *webhooks) send(d *store.Delivery, wait bool) {
 	if err := w.allowed(d.URL); err != nil {
-		w.log.update(d.Note, func(s *DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
+		w.log.update(d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
 	}
 	if wait {
@@ -156,21 +158,21 @@ func (w *webhooks) send(d *Delivery, wait bool) {
 }
 
 // retry makes the second and third attempts, then gives up.
-func (w *webhooks) retry(d *Delivery) {
+func (w *webhooks) retry(d *store.Delivery) {
 	for i, wait := range webhookRetries {
 		time.Sleep(wait)
 		if w.attempt(d, i+2) {
 			return
 		}
 	}
-	w.log.update(d.Note, func(s *DeliveryState) { s.Status = "FAILED" })
+	w.log.update(d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
 }
 
 // attempt makes one attempt and reports whether it was delivered.
-func (w *webhooks) attempt(d *Delivery, n int) bool {
+func (w *webhooks) attempt(d *store.Delivery, n int) bool {
 	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
-		w.log.update(d.Note, func(s *DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
+		w.log.update(d.Note, func(s *store.DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
 		return false
 	}
 	req.Header.Set("Content-Type", "application/json")
@@ -190,13 +192,13 @@ func (w *webhooks) attempt(d *Delivery, n int) bool {
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			msg = "the receiver refused the connection"
 		}
-		w.log.update(d.Note, func(s *DeliveryState) { s.Attempts, s.LastError = n, msg })
+		w.log.update(d.Note, func(s *store.DeliveryState) { s.Attempts, s.LastError = n, msg })
 		return false
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
 	ok := res.StatusCode >= 200 && res.StatusCode < 300
-	w.log.update(d.Note, func(s *DeliveryState) {
+	w.log.update(d.Note, func(s *store.DeliveryState) {
 		s.Attempts, s.LastResponseCode = n, res.StatusCode
 		if ok {
 			s.Status, s.LastError = "DELIVERED", ""

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // readRequestBody reads the whole body, at most maxBodyBytes of it, so
@@ -103,9 +104,9 @@ func (c *reqCtx) readObject() (doc, *apiError) {
 }
 
 // page reads the paging of a list request.
-func (c *reqCtx) page() (Page, *apiError) {
+func (c *reqCtx) page() (store.Page, *apiError) {
 	q := c.r.URL.Query()
-	p := Page{Num: 1, Size: api.DefaultItemsPerPage}
+	p := store.Page{Num: 1, Size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

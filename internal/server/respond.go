@@ -9,15 +9,16 @@ import (
 	"strconv"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // reqCtx is what every handler knows about its request.
 type reqCtx struct {
 	r      *http.Request
 	s      *Server
-	caller *Principal
+	caller *store.Principal
 	// st is the data while the handler runs under the store's lock.
-	st       *State
+	st       *store.State
 	pretty   bool
 	envelope bool
 
@@ -92,7 +93,7 @@ func (c *reqCtx) fail(err *apiError) {
 
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
-func (c *reqCtx) list(items []map[string]any, total int, p Page) {
+func (c *reqCtx) list(items []map[string]any, total int, p store.Page) {
 	raws := make([][]byte, len(items))
 	for i, d := range items {
 		raws[i] = rules.EncodeJSON(d)
@@ -101,7 +102,7 @@ func (c *reqCtx) list(items []map[string]any, total int, p Page) {
 }
 
 // listRaw writes a list of items already encoded, copying their bytes once.
-func (c *reqCtx) listRaw(items [][]byte, total int, p Page) {
+func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()

@@ -15,15 +15,16 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // Options configure a Server.
 type Options struct {
 	// Fixtures is the data to start from; nil starts with one organization,
 	// one project and one GLOBAL_OWNER key (see DefaultFixtures).
-	Fixtures *Fixtures
+	Fixtures *store.Fixtures
 	// Clock is the server's time; nil follows the system clock.
-	Clock *Clock
+	Clock *store.Clock
 	// NonceTTL is how long a digest nonce stays fresh (default 5 minutes).
 	NonceTTL time.Duration
 	// State, when set, keeps the data durably: every change is committed
@@ -31,7 +32,7 @@ type Options struct {
 	// already is what the server starts from; an empty one is seeded with
 	// Fixtures. Reset goes back to Fixtures, or, when they are nil, to what
 	// the state file held at start.
-	State *StateFile
+	State *store.StateFile
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
 	// WebhookAllow names hosts and CIDR blocks webhooks may be sent to,
@@ -50,13 +51,13 @@ type Options struct {
 // Server serves the API from memory. It is an http.Handler.
 type Server struct {
 	opts    Options
-	clock   *Clock
+	clock   *store.Clock
 	nonces  *nonces
 	log     *log.Logger
 	mux     *http.ServeMux
 	version string
 
-	store *Store
+	store *store.Store
 
 	notes   *notificationLog
 	hooks   *webhooks
@@ -73,10 +74,10 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	defaultSeed := opts.Fixtures == nil
 	if defaultSeed {
-		opts.Fixtures = DefaultFixtures()
+		opts.Fixtures = store.DefaultFixtures()
 	}
 	if opts.Clock == nil {
-		opts.Clock = RealClock()
+		opts.Clock = store.RealClock()
 	}
 	if opts.NonceTTL <= 0 {
 		opts.NonceTTL = 5 * time.Minute
@@ -109,7 +110,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.hooks = hooks
-	st, err := Open(opts.Fixtures, opts.State, s.clock, defaultSeed)
+	st, err := store.Open(opts.Fixtures, opts.State, s.clock, defaultSeed)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +120,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // Clock returns the server's clock.
-func (s *Server) Clock() *Clock { return s.clock }
+func (s *Server) Clock() *store.Clock { return s.clock }
 
 func (s *Server) logf(format string, a ...any) {
 	if s.opts.Log != io.Discard {
@@ -143,16 +144,16 @@ func (s *Server) Reset() error {
 
 // Credentials lists the keys and users of the data being served, for the
 // start-up banner: with a state file they may differ from the fixtures.
-func (s *Server) Credentials() []Credential {
-	f := &Fixtures{}
-	s.store.View(func(st *State) { f = st.CredentialFixtures() })
+func (s *Server) Credentials() []store.Credential {
+	f := &store.Fixtures{}
+	s.store.View(func(st *store.State) { f = st.CredentialFixtures() })
 	return f.Credentials()
 }
 
 // Fixtures returns the current data in fixture form.
-func (s *Server) Fixtures() *Fixtures {
-	var f *Fixtures
-	s.store.View(func(st *State) { f = st.Fixtures().Clone() })
+func (s *Server) Fixtures() *store.Fixtures {
+	var f *store.Fixtures
+	s.store.View(func(st *store.State) { f = st.Fixtures().Clone() })
 	return f
 }
 

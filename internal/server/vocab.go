@@ -2,11 +2,12 @@ package server
 
 import (
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // doc is a resource as stored: JSON-shaped, so fields the API does not
 // name (from fixtures) survive and are returned.
-type doc = map[string]any
+type doc = rules.Doc
 
 const (
 	apiBase         = api.BasePath
@@ -15,12 +16,5 @@ const (
 	maxBodyBytes    = api.MaxBodyBytes
 	realm           = "MMS Public API"
 
-	statusTracking  = api.StatusTracking
-	statusOpen      = api.StatusOpen
-	statusClosed    = api.StatusClosed
-	statusCancelled = api.StatusCancelled
-
 	groupLinkRel = "http://mms.mongodb.com/group"
 )
-
-var alertStatuses = api.AlertStatuses

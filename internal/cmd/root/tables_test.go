@@ -14,6 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/server"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // demoNow is the time of the demo data and of relative times in goldens.
@@ -22,7 +23,7 @@ var demoNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 // demoServer serves the demo data on a clock that stands still at demoNow.
 func demoServer(t *testing.T) string {
 	t.Helper()
-	s, err := server.New(server.Options{Fixtures: server.DemoFixtures(demoNow), Clock: server.VirtualClock(demoNow)})
+	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(demoNow), Clock: store.VirtualClock(demoNow)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +33,8 @@ func demoServer(t *testing.T) string {
 	t.Setenv("OMCTL_BASE_URL", ts.URL)
 	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-	t.Setenv("OMCTL_PROJECT_ID", server.DemoProjectID)
-	t.Setenv("OMCTL_ORG_ID", server.DemoOrgID)
+	t.Setenv("OMCTL_PROJECT_ID", store.DemoProjectID)
+	t.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
 	t.Setenv("OMCTL_PROFILE", "")
 	t.Setenv("OMCTL_OUTPUT", "")
 	return ts.URL

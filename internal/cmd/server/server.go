@@ -23,6 +23,7 @@ import (
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
 	srv "github.com/omctl/omctl/internal/server"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // Options are the inputs of `omctl server`.
@@ -119,11 +120,11 @@ func Run(ctx context.Context, opts *Options) error {
 	if journalSize == 0 {
 		journalSize = -1 // the server's 0 means its default
 	}
-	var state *srv.StateFile
+	var state *store.StateFile
 	var savedClock time.Time
 	if opts.StateFile != "" {
 		var err error
-		if state, err = srv.OpenState(opts.StateFile); err != nil {
+		if state, err = store.OpenState(opts.StateFile); err != nil {
 			return err
 		}
 		defer state.Close()
@@ -131,20 +132,20 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 	}
-	clock := srv.RealClock()
+	clock := store.RealClock()
 	if !savedClock.IsZero() {
 		// A restart resumes a virtual clock where it stood; --clock sets it anew.
-		clock = srv.VirtualClock(savedClock)
+		clock = store.VirtualClock(savedClock)
 	}
 	if opts.Clock != "" {
 		t, err := time.Parse(time.RFC3339, opts.Clock)
 		if err != nil {
 			return cmdutil.FlagErrorf("invalid --clock %q: want RFC 3339 such as 2026-01-01T00:00:00Z", opts.Clock)
 		}
-		if err := srv.CheckTime(t); err != nil {
+		if err := store.CheckTime(t); err != nil {
 			return cmdutil.FlagErrorf("invalid --clock: %v", err)
 		}
-		clock = srv.VirtualClock(t)
+		clock = store.VirtualClock(t)
 	}
 	fixtures, err := seedData(opts, clock.Now())
 	if err != nil {
@@ -223,16 +224,16 @@ func Run(ctx context.Context, opts *Options) error {
 // seedData is the data the server starts from, and goes back to on
 // reset: fixtures, demo, or the default organization, project and key. A
 // state file that holds data already takes precedence at start.
-func seedData(opts *Options, now time.Time) (*srv.Fixtures, error) {
+func seedData(opts *Options, now time.Time) (*store.Fixtures, error) {
 	switch {
 	case opts.FixturesFile != "":
-		f, err := srv.LoadFixtures(opts.FixturesFile)
+		f, err := store.LoadFixtures(opts.FixturesFile)
 		if err != nil {
 			return nil, &cmdutil.FlagError{Err: err}
 		}
 		return f, nil
 	case opts.Demo:
-		return srv.DemoFixtures(now), nil
+		return store.DemoFixtures(now), nil
 	}
 	return nil, nil // the server's default data, or what --state holds
 }
@@ -261,7 +262,7 @@ func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, caFile, nil
 }
 
-func banner(w io.Writer, creds []srv.Credential, caFile string) {
+func banner(w io.Writer, creds []store.Credential, caFile string) {
 	fmt.Fprintln(w, "omctl server: credentials (digest auth, public key / private key):")
 	for _, c := range creds {
 		fmt.Fprintf(w, "  %-14s %s  roles=%s project=%s org=%s\n", c.PublicKey, c.PrivateKey, c.Roles, c.ProjectID, c.OrgID)
@@ -273,7 +274,7 @@ func banner(w io.Writer, creds []srv.Credential, caFile string) {
 
 // writeEnvFile writes the settings of a key in shell syntax, mode 0600
 // since it holds a private key.
-func writeEnvFile(path, baseURL string, c srv.Credential, caFile string) error {
+func writeEnvFile(path, baseURL string, c store.Credential, caFile string) error {
 	var b strings.Builder
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	fmt.Fprintf(&b, "export OMCTL_BASE_URL=%s\n", q(baseURL))

@@ -1,4 +1,4 @@
-package server
+package store
 
 import (
 	"bytes"
@@ -42,11 +42,11 @@ func (a *AlertDoc) Doc() doc {
 	return d
 }
 
-// newAlertDoc makes an alert from a document that passed alertSchema: it
+// NewAlertDoc makes an alert from a document that passed alertSchema: it
 // drops what an alert does not show for its event type and status, and encodes
 // what is left. A CLOSED alert without resolved was resolved when last
 // updated.
-func newAlertDoc(d doc) *AlertDoc {
+func NewAlertDoc(d doc) *AlertDoc {
 	event, _ := d["eventTypeName"].(string)
 	for _, f := range rules.ConditionalAlertFields {
 		if !rules.AlertFieldAllowed(f, event) {
@@ -88,7 +88,7 @@ func fieldsOf(d doc) alertFields {
 func (a *AlertDoc) with(edit func(doc)) *AlertDoc {
 	d := a.Doc()
 	edit(d)
-	return newAlertDoc(d)
+	return NewAlertDoc(d)
 }
 
 // alertWire is what parseAlert reads of an alert to take its fast path:
@@ -191,7 +191,7 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
 		return nil, err
 	}
-	return newAlertDoc(d), nil
+	return NewAlertDoc(d), nil
 }
 
 // canonical reports whether the alert is valid as it is, its fields, and

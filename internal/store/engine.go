@@ -1,4 +1,4 @@
-package server
+package store
 
 import (
 	"container/heap"
@@ -231,7 +231,7 @@ func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time
 	if smallest > 0 {
 		d["status"] = statusTracking
 	}
-	r := s.alertRecord(newAlertDoc(d), now)
+	r := s.alertRecord(NewAlertDoc(d), now)
 	set := s.GlobalAlerts
 	if global {
 		r.Project = ""

@@ -1,4 +1,4 @@
-package server
+package store
 
 // Ordered is a list of documents kept in insertion order with an index.
 type Ordered struct {

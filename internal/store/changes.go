@@ -1,4 +1,4 @@
-package server
+package store
 
 // What changed since the last commit to the state file: the data records
 // it here, and the commit takes it (datalock.go).

@@ -1,4 +1,4 @@
-package server
+package store
 
 import (
 	"time"
@@ -67,7 +67,7 @@ func NewState(f *Fixtures, now time.Time) *State {
 		s.addAPIKey(d, now)
 	}
 	for _, d := range f.Users {
-		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), roles: parseRoles(d["roles"]), Fixture: d}
+		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
 		s.Principals[p.Name] = p
 	}
 	for _, d := range f.AlertConfigs {

@@ -1,4 +1,4 @@
-package server
+package store
 
 import (
 	"net/netip"
@@ -12,12 +12,12 @@ type Principal struct {
 	Name    string // public key or user name: the digest user name
 	Secret  string // private key or user API key
 	Key     *APIKey
-	roles   []Role
+	Roles   []Role
 	Fixture doc
 }
 
 type Role struct {
-	org, group, name string
+	Org, Group, Name string
 }
 
 // APIKey is an organization API key with its access list.
@@ -46,7 +46,7 @@ func parseRoles(v any) []Role {
 		org, _ := m["orgId"].(string)
 		group, _ := m["groupId"].(string)
 		name, _ := m["roleName"].(string)
-		out = append(out, Role{org: org, group: group, name: name})
+		out = append(out, Role{Org: org, Group: group, Name: name})
 	}
 	return out
 }
@@ -56,12 +56,12 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 		d["roles"] = []any{}
 	}
 	k := &APIKey{Doc: d, Orgs: map[string]bool{}, accessKeys: map[string]bool{}}
-	k.Principal = &Principal{Name: d["publicKey"].(string), Secret: d["privateKey"].(string), Key: k, roles: parseRoles(d["roles"]), Fixture: d}
-	for _, r := range k.Principal.roles {
-		if r.org != "" {
-			k.Orgs[r.org] = true
+	k.Principal = &Principal{Name: d["publicKey"].(string), Secret: d["privateKey"].(string), Key: k, Roles: parseRoles(d["roles"]), Fixture: d}
+	for _, r := range k.Principal.Roles {
+		if r.Org != "" {
+			k.Orgs[r.Org] = true
 		}
-		if p := s.Projects[r.group]; p != nil {
+		if p := s.Projects[r.Group]; p != nil {
 			if org, _ := p["orgId"].(string); org != "" {
 				k.Orgs[org] = true
 			}

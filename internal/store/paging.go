@@ -1,4 +1,4 @@
-package server
+package store
 
 // Page is the paging of a list request.
 type Page struct {

@@ -1,4 +1,11 @@
-package server
+// Package store is the data behind omctl server: typed records (alerts as
+// compact JSON documents, API keys with their access lists, principals),
+// the named operations that change them (ops.go), the alert engine that
+// raises and notifies (engine.go), fixtures, and the bbolt state file
+// every change is committed to. It owns its lock and its persistence and
+// knows nothing of HTTP: the server's handlers parse a request, call an
+// operation here, and render (docs/server.md).
+package store
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package server
+package store
 
 import (
 	"fmt"
@@ -203,7 +203,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 				a["acknowledgementComment"] = "investigating"
 				a["acknowledgingUsername"] = "demomonitor"
 			}
-			f.Alerts = append(f.Alerts, newAlertDoc(a))
+			f.Alerts = append(f.Alerts, NewAlertDoc(a))
 		}
 	}
 	globalEvents := []string{"RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE", "BACKUP_AGENT_DOWN"}
@@ -224,7 +224,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 		if st != statusTracking {
 			g["lastNotified"] = ts(age / 2)
 		}
-		f.GlobalAlerts = append(f.GlobalAlerts, newAlertDoc(g))
+		f.GlobalAlerts = append(f.GlobalAlerts, NewAlertDoc(g))
 	}
 
 	clusters := []struct {

@@ -1,4 +1,4 @@
-package server
+package store
 
 // Notification is one entry of the Notification log (docs/server.md).
 type Notification struct {
