@@ -14,26 +14,38 @@ func AccessListEntryBody() Schema {
 	return Schema{"ipAddress": Str().OrNull(), "cidrBlock": Str().OrNull()}
 }
 
-// AccessListEntry checks one access-list entry: exactly one of ipAddress and
-// cidrBlock, a valid address or block. It returns the entry's canonical
-// block: an IPv4 address written as IPv6 (::ffff:10.0.0.1) is the IPv4
-// one, since that is how a caller's address is compared.
+// AccessListEntry checks one entry of a request adding to an access
+// list: exactly one of ipAddress and cidrBlock, a valid address or block.
+// It returns the entry's canonical block (see AccessListKey).
 func AccessListEntry(m map[string]any) (string, *Error) {
 	if m == nil {
 		return "", Invalidf("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
 	}
-	ip, hasIP := m["ipAddress"]
-	cidr, hasCIDR := m["cidrBlock"]
-	if ip == nil {
-		hasIP = false
+	if (m["ipAddress"] == nil) == (m["cidrBlock"] == nil) {
+		return "", errOneOfAddressOrBlock()
 	}
-	if cidr == nil {
-		hasCIDR = false
+	return AccessListKey(m)
+}
+
+// AccessListKey is the address block an access-list entry stands for, in
+// canonical form, so that an address and its /32 (or /128) block are one
+// entry: the block when the entry has one (as the API shows entries, with
+// both fields), else the address. An IPv4 address written as IPv6
+// (::ffff:10.0.0.1) is the IPv4 one, since that is how a caller's address
+// is compared.
+func AccessListKey(m map[string]any) (string, *Error) {
+	if cidr := m["cidrBlock"]; cidr != nil && cidr != "" {
+		s, ok := cidr.(string)
+		prefix, err := netip.ParsePrefix(s)
+		if !ok || err != nil {
+			return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
+		}
+		if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
+			prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
+		}
+		return prefix.Masked().String(), nil
 	}
-	if hasIP == hasCIDR {
-		return "", Invalidf("MISSING_ONE_OF_ATTRIBUTES", "Exactly one of the attributes ipAddress or cidrBlock must be specified.", "ipAddress", "cidrBlock")
-	}
-	if hasIP {
+	if ip := m["ipAddress"]; ip != nil && ip != "" {
 		s, ok := ip.(string)
 		addr, err := netip.ParseAddr(s)
 		if !ok || err != nil || addr.Zone() != "" {
@@ -42,15 +54,11 @@ func AccessListEntry(m map[string]any) (string, *Error) {
 		addr = addr.Unmap()
 		return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
 	}
-	s, ok := cidr.(string)
-	prefix, err := netip.ParsePrefix(s)
-	if !ok || err != nil {
-		return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
-	}
-	if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
-		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
-	}
-	return prefix.Masked().String(), nil
+	return "", errOneOfAddressOrBlock()
+}
+
+func errOneOfAddressOrBlock() *Error {
+	return Invalidf("MISSING_ONE_OF_ATTRIBUTES", "Exactly one of the attributes ipAddress or cidrBlock must be specified.", "ipAddress", "cidrBlock")
 }
 
 // CheckAPIKeyDesc checks the description of a new API key: 1 to

@@ -16,14 +16,14 @@ type Doc = map[string]any
 type Kind int
 
 const (
-	kString Kind = iota
-	kBool
-	kNumber
-	kInt
-	kTime
-	kObject
-	kArray
-	kAny
+	KindString Kind = iota
+	KindBool
+	KindNumber
+	KindInt
+	KindTime
+	KindObject
+	KindArray
+	KindAny
 )
 
 func (k Kind) String() string {
@@ -69,32 +69,45 @@ type refusal struct {
 type Schema map[string]*Field
 
 // Str is a string, one of enum when enum is given.
-func Str(enum ...string) *Field { return &Field{kind: kString, enum: enum} }
+func Str(enum ...string) *Field { return &Field{kind: KindString, enum: enum} }
 
 // Bool is true or false.
-func Bool() *Field { return &Field{kind: kBool} }
+func Bool() *Field { return &Field{kind: KindBool} }
 
 // Number is any JSON number.
-func Number() *Field { return &Field{kind: kNumber} }
+func Number() *Field { return &Field{kind: KindNumber} }
 
 // Integer is a whole number.
-func Integer() *Field { return &Field{kind: kInt} }
+func Integer() *Field { return &Field{kind: KindInt} }
 
 // Timestamp is an ISO 8601 date-time, stored as FormatTime writes it.
-func Timestamp() *Field { return &Field{kind: kTime} }
+func Timestamp() *Field { return &Field{kind: KindTime} }
 
 // Object is a JSON object; with s, its attributes are checked too.
-func Object(s Schema) *Field { return &Field{kind: kObject, obj: s} }
+func Object(s Schema) *Field { return &Field{kind: KindObject, obj: s} }
 
 // Array is a JSON array of elem.
-func Array(elem *Field) *Field { return &Field{kind: kArray, elem: elem} }
+func Array(elem *Field) *Field { return &Field{kind: KindArray, elem: elem} }
 
 // Ignored attributes are accepted and dropped (links, created, updated).
-func Ignored() *Field { return &Field{kind: kAny, ignored: true} }
+func Ignored() *Field { return &Field{kind: KindAny, ignored: true} }
 
 // ReadOnly attributes may be sent only with the value the resource
 // already has (docs/api.md, Request bodies).
-func ReadOnly() *Field { return &Field{kind: kAny, readOnly: true} }
+func ReadOnly() *Field { return &Field{kind: KindAny, readOnly: true} }
+
+// Kind is the JSON type the attribute wants.
+func (f *Field) Kind() Kind { return f.kind }
+
+// Elem is what an array holds.
+func (f *Field) Elem() *Field { return f.elem }
+
+// Attributes is an object's schema; nil when its attributes are free.
+func (f *Field) Attributes() Schema { return f.obj }
+
+// Managed reports whether the attribute is the server's: ignored when
+// sent, or read-only.
+func (f *Field) Managed() bool { return f.ignored || f.readOnly }
 
 // Req makes the attribute required.
 func (f *Field) Req() *Field { f.required = true; return f }
@@ -218,7 +231,7 @@ func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Erro
 func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 	if v == nil {
 		switch {
-		case f.nullable || f.kind == kAny:
+		case f.nullable || f.kind == KindAny:
 			return nil, nil
 		case f.required:
 			return nil, Missing(name)
@@ -227,23 +240,23 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 			fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want %s, not null.", name, f.kind.withArticle()), name)
 	}
 	switch f.kind {
-	case kAny:
+	case KindAny:
 		return NormalizeNumbers(v), nil
-	case kString:
+	case KindString:
 		s, ok := v.(string)
 		if !ok {
-			return nil, wrongType(name, kString)
+			return nil, wrongType(name, KindString)
 		}
 		if len(f.enum) > 0 && !slices.Contains(f.enum, s) {
 			return nil, NotInEnum(s, name, f.enum)
 		}
 		return s, nil
-	case kBool:
+	case KindBool:
 		if _, ok := v.(bool); !ok {
-			return nil, wrongType(name, kBool)
+			return nil, wrongType(name, KindBool)
 		}
 		return v, nil
-	case kNumber, kInt:
+	case KindNumber, KindInt:
 		n, ok := v.(json.Number)
 		if !ok {
 			return nil, wrongType(name, f.kind)
@@ -252,8 +265,8 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 		if err != nil {
 			return nil, wrongType(name, f.kind)
 		}
-		if f.kind == kInt && (fl != math.Trunc(fl) || math.Abs(fl) > 1<<53) {
-			return nil, wrongType(name, kInt)
+		if f.kind == KindInt && (fl != math.Trunc(fl) || math.Abs(fl) > 1<<53) {
+			return nil, wrongType(name, KindInt)
 		}
 		if f.positive && fl <= 0 {
 			return nil, Invalidf("ATTRIBUTE_NEGATIVE_OR_ZERO", fmt.Sprintf("%s must be a positive number, not %s.", name, n), name, n.String())
@@ -263,10 +276,10 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 				fmt.Sprintf("%s must be from %g to %g, not %s.", name, f.min, f.max, n), name, n.String())
 		}
 		return NormalizeNumbers(n), nil
-	case kTime:
+	case KindTime:
 		s, ok := v.(string)
 		if !ok {
-			return nil, wrongType(name, kTime)
+			return nil, wrongType(name, KindTime)
 		}
 		t, err := ParseTimestamp(s)
 		if err != nil {
@@ -274,10 +287,10 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 				fmt.Sprintf("Received JSON for the %s attribute does not match expected format: %q is not an ISO 8601 timestamp.", name, s), name)
 		}
 		return FormatTime(t), nil
-	case kObject:
+	case KindObject:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, wrongType(name, kObject)
+			return nil, wrongType(name, KindObject)
 		}
 		if f.obj != nil {
 			if err := f.obj.checkMode(m, name+".", nil, lenient); err != nil {
@@ -285,10 +298,10 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 			}
 		}
 		return m, nil
-	case kArray:
+	case KindArray:
 		a, ok := v.([]any)
 		if !ok {
-			return nil, wrongType(name, kArray)
+			return nil, wrongType(name, KindArray)
 		}
 		for i, e := range a {
 			ev, err := f.elem.value(fmt.Sprintf("%s[%d]", name, i), e, lenient)

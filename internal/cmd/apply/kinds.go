@@ -2,10 +2,10 @@ package apply
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Kind is one kind of document: its fields and how it is identified.
@@ -32,67 +32,70 @@ func with(base map[string]field, more map[string]field) map[string]field {
 	return out
 }
 
-func storeFields(snapshot bool) map[string]field {
-	f := map[string]field{
-		"id": str(), "acceptedTos": boolean(), "assignmentEnabled": boolean(),
-		"cloudAccessKey": str(), "cloudSecretKey": str(), "awsAccessKey": str(), "awsSecretKey": str(),
-		"s3AuthMethod":       str(),
-		"customCertificates": objects(map[string]field{"filename": str(), "certString": str()}),
-		"disableProxyS3":     boolean(), "encryptedCredentials": boolean(),
-		"labels": strs(), "pathStyleAccessEnabled": boolean(),
-		"s3BucketEndpoint": str(), "s3BucketName": str(), "s3MaxConnections": integer(),
-		"s3RegionOverride": str(), "sseEnabled": boolean(), "ssl": boolean(), "uri": str(), "writeConcern": str(),
-	}
-	if snapshot {
-		f["loadFactor"] = integer()
-	}
-	return with(f, nil)
-}
+// The fields of a document are those the API's request bodies take
+// (internal/rules), in apply's terms, so a document is checked against the
+// same table the server checks the request with.
 
-var notificationFields = map[string]field{
-	"typeName": str(), "delayMin": integer(), "intervalMin": integer(),
-	"emailAddress": str(), "emailEnabled": boolean(), "smsEnabled": boolean(), "mobileNumber": str(),
-	"webhookUrl": str(), "webhookSecret": str(), "username": str(), "teamId": str(), "teamName": str(),
-	"roles": strs(), "apiToken": str(), "channelName": str(), "chatBWebhookUrl": str(), "microsoftTeamsWebhookUrl": str(),
-	"notificationToken": str(), "roomName": str(), "monitoringApiKey": str(), "monitoringRegion": str(),
-	"datadogApiKey": str(), "datadogRegion": str(), "alertingApiKey": str(), "alertingRegion": str(),
-	"opsGenieApiKey": str(), "opsGenieRegion": str(), "serviceKey": str(), "incidentApiKey": str(),
-	"incidentRoutingKey": str(), "victorOpsApiKey": str(), "victorOpsRoutingKey": str(),
-	"notifierId": str(),
+func storeFields(kind rules.StoreKind) map[string]field {
+	return with(fromRules(rules.StoreBody(kind, rules.Create)), nil)
 }
 
 func alertConfigFields(global bool) map[string]field {
-	f := map[string]field{
-		"id": str(), "groupId": str(), "typeName": managed(), "enabled": boolean(), "eventTypeName": str(),
-		"matchers":        objects(map[string]field{"fieldName": str(), "operator": str(), "value": str()}),
-		"metricThreshold": object(map[string]field{"metricName": str(), "operator": str(), "threshold": number(), "units": str(), "mode": str()}),
-		"threshold":       object(map[string]field{"operator": str(), "threshold": number(), "units": str()}),
-		"notifications":   objects(notificationFields),
-		"tags":            strs(),
-	}
+	f := fromRules(rules.AlertConfigBody())
 	if global {
-		f["forAllGroups"] = boolean()
-		f["groupIds"] = strs()
-	} else {
-		f["name"] = str()
+		return with(f, map[string]field{"id": str(), "forAllGroups": boolean(), "groupIds": strs()})
 	}
-	return with(f, nil)
+	// A project's configuration is found again by its name (docs/apply.md).
+	return with(f, map[string]field{"id": str(), "groupId": str(), "name": str()})
+}
+
+// fromRules describes a schema's attributes as apply's fields: those the
+// server manages are accepted and never compared.
+func fromRules(s rules.Schema) map[string]field {
+	out := make(map[string]field, len(s))
+	for name, f := range s {
+		out[name] = fieldOf(f)
+	}
+	return out
+}
+
+func fieldOf(f *rules.Field) field {
+	if f.Managed() {
+		return managed()
+	}
+	switch f.Kind() {
+	case rules.KindString, rules.KindTime:
+		return str()
+	case rules.KindBool:
+		return boolean()
+	case rules.KindInt:
+		return integer()
+	case rules.KindNumber:
+		return number()
+	case rules.KindObject:
+		if f.Attributes() == nil {
+			return managed()
+		}
+		return object(fromRules(f.Attributes()))
+	case rules.KindArray:
+		switch e := f.Elem(); e.Kind() {
+		case rules.KindString:
+			return strs()
+		case rules.KindObject:
+			return objects(fromRules(e.Attributes()))
+		}
+	}
+	return managed()
 }
 
 var accessEntryFields = with(map[string]field{"ipAddress": str(), "cidrBlock": str(),
 	"count": managed(), "lastUsed": managed(), "lastUsedAddress": managed()}, nil)
 
 var kinds = []*Kind{
-	{Name: "OplogStore", Fields: storeFields(false), check: needString("id", "the store's name")},
-	{Name: "SnapshotStore", Fields: storeFields(true), check: needString("id", "the store's name")},
-	{Name: "BackupJobsConfig", Fields: with(map[string]field{
-		"id": str(), "labelFilter": strs(), "syncStoreFilter": strs(),
-		"oplogStoreFilter":       objects(map[string]field{"id": str(), "type": str()}),
-		"snapshotStoreFilter":    objects(map[string]field{"id": str(), "type": str()}),
-		"daemonFilter":           objects(map[string]field{"machine": str(), "headRootDirectory": str()}),
-		"kmipClientCertPath":     str(),
-		"kmipClientCertPassword": str(),
-	}, nil), check: optionalID("id", "project")},
+	{Name: "OplogStore", Fields: storeFields(rules.OplogStore), check: needString("id", "the store's name")},
+	{Name: "SnapshotStore", Fields: storeFields(rules.SnapshotStore), check: needString("id", "the store's name")},
+	{Name: "BackupJobsConfig", Fields: with(fromRules(rules.BackupJobConfigBody()), map[string]field{"id": str()}),
+		check: optionalID("id", "project")},
 	{Name: "AlertConfig", Fields: alertConfigFields(false), check: checkAlertConfig},
 	{Name: "GlobalAlertConfig", Fields: alertConfigFields(true), check: func(d *Document) error {
 		if err := needString("id", "the configuration's id")(d); err != nil {
@@ -100,21 +103,16 @@ var kinds = []*Kind{
 		}
 		return cmdutil.CheckID("id", d.Fields["id"].(string))
 	}},
-	{Name: "BackupConfig", Fields: with(map[string]field{
-		"groupId": str(), "clusterId": str(), "statusName": str(), "storageEngineName": str(), "authMechanismName": str(),
-		"encryptionEnabled": boolean(), "sslEnabled": boolean(), "multiRegionBackupEnabled": boolean(),
-		"excludedNamespaces": strs(), "includedNamespaces": strs(), "syncSource": str(),
-		"deploymentConfigs":        objects(map[string]field{"rsId": str(), "deploymentId": str()}),
-		"multiRegionMisconfigured": managed(), "availableMembers": managed(), "preferredMember": managed(),
-	}, nil), check: func(d *Document) error {
-		if err := needString("clusterId", "the cluster's id")(d); err != nil {
-			return err
-		}
-		if err := cmdutil.CheckID("clusterId", d.Fields["clusterId"].(string)); err != nil {
-			return err
-		}
-		return optionalID("groupId", "project")(d)
-	}},
+	{Name: "BackupConfig", Fields: with(fromRules(rules.BackupConfigBody()), map[string]field{"groupId": str(), "clusterId": str()}),
+		check: func(d *Document) error {
+			if err := needString("clusterId", "the cluster's id")(d); err != nil {
+				return err
+			}
+			if err := cmdutil.CheckID("clusterId", d.Fields["clusterId"].(string)); err != nil {
+				return err
+			}
+			return optionalID("groupId", "project")(d)
+		}},
 	{Name: "AccessList", Fields: with(map[string]field{
 		"apiKeyId": str(), "orgId": str(),
 		"results": objects(accessEntryFields), "totalCount": managed(),
@@ -202,25 +200,17 @@ func checkAccessList(d *Document) error {
 	return nil
 }
 
-// entryKey is an access-list entry's address block in canonical form, so a
-// single address and its /32 (or /128) block are one entry.
+// entryKey is an access-list entry's address block in canonical form, by
+// the API's own rule (rules.AccessListKey), told in a document's words.
 func entryKey(m map[string]any) (string, error) {
-	ip, _ := m["ipAddress"].(string)
-	cidr, _ := m["cidrBlock"].(string)
+	k, err := rules.AccessListKey(m)
 	switch {
-	case ip != "" && cidr == "":
-		a, err := netip.ParseAddr(ip)
-		if err != nil || a.Zone() != "" {
-			return "", fmt.Errorf("ipAddress %q is not an IP address", ip)
-		}
-		a = a.Unmap()
-		return netip.PrefixFrom(a, a.BitLen()).String(), nil
-	case cidr != "":
-		p, err := netip.ParsePrefix(cidr)
-		if err != nil {
-			return "", fmt.Errorf("cidrBlock %q is not a CIDR block such as 10.0.0.0/16", cidr)
-		}
-		return p.Masked().String(), nil
+	case err == nil:
+		return k, nil
+	case err.Code == "MISSING_ONE_OF_ATTRIBUTES":
+		return "", fmt.Errorf("an entry needs ipAddress or cidrBlock")
+	case m["cidrBlock"] != nil && m["cidrBlock"] != "":
+		return "", fmt.Errorf("cidrBlock %q is not a CIDR block such as 10.0.0.0/16", m["cidrBlock"])
 	}
-	return "", fmt.Errorf("an entry needs ipAddress or cidrBlock")
+	return "", fmt.Errorf("ipAddress %q is not an IP address", m["ipAddress"])
 }
