@@ -148,3 +148,31 @@ func TestAccessListEntry(t *testing.T) {
 		}
 	}
 }
+
+func TestAccessListKeyReadsEntriesAsTheAPIShowsThem(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.1/32"}`: "10.0.0.1/32",
+		`{"ipAddress": "10.0.0.1", "cidrBlock": ""}`:            "10.0.0.1/32",
+		`{"cidrBlock": "::ffff:10.0.0.0/104", "count": 2}`:      "10.0.0.0/8",
+		`{"count": 2}`: "",
+	} {
+		got, err := AccessListKey(body(t, in))
+		if got != want || (err == nil) != (want != "") {
+			t.Errorf("%s: %q %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := AccessListEntry(body(t, `{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.1/32"}`)); err == nil || err.Code != "MISSING_ONE_OF_ATTRIBUTES" {
+		t.Errorf("a request entry with both fields: %v", err)
+	}
+}
+
+func TestFieldsDescribeThemselves(t *testing.T) {
+	s := AlertConfigBody()
+	if s["enabled"].Kind() != KindBool || !s["links"].Managed() || !s["id"].Managed() || s["eventTypeName"].Managed() {
+		t.Error("kinds or managed flags of AlertConfigBody")
+	}
+	n := s["notifications"]
+	if n.Kind() != KindArray || n.Elem().Kind() != KindObject || n.Elem().Attributes()["typeName"].Kind() != KindString {
+		t.Error("notifications do not describe their elements")
+	}
+}
