@@ -211,7 +211,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Pri
 	var p *store.Principal
 	var secret string
 	s.store.View(func(st *store.State) {
-		if p = st.Principals[cred.Username]; p != nil {
+		if p = st.Principal(cred.Username); p != nil {
 			secret = p.Secret
 		}
 	})
@@ -348,14 +348,14 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 	}
 	addr = addr.Unmap()
 	var p *store.Principal
-	s.store.View(func(st *store.State) { p = st.Principals[c.caller.Name] })
+	s.store.View(func(st *store.State) { p = st.Principal(c.caller.Name) })
 	if p != nil && p.Key != nil && len(p.Key.AccessList) == 0 {
 		c.caller = p // no list to check, nothing to count
 		return nil
 	}
 	return s.withData(func(st *store.State) *apiError {
 		// The data may have been reset since the caller was authenticated.
-		p := st.Principals[c.caller.Name]
+		p := st.Principal(c.caller.Name)
 		if p == nil || p.Key == nil {
 			return unauthorized()
 		}

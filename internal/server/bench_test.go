@@ -37,7 +37,7 @@ func BenchmarkListAlertsPage(b *testing.B) {
 		for _, q := range []string{"itemsPerPage=20&pageNum=2", "status=OPEN&itemsPerPage=20&pageNum=2"} {
 			b.Run(fmt.Sprintf("alerts=%d/%s", n, q), func(b *testing.B) {
 				var set *store.AlertSet
-				s.store.View(func(st *store.State) { set = st.Alerts[project] })
+				s.store.View(func(st *store.State) { set = st.ProjectAlerts(project) })
 				f := store.AlertFilter{}
 				if q[0] == 's' {
 					f.Status = api.StatusOpen

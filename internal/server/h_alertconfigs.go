@@ -64,7 +64,7 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	o := c.st.AlertConfigs[project]
+	o := c.st.AlertConfigs(project)
 	if o == nil {
 		o = store.NewOrdered()
 	}
@@ -100,7 +100,7 @@ func (s *Server) findAlertConfig(c *reqCtx, need access) (string, doc, *apiError
 		return "", nil, errNotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
 	}
 	var d doc
-	if o := c.st.AlertConfigs[project]; o != nil {
+	if o := c.st.AlertConfigs(project); o != nil {
 		d = o.Get(id)
 	}
 	if d == nil {
@@ -236,7 +236,7 @@ func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
-	return c.listConfigs(c.st.GlobalConfigs, "globalAlertConfigs")
+	return c.listConfigs(c.st.GlobalAlertConfigs(), "globalAlertConfigs")
 }
 
 func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {
@@ -244,7 +244,7 @@ func (s *Server) findGlobalConfig(c *reqCtx, need access) (doc, *apiError) {
 		return nil, err
 	}
 	id := c.r.PathValue("config_id")
-	d := c.st.GlobalConfigs.Get(id)
+	d := c.st.GlobalAlertConfigs().Get(id)
 	if d == nil {
 		return nil, errNotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
 	}

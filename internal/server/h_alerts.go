@@ -100,7 +100,7 @@ func (s *Server) listAlerts(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(c.st.Alerts[project], f)
+	return c.listAlertSet(c.st.ProjectAlerts(project), f)
 }
 
 func (s *Server) findAlert(c *reqCtx, need access) (*store.AlertRec, *apiError) {
@@ -112,7 +112,7 @@ func (s *Server) findAlert(c *reqCtx, need access) (*store.AlertRec, *apiError) 
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_ALERT_ID", fmt.Sprintf("An invalid alert ID %s was specified.", id), id)
 	}
-	r := c.st.AlertByID[id]
+	r := c.st.Alert(id)
 	if r == nil || r.Project != project {
 		return nil, errNotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
 	}
@@ -173,5 +173,5 @@ func (s *Server) listGlobalAlerts(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(c.st.GlobalAlerts, f)
+	return c.listAlertSet(c.st.GlobalAlertSet(), f)
 }

@@ -68,7 +68,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 			fmt.Sprintf("An invalid enumeration value %s was specified for roles; allowed values are %s.", invalid[0], strings.Join(api.ProjectRoles, ", ")),
 			invalid[0], "roles")
 	}
-	org, _ := c.st.Projects[project]["orgId"].(string)
+	org := c.st.ProjectOrg(project)
 	if org != "" && c.st.KeysOfOrg(org) >= maxAPIKeysOrg {
 		return newError(http.StatusConflict, "TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, maxAPIKeysOrg), org, maxAPIKeysOrg)
@@ -80,7 +80,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 		"privateKey": store.NewUUID(),
 		"roles":      roles,
 	}
-	for c.st.Principals[d["publicKey"].(string)] != nil {
+	for c.st.Principal(d["publicKey"].(string)) != nil {
 		d["publicKey"] = store.NewPublicKey()
 	}
 	k := c.st.CreateAPIKey(d, s.clock.Now())
@@ -90,14 +90,14 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 
 func (s *Server) findKeyOfOrg(c *reqCtx) (string, *store.APIKey, *apiError) {
 	org := c.r.PathValue("org_id")
-	if !api.IsObjectID(org) || c.st.Orgs[org] == nil {
+	if !api.IsObjectID(org) || c.st.Org(org) == nil {
 		return "", nil, errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
 	}
 	if err := authorize(c.caller, manageAccessList, "", org); err != nil {
 		return "", nil, err
 	}
 	id := c.r.PathValue("key_id")
-	k := c.st.APIKeys[id]
+	k := c.st.APIKey(id)
 	if k == nil || !k.Orgs[org] {
 		return "", nil, errNotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
 	}

@@ -15,7 +15,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, 
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	d := c.st.BackupConfigs[store.JoinKey(project, cluster)]
+	d := c.st.BackupConfig(project, cluster)
 	if d == nil {
 		return "", "", nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
@@ -138,15 +138,10 @@ func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *stor
 		return "", "", nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	k := store.JoinKey(project, cluster)
-	if !api.IsObjectID(cluster) || !c.st.Clusters[k] {
+	if !api.IsObjectID(cluster) || !c.st.HasCluster(project, cluster) {
 		return "", "", nil, errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
 	}
-	o := c.st.Snapshots[k]
-	if o == nil {
-		o = store.NewOrdered()
-	}
-	return project, cluster, o, nil
+	return project, cluster, c.st.Snapshots(project, cluster), nil
 }
 
 func (s *Server) listSnapshots(c *reqCtx) *apiError {
@@ -245,7 +240,7 @@ func (s *Server) hostSnapshots(c *reqCtx) (string, string, *store.Ordered, *apiE
 		return "", "", nil, err
 	}
 	host := c.r.PathValue("host_id")
-	o := c.st.ConfigServerSnapshots[store.JoinKey(project, host)]
+	o := c.st.ConfigServerSnapshots(project, host)
 	if o == nil {
 		return "", "", nil, errNotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
 	}
@@ -281,7 +276,7 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 	if !api.IsObjectID(id) {
 		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	d := c.st.BackupJobs[id]
+	d := c.st.BackupJobConfig(id)
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
 	}
@@ -300,7 +295,7 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	if !api.IsObjectID(id) {
 		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if c.st.Projects[id] == nil {
+	if c.st.Project(id) == nil {
 		return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -313,7 +308,7 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	for _, f := range []struct {
 		attr, kind string
 		stores     *store.Ordered
-	}{{"oplogStoreFilter", "oplog store", c.st.OplogStores}, {"snapshotStoreFilter", "snapshot store", c.st.SnapshotStores}} {
+	}{{"oplogStoreFilter", "oplog store", c.st.OplogStores()}, {"snapshotStoreFilter", "snapshot store", c.st.SnapshotStores()}} {
 		items, _ := body[f.attr].([]any)
 		for i, item := range items {
 			m, _ := item.(map[string]any)

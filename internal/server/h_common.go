@@ -16,7 +16,7 @@ func (c *reqCtx) project(need access) (string, *apiError) {
 	if !api.IsObjectID(id) {
 		return "", errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if c.st.Projects[id] == nil {
+	if c.st.Project(id) == nil {
 		return "", errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
 	if err := authorize(c.caller, need, id, ""); err != nil {

@@ -28,7 +28,7 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 		return err
 	}
 	for _, cond := range conds {
-		if c.st.Projects[cond.Project] == nil {
+		if c.st.Project(cond.Project) == nil {
 			return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.Index, cond.Project), cond.Index, cond.Project)
 		}
 	}

@@ -35,7 +35,7 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := c.st.OplogStores.Get(id)
+	d := c.st.OplogStores().Get(id)
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
@@ -55,7 +55,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := body["id"].(string)
-	if c.st.OplogStores.Get(id) != nil {
+	if c.st.OplogStores().Get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
 	}
 	c.st.CreateOplogStore(body)
@@ -68,7 +68,7 @@ func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := c.st.SnapshotStores.Get(id)
+	d := c.st.SnapshotStores().Get(id)
 	if d == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
@@ -81,7 +81,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	if c.st.SnapshotStores.Get(id) == nil {
+	if c.st.SnapshotStores().Get(id) == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -104,7 +104,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	if c.st.OplogStores.Get(id) == nil {
+	if c.st.OplogStores().Get(id) == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
@@ -134,7 +134,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := body["id"].(string)
-	if c.st.SnapshotStores.Get(id) != nil {
+	if c.st.SnapshotStores().Get(id) != nil {
 		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
 	}
 	if body["s3MaxConnections"] == nil {

@@ -61,7 +61,7 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 		if r.Org != "" {
 			k.Orgs[r.Org] = true
 		}
-		if p := s.Projects[r.Group]; p != nil {
+		if p := s.projects[r.Group]; p != nil {
 			if org, _ := p["orgId"].(string); org != "" {
 				k.Orgs[org] = true
 			}
@@ -74,9 +74,9 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 		k.addAccessEntry(canon, m, now)
 	}
 	delete(d, "accessList")
-	s.Principals[k.Principal.Name] = k.Principal
-	s.APIKeys[d["id"].(string)] = k
-	s.KeyOrder = append(s.KeyOrder, d["id"].(string))
+	s.principals[k.Principal.Name] = k.Principal
+	s.apiKeys[d["id"].(string)] = k
+	s.keyOrder = append(s.keyOrder, d["id"].(string))
 	return k
 }
 

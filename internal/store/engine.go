@@ -83,12 +83,12 @@ func (s *State) activeIndex() map[activeKey]*AlertRec {
 			s.engine.active[activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, targetOf(r.Cur.Doc()).identity()}] = r
 		}
 	}
-	for _, set := range s.Alerts {
+	for _, set := range s.alerts {
 		for _, r := range set.items {
 			add(r)
 		}
 	}
-	for _, r := range s.GlobalAlerts.items {
+	for _, r := range s.globalAlerts.items {
 		add(r)
 	}
 	return s.engine.active
@@ -97,14 +97,14 @@ func (s *State) activeIndex() map[activeKey]*AlertRec {
 // configsFor lists the enabled configurations of project for event,
 // project ones first, then the global ones that cover it.
 func (s *State) configsFor(project, event string) (project_, global []doc) {
-	if o := s.AlertConfigs[project]; o != nil {
-		for _, cfg := range o.Items {
+	if o := s.alertConfigs[project]; o != nil {
+		for _, cfg := range o.items {
 			if cfg["enabled"] == true && cfg["eventTypeName"] == event {
 				project_ = append(project_, cfg)
 			}
 		}
 	}
-	for _, cfg := range s.GlobalConfigs.Items {
+	for _, cfg := range s.globalConfigs.items {
 		if cfg["enabled"] != true || cfg["eventTypeName"] != event {
 			continue
 		}
@@ -232,16 +232,16 @@ func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time
 		d["status"] = statusTracking
 	}
 	r := s.alertRecord(NewAlertDoc(d), now)
-	set := s.GlobalAlerts
+	set := s.globalAlerts
 	if global {
 		r.Project = ""
 		s.globalAlertIDs[r.Cur.ID] = r
 	} else {
-		if s.Alerts[c.Project] == nil {
-			s.Alerts[c.Project] = newAlertSet(nil)
+		if s.alerts[c.Project] == nil {
+			s.alerts[c.Project] = newAlertSet(nil)
 		}
-		set = s.Alerts[c.Project]
-		s.AlertByID[r.Cur.ID] = r
+		set = s.alerts[c.Project]
+		s.alertByID[r.Cur.ID] = r
 	}
 	set.add(r)
 	if r.Status == statusTracking {
@@ -312,9 +312,9 @@ func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertR
 // configOf finds the configuration that raised an alert.
 func (s *State) configOf(r *AlertRec) doc {
 	if r.Project == "" {
-		return s.GlobalConfigs.Get(r.Cur.AlertConfigID)
+		return s.globalConfigs.Get(r.Cur.AlertConfigID)
 	}
-	if o := s.AlertConfigs[r.Project]; o != nil {
+	if o := s.alertConfigs[r.Project]; o != nil {
 		return o.Get(r.Cur.AlertConfigID)
 	}
 	return nil
@@ -357,9 +357,9 @@ func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 
 // setStatus moves an alert to status in its set's index.
 func (s *State) setStatus(r *AlertRec, status string) {
-	set := s.GlobalAlerts
+	set := s.globalAlerts
 	if r.Project != "" {
-		set = s.Alerts[r.Project]
+		set = s.alerts[r.Project]
 	}
 	set.setStatus(r, status)
 }
@@ -437,8 +437,8 @@ func (s *State) nextOpening() (time.Time, bool) {
 			return
 		}
 	}
-	check(s.GlobalAlerts)
-	for _, set := range s.Alerts {
+	check(s.globalAlerts)
+	for _, set := range s.alerts {
 		check(set)
 	}
 	return first, found

@@ -40,7 +40,7 @@ func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
 // one with its id; disabling it cancels its active alerts.
 func (s *State) ReplaceAlertConfig(project string, cfg doc, now time.Time) {
 	id := cfg["id"].(string)
-	s.AlertConfigs[project].add(id, cfg)
+	s.alertConfigs[project].add(id, cfg)
 	s.touch("alertConfigs", cfg)
 	s.rescheduleConfig(id, project)
 	if cfg["enabled"] != true {
@@ -50,10 +50,10 @@ func (s *State) ReplaceAlertConfig(project string, cfg doc, now time.Time) {
 
 // CreateAlertConfig adds a configuration to a project.
 func (s *State) CreateAlertConfig(project string, cfg doc) {
-	if s.AlertConfigs[project] == nil {
-		s.AlertConfigs[project] = NewOrdered()
+	if s.alertConfigs[project] == nil {
+		s.alertConfigs[project] = NewOrdered()
 	}
-	s.AlertConfigs[project].add(cfg["id"].(string), cfg)
+	s.alertConfigs[project].add(cfg["id"].(string), cfg)
 	s.touch("alertConfigs", cfg)
 }
 
@@ -61,7 +61,7 @@ func (s *State) CreateAlertConfig(project string, cfg doc) {
 // are cancelled first, as when it is disabled.
 func (s *State) DeleteAlertConfig(project, id string, now time.Time) {
 	s.cancelConfig(id, now)
-	if o := s.AlertConfigs[project]; o != nil {
+	if o := s.alertConfigs[project]; o != nil {
 		o.remove(id)
 	}
 	delete(s.configAlerts, id)
@@ -109,32 +109,32 @@ func (s *State) UpdateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 
 // CreateOplogStore adds an oplog store.
 func (s *State) CreateOplogStore(store doc) {
-	s.OplogStores.add(store["id"].(string), store)
+	s.oplogStores.add(store["id"].(string), store)
 	s.touch("oplogStores", store)
 }
 
 // ReplaceOplogStore puts an oplog store in place of the one with its id.
 func (s *State) ReplaceOplogStore(store doc) {
-	s.OplogStores.add(store["id"].(string), store)
+	s.oplogStores.add(store["id"].(string), store)
 	s.touch("oplogStores", store)
 }
 
 // CreateSnapshotStore adds a snapshot store.
 func (s *State) CreateSnapshotStore(store doc) {
-	s.SnapshotStores.add(store["id"].(string), store)
+	s.snapshotStores.add(store["id"].(string), store)
 	s.touch("snapshotStores", store)
 }
 
 // ReplaceBackupJobConfig creates or replaces a project's backup jobs
 // configuration.
 func (s *State) ReplaceBackupJobConfig(cfg doc) {
-	s.BackupJobs[cfg["id"].(string)] = cfg
+	s.backupJobs[cfg["id"].(string)] = cfg
 	s.touch("backupJobConfigs", cfg)
 }
 
 // ReplaceSnapshotStore puts a snapshot store in place of the one with its id.
 func (s *State) ReplaceSnapshotStore(store doc) {
-	s.SnapshotStores.add(store["id"].(string), store)
+	s.snapshotStores.add(store["id"].(string), store)
 	s.touch("snapshotStores", store)
 }
 

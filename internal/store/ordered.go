@@ -2,7 +2,7 @@ package store
 
 // Ordered is a list of documents kept in insertion order with an index.
 type Ordered struct {
-	Items []doc
+	items []doc
 	byID  map[string]int
 }
 
@@ -10,11 +10,11 @@ func NewOrdered() *Ordered { return &Ordered{byID: map[string]int{}} }
 
 func (o *Ordered) add(id string, d doc) {
 	if i, ok := o.byID[id]; ok {
-		o.Items[i] = d
+		o.items[i] = d
 		return
 	}
-	o.byID[id] = len(o.Items)
-	o.Items = append(o.Items, d)
+	o.byID[id] = len(o.items)
+	o.items = append(o.items, d)
 }
 
 // remove takes the document with id out of the list, keeping the order
@@ -24,23 +24,23 @@ func (o *Ordered) remove(id string) bool {
 	if !ok {
 		return false
 	}
-	o.Items = append(o.Items[:i], o.Items[i+1:]...)
+	o.items = append(o.items[:i], o.items[i+1:]...)
 	delete(o.byID, id)
-	for j := i; j < len(o.Items); j++ {
-		o.byID[o.Items[j]["id"].(string)] = j
+	for j := i; j < len(o.items); j++ {
+		o.byID[o.items[j]["id"].(string)] = j
 	}
 	return true
 }
 
 func (o *Ordered) Get(id string) doc {
 	if i, ok := o.byID[id]; ok {
-		return o.Items[i]
+		return o.items[i]
 	}
 	return nil
 }
 
 func (o *Ordered) Page(p Page) ([]doc, int) {
-	start := min(p.Offset(), len(o.Items))
-	end := min(start+p.Size, len(o.Items))
-	return o.Items[start:end], len(o.Items)
+	start := min(p.Offset(), len(o.items))
+	end := min(start+p.Size, len(o.items))
+	return o.items[start:end], len(o.items)
 }

@@ -8,29 +8,29 @@ import (
 
 // State is all the data of a running server.
 type State struct {
-	Orgs, Projects map[string]doc
-	OrgOrder       []string
+	orgs, projects map[string]doc
+	orgOrder       []string
 
-	Principals map[string]*Principal // by digest user name
-	APIKeys    map[string]*APIKey    // by id
-	KeyOrder   []string              // ids of apiKeys, as added
+	principals map[string]*Principal // by digest user name
+	apiKeys    map[string]*APIKey    // by id
+	keyOrder   []string              // ids of apiKeys, as added
 
-	Alerts         map[string]*AlertSet // by project
-	AlertByID      map[string]*AlertRec
-	AlertConfigs   map[string]*Ordered // by project
+	alerts         map[string]*AlertSet // by project
+	alertByID      map[string]*AlertRec
+	alertConfigs   map[string]*Ordered // by project
 	configAlerts   map[string][]*AlertRec
-	GlobalAlerts   *AlertSet
+	globalAlerts   *AlertSet
 	globalAlertIDs map[string]*AlertRec
-	GlobalConfigs  *Ordered
+	globalConfigs  *Ordered
 
-	BackupConfigs         map[string]doc // by project/cluster
-	Clusters              map[string]bool
-	Snapshots             map[string]*Ordered // by project/cluster
-	ConfigServerSnapshots map[string]*Ordered // by project/host
-	hosts                 map[string]bool
-	OplogStores           *Ordered
-	SnapshotStores        *Ordered
-	BackupJobs            map[string]doc
+	backupConfigs  map[string]doc // by project/cluster
+	clusters       map[string]bool
+	snapshots      map[string]*Ordered // by project/cluster
+	csSnapshots    map[string]*Ordered // by project/host
+	hosts          map[string]bool
+	oplogStores    *Ordered
+	snapshotStores *Ordered
+	backupJobs     map[string]doc
 
 	engine engineState
 
@@ -45,49 +45,49 @@ func JoinKey(a, b string) string { return a + "/" + b }
 // NewState builds the state from fixtures (which it takes over).
 func NewState(f *Fixtures, now time.Time) *State {
 	s := &State{
-		Orgs: map[string]doc{}, Projects: map[string]doc{},
-		Principals: map[string]*Principal{}, APIKeys: map[string]*APIKey{},
-		Alerts: map[string]*AlertSet{}, AlertByID: map[string]*AlertRec{},
-		AlertConfigs: map[string]*Ordered{}, configAlerts: map[string][]*AlertRec{},
-		globalAlertIDs: map[string]*AlertRec{}, GlobalConfigs: NewOrdered(),
-		BackupConfigs: map[string]doc{}, Clusters: map[string]bool{},
-		Snapshots:             map[string]*Ordered{},
-		ConfigServerSnapshots: map[string]*Ordered{}, hosts: map[string]bool{},
-		OplogStores: NewOrdered(), SnapshotStores: NewOrdered(), BackupJobs: map[string]doc{},
+		orgs: map[string]doc{}, projects: map[string]doc{},
+		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
+		alerts: map[string]*AlertSet{}, alertByID: map[string]*AlertRec{},
+		alertConfigs: map[string]*Ordered{}, configAlerts: map[string][]*AlertRec{},
+		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: NewOrdered(),
+		backupConfigs: map[string]doc{}, clusters: map[string]bool{},
+		snapshots:   map[string]*Ordered{},
+		csSnapshots: map[string]*Ordered{}, hosts: map[string]bool{},
+		oplogStores: NewOrdered(), snapshotStores: NewOrdered(), backupJobs: map[string]doc{},
 	}
 	for _, d := range f.Orgs {
 		id := d["id"].(string)
-		s.Orgs[id] = d
-		s.OrgOrder = append(s.OrgOrder, id)
+		s.orgs[id] = d
+		s.orgOrder = append(s.orgOrder, id)
 	}
 	for _, d := range f.Projects {
-		s.Projects[d["id"].(string)] = d
+		s.projects[d["id"].(string)] = d
 	}
 	for _, d := range f.APIKeys {
 		s.addAPIKey(d, now)
 	}
 	for _, d := range f.Users {
 		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
-		s.Principals[p.Name] = p
+		s.principals[p.Name] = p
 	}
 	for _, d := range f.AlertConfigs {
 		g := d["groupId"].(string)
-		if s.AlertConfigs[g] == nil {
-			s.AlertConfigs[g] = NewOrdered()
+		if s.alertConfigs[g] == nil {
+			s.alertConfigs[g] = NewOrdered()
 		}
-		s.AlertConfigs[g].add(d["id"].(string), d)
+		s.alertConfigs[g].add(d["id"].(string), d)
 	}
 	for _, d := range f.GlobalAlertConfigs {
-		s.GlobalConfigs.add(d["id"].(string), d)
+		s.globalConfigs.add(d["id"].(string), d)
 	}
 	byProject := map[string][]*AlertRec{}
 	for _, a := range f.Alerts {
 		r := s.alertRecord(a, now)
 		byProject[r.Project] = append(byProject[r.Project], r)
-		s.AlertByID[a.ID] = r
+		s.alertByID[a.ID] = r
 	}
 	for p, recs := range byProject {
-		s.Alerts[p] = newAlertSet(recs)
+		s.alerts[p] = newAlertSet(recs)
 	}
 	var globals []*AlertRec
 	for _, a := range f.GlobalAlerts {
@@ -96,40 +96,40 @@ func NewState(f *Fixtures, now time.Time) *State {
 		globals = append(globals, r)
 		s.globalAlertIDs[a.ID] = r
 	}
-	s.GlobalAlerts = newAlertSet(globals)
-	for p := range s.Alerts {
-		s.scheduleTracking(s.Alerts[p], p)
+	s.globalAlerts = newAlertSet(globals)
+	for p := range s.alerts {
+		s.scheduleTracking(s.alerts[p], p)
 	}
-	s.scheduleTracking(s.GlobalAlerts, "")
+	s.scheduleTracking(s.globalAlerts, "")
 	for _, d := range f.BackupConfigs {
 		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
-		s.BackupConfigs[k] = d
-		s.Clusters[k] = true
+		s.backupConfigs[k] = d
+		s.clusters[k] = true
 	}
 	for _, d := range f.Snapshots {
 		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
-		s.Clusters[k] = true
-		if s.Snapshots[k] == nil {
-			s.Snapshots[k] = NewOrdered()
+		s.clusters[k] = true
+		if s.snapshots[k] == nil {
+			s.snapshots[k] = NewOrdered()
 		}
-		s.Snapshots[k].add(d["id"].(string), d)
+		s.snapshots[k].add(d["id"].(string), d)
 	}
 	for _, d := range f.ConfigServerSnapshots {
 		k := JoinKey(d["groupId"].(string), snapshotHost(d))
 		s.hosts[k] = true
-		if s.ConfigServerSnapshots[k] == nil {
-			s.ConfigServerSnapshots[k] = NewOrdered()
+		if s.csSnapshots[k] == nil {
+			s.csSnapshots[k] = NewOrdered()
 		}
-		s.ConfigServerSnapshots[k].add(d["id"].(string), d)
+		s.csSnapshots[k].add(d["id"].(string), d)
 	}
 	for _, d := range f.OplogStores {
-		s.OplogStores.add(d["id"].(string), d)
+		s.oplogStores.add(d["id"].(string), d)
 	}
 	for _, d := range f.SnapshotStores {
-		s.SnapshotStores.add(d["id"].(string), d)
+		s.snapshotStores.add(d["id"].(string), d)
 	}
 	for _, d := range f.BackupJobConfigs {
-		s.BackupJobs[d["id"].(string)] = d
+		s.backupJobs[d["id"].(string)] = d
 	}
 	return s
 }
@@ -167,8 +167,8 @@ func (s *State) openTime(r *AlertRec, project string) time.Time {
 	cfgID := r.Cur.AlertConfigID
 	var cfg doc
 	if project == "" {
-		cfg = s.GlobalConfigs.Get(cfgID)
-	} else if o := s.AlertConfigs[project]; o != nil {
+		cfg = s.globalConfigs.Get(cfgID)
+	} else if o := s.alertConfigs[project]; o != nil {
 		cfg = o.Get(cfgID)
 	}
 	if cfg == nil {
@@ -191,10 +191,10 @@ func (s *State) openTime(r *AlertRec, project string) time.Time {
 
 // AnyDue reports whether a TRACKING alert may be due to open by now.
 func (s *State) AnyDue(now time.Time) bool {
-	if s.GlobalAlerts.due(now) {
+	if s.globalAlerts.due(now) {
 		return true
 	}
-	for _, set := range s.Alerts {
+	for _, set := range s.alerts {
 		if set.due(now) {
 			return true
 		}
@@ -204,8 +204,8 @@ func (s *State) AnyDue(now time.Time) bool {
 
 // PromoteAll opens every TRACKING alert whose delay has passed.
 func (s *State) PromoteAll(now time.Time) {
-	s.promote(s.GlobalAlerts, now)
-	for _, set := range s.Alerts {
+	s.promote(s.globalAlerts, now)
+	for _, set := range s.alerts {
 		s.promote(set, now)
 	}
 }
@@ -232,9 +232,9 @@ func (s *State) promote(set *AlertSet, now time.Time) {
 
 // rescheduleConfig recomputes open times after a configuration changed.
 func (s *State) rescheduleConfig(cfgID, project string) {
-	set := s.GlobalAlerts
+	set := s.globalAlerts
 	if project != "" {
-		set = s.Alerts[project]
+		set = s.alerts[project]
 	}
 	if set == nil {
 		return
@@ -249,7 +249,7 @@ func (s *State) rescheduleConfig(cfgID, project string) {
 // KeysOfOrg counts the API keys of an organization.
 func (s *State) KeysOfOrg(org string) int {
 	n := 0
-	for _, k := range s.APIKeys {
+	for _, k := range s.apiKeys {
 		if k.Orgs[org] {
 			n++
 		}
@@ -260,45 +260,45 @@ func (s *State) KeysOfOrg(org string) int {
 // snapshot writes the state back out as Fixtures (for --state).
 func (s *State) Fixtures() *Fixtures {
 	f := &Fixtures{}
-	for _, id := range s.OrgOrder {
-		f.Orgs = append(f.Orgs, s.Orgs[id])
+	for _, id := range s.orgOrder {
+		f.Orgs = append(f.Orgs, s.orgs[id])
 	}
-	for _, id := range rules.SortedKeys(s.Projects) {
-		f.Projects = append(f.Projects, s.Projects[id])
+	for _, id := range rules.SortedKeys(s.projects) {
+		f.Projects = append(f.Projects, s.projects[id])
 	}
-	for _, id := range s.KeyOrder {
-		f.APIKeys = append(f.APIKeys, s.APIKeys[id].fixture())
+	for _, id := range s.keyOrder {
+		f.APIKeys = append(f.APIKeys, s.apiKeys[id].fixture())
 	}
-	for _, name := range rules.SortedKeys(s.Principals) {
-		if p := s.Principals[name]; p.Key == nil {
+	for _, name := range rules.SortedKeys(s.principals) {
+		if p := s.principals[name]; p.Key == nil {
 			f.Users = append(f.Users, p.Fixture)
 		}
 	}
-	for _, p := range rules.SortedKeys(s.Alerts) {
-		for _, r := range s.Alerts[p].items {
+	for _, p := range rules.SortedKeys(s.alerts) {
+		for _, r := range s.alerts[p].items {
 			f.Alerts = append(f.Alerts, r.Cur)
 		}
 	}
-	for _, p := range rules.SortedKeys(s.AlertConfigs) {
-		f.AlertConfigs = append(f.AlertConfigs, s.AlertConfigs[p].Items...)
+	for _, p := range rules.SortedKeys(s.alertConfigs) {
+		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
 	}
-	for _, r := range s.GlobalAlerts.items {
+	for _, r := range s.globalAlerts.items {
 		f.GlobalAlerts = append(f.GlobalAlerts, r.Cur)
 	}
-	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.GlobalConfigs.Items...)
-	for _, k := range rules.SortedKeys(s.BackupConfigs) {
-		f.BackupConfigs = append(f.BackupConfigs, s.BackupConfigs[k])
+	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
+	for _, k := range rules.SortedKeys(s.backupConfigs) {
+		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k])
 	}
-	for _, k := range rules.SortedKeys(s.Snapshots) {
-		f.Snapshots = append(f.Snapshots, s.Snapshots[k].Items...)
+	for _, k := range rules.SortedKeys(s.snapshots) {
+		f.Snapshots = append(f.Snapshots, s.snapshots[k].items...)
 	}
-	for _, k := range rules.SortedKeys(s.ConfigServerSnapshots) {
-		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.ConfigServerSnapshots[k].Items...)
+	for _, k := range rules.SortedKeys(s.csSnapshots) {
+		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.csSnapshots[k].items...)
 	}
-	f.OplogStores = append(f.OplogStores, s.OplogStores.Items...)
-	f.SnapshotStores = append(f.SnapshotStores, s.SnapshotStores.Items...)
-	for _, k := range rules.SortedKeys(s.BackupJobs) {
-		f.BackupJobConfigs = append(f.BackupJobConfigs, s.BackupJobs[k])
+	f.OplogStores = append(f.OplogStores, s.oplogStores.items...)
+	f.SnapshotStores = append(f.SnapshotStores, s.snapshotStores.items...)
+	for _, k := range rules.SortedKeys(s.backupJobs) {
+		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k])
 	}
 	return f
 }
@@ -307,17 +307,17 @@ func (s *State) Fixtures() *Fixtures {
 // data in fixture form: who may sign in, for the start-up banner.
 func (s *State) CredentialFixtures() *Fixtures {
 	f := &Fixtures{}
-	for _, id := range s.OrgOrder {
-		f.Orgs = append(f.Orgs, s.Orgs[id])
+	for _, id := range s.orgOrder {
+		f.Orgs = append(f.Orgs, s.orgs[id])
 	}
-	for _, id := range rules.SortedKeys(s.Projects) {
-		f.Projects = append(f.Projects, s.Projects[id])
+	for _, id := range rules.SortedKeys(s.projects) {
+		f.Projects = append(f.Projects, s.projects[id])
 	}
-	for _, id := range s.KeyOrder {
-		f.APIKeys = append(f.APIKeys, s.APIKeys[id].Doc)
+	for _, id := range s.keyOrder {
+		f.APIKeys = append(f.APIKeys, s.apiKeys[id].Doc)
 	}
-	for _, name := range rules.SortedKeys(s.Principals) {
-		if p := s.Principals[name]; p.Key == nil {
+	for _, name := range rules.SortedKeys(s.principals) {
+		if p := s.principals[name]; p.Key == nil {
 			f.Users = append(f.Users, p.Fixture)
 		}
 	}
