@@ -257,23 +257,9 @@ func (s *State) KeysOfOrg(org string) int {
 	return n
 }
 
-// snapshot writes the state back out as Fixtures (for --state).
+// Fixtures writes the data back out as fixtures (for --state and export).
 func (s *State) Fixtures() *Fixtures {
-	f := &Fixtures{}
-	for _, id := range s.orgOrder {
-		f.Orgs = append(f.Orgs, s.orgs[id])
-	}
-	for _, id := range rules.SortedKeys(s.projects) {
-		f.Projects = append(f.Projects, s.projects[id])
-	}
-	for _, id := range s.keyOrder {
-		f.APIKeys = append(f.APIKeys, s.apiKeys[id].fixture())
-	}
-	for _, name := range rules.SortedKeys(s.principals) {
-		if p := s.principals[name]; p.Key == nil {
-			f.Users = append(f.Users, p.Fixture)
-		}
-	}
+	f := s.signIns((*APIKey).fixture)
 	for _, p := range rules.SortedKeys(s.alerts) {
 		for _, r := range s.alerts[p].items {
 			f.Alerts = append(f.Alerts, r.Cur)
@@ -306,6 +292,12 @@ func (s *State) Fixtures() *Fixtures {
 // CredentialFixtures is the organizations, projects, keys and users of the
 // data in fixture form: who may sign in, for the start-up banner.
 func (s *State) CredentialFixtures() *Fixtures {
+	return s.signIns(func(k *APIKey) doc { return k.Doc })
+}
+
+// signIns is the organizations, projects, keys (each as keyDoc writes it)
+// and users of the data in fixture form.
+func (s *State) signIns(keyDoc func(*APIKey) doc) *Fixtures {
 	f := &Fixtures{}
 	for _, id := range s.orgOrder {
 		f.Orgs = append(f.Orgs, s.orgs[id])
@@ -314,7 +306,7 @@ func (s *State) CredentialFixtures() *Fixtures {
 		f.Projects = append(f.Projects, s.projects[id])
 	}
 	for _, id := range s.keyOrder {
-		f.APIKeys = append(f.APIKeys, s.apiKeys[id].Doc)
+		f.APIKeys = append(f.APIKeys, keyDoc(s.apiKeys[id]))
 	}
 	for _, name := range rules.SortedKeys(s.principals) {
 		if p := s.principals[name]; p.Key == nil {
