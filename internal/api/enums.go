@@ -107,13 +107,22 @@ var NamedEventTypes = []string{EventHostDown, EventOutsideMetricThreshold, Event
 	"SNAPSHOT_DELETED_AUDIT", "SNAPSHOT_EXPIRY_UPDATED_AUDIT", "SYNC_PENDING_AUDIT",
 	"SYNC_REQUIRED_AUDIT", "RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE"}
 
-var (
-	hex24     = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
-	upperName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
-)
+var upperName = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
 
-// IsObjectID reports whether s is a 24-hexadecimal-digit identifier.
-func IsObjectID(s string) bool { return hex24.MatchString(s) }
+// IsObjectID reports whether s is a 24-hexadecimal-digit identifier. Every
+// request naming a resource asks, so it is a loop, not a regular
+// expression (docs/performance.md).
+func IsObjectID(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // IsEventTypeName reports whether s has the shape of an event type name.
 // The API does not list them all, so the shape is all that can be checked.

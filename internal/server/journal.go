@@ -35,7 +35,7 @@ type journal struct {
 // goroutine; others read them only once done is set, under the lock.
 type journalEntry struct {
 	done bool
-	raw  []byte // the entry as JSON, once done
+	raw  []byte // the entry as JSON, once listed
 
 	rec    journalRecord
 	body   *capturedBody
@@ -159,9 +159,8 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 			e.rec.Body = redactBody(e.body.buf)
 		}
 	}
-	raw := rules.EncodeJSON(e.rec)
 	j.mu.Lock()
-	e.raw, e.done = raw, true
+	e.done = true
 	j.mu.Unlock()
 	e.body = nil
 }
@@ -181,6 +180,11 @@ func (j *journal) matching(keep func(*journalRecord) bool) [][]byte {
 	for i := range n {
 		e := j.entries[(j.head+i)%n]
 		if e.done && keep(&e.rec) {
+			if e.raw == nil {
+				// Encoded when first listed, not as each request ends:
+				// most entries are never read.
+				e.raw = rules.EncodeJSON(e.rec)
+			}
 			out = append(out, e.raw)
 		}
 	}
