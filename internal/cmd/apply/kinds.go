@@ -3,6 +3,7 @@ package apply
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/rules"
@@ -91,38 +92,42 @@ func fieldOf(f *rules.Field) field {
 var accessEntryFields = with(map[string]field{"ipAddress": str(), "cidrBlock": str(),
 	"count": managed(), "lastUsed": managed(), "lastUsedAddress": managed()}, nil)
 
-var kinds = []*Kind{
-	{Name: "OplogStore", Fields: storeFields(rules.OplogStore), check: needString("id", "the store's name")},
-	{Name: "SnapshotStore", Fields: storeFields(rules.SnapshotStore), check: needString("id", "the store's name")},
-	{Name: "BackupJobsConfig", Fields: with(fromRules(rules.BackupJobConfigBody()), map[string]field{"id": str()}),
-		check: optionalID("id", "project")},
-	{Name: "AlertConfig", Fields: alertConfigFields(false), check: checkAlertConfig},
-	{Name: "GlobalAlertConfig", Fields: alertConfigFields(true), check: func(d *Document) error {
-		if err := needString("id", "the configuration's id")(d); err != nil {
-			return err
-		}
-		return cmdutil.CheckID("id", d.Fields["id"].(string))
-	}},
-	{Name: "BackupConfig", Fields: with(fromRules(rules.BackupConfigBody()), map[string]field{"groupId": str(), "clusterId": str()}),
-		check: func(d *Document) error {
-			if err := needString("clusterId", "the cluster's id")(d); err != nil {
+// kinds are built when apply first needs them, not at every omctl start
+// (docs/performance.md, start-up).
+var kinds = sync.OnceValue(func() []*Kind {
+	return []*Kind{
+		{Name: "OplogStore", Fields: storeFields(rules.OplogStore), check: needString("id", "the store's name")},
+		{Name: "SnapshotStore", Fields: storeFields(rules.SnapshotStore), check: needString("id", "the store's name")},
+		{Name: "BackupJobsConfig", Fields: with(fromRules(rules.BackupJobConfigBody()), map[string]field{"id": str()}),
+			check: optionalID("id", "project")},
+		{Name: "AlertConfig", Fields: alertConfigFields(false), check: checkAlertConfig},
+		{Name: "GlobalAlertConfig", Fields: alertConfigFields(true), check: func(d *Document) error {
+			if err := needString("id", "the configuration's id")(d); err != nil {
 				return err
 			}
-			if err := cmdutil.CheckID("clusterId", d.Fields["clusterId"].(string)); err != nil {
-				return err
-			}
-			return optionalID("groupId", "project")(d)
+			return cmdutil.CheckID("id", d.Fields["id"].(string))
 		}},
-	{Name: "AccessList", Fields: with(map[string]field{
-		"apiKeyId": str(), "orgId": str(),
-		"results": objects(accessEntryFields), "totalCount": managed(),
-	}, nil), check: checkAccessList},
-}
+		{Name: "BackupConfig", Fields: with(fromRules(rules.BackupConfigBody()), map[string]field{"groupId": str(), "clusterId": str()}),
+			check: func(d *Document) error {
+				if err := needString("clusterId", "the cluster's id")(d); err != nil {
+					return err
+				}
+				if err := cmdutil.CheckID("clusterId", d.Fields["clusterId"].(string)); err != nil {
+					return err
+				}
+				return optionalID("groupId", "project")(d)
+			}},
+		{Name: "AccessList", Fields: with(map[string]field{
+			"apiKeyId": str(), "orgId": str(),
+			"results": objects(accessEntryFields), "totalCount": managed(),
+		}, nil), check: checkAccessList},
+	}
+})
 
 // KindNames lists the kinds apply accepts.
 func KindNames() []string {
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
+	names := make([]string, len(kinds()))
+	for i, k := range kinds() {
 		names[i] = k.Name
 	}
 	return names
@@ -130,7 +135,7 @@ func KindNames() []string {
 
 // KindByName finds a kind, nil when there is none of that name.
 func KindByName(name string) *Kind {
-	for _, k := range kinds {
+	for _, k := range kinds() {
 		if k.Name == name {
 			return k
 		}
