@@ -32,7 +32,7 @@ func TestCheckStoreOrder(t *testing.T) {
 		{"unknown attribute before anything", OplogStore, Create, `{"bogus": 1, "acceptedTos": false}`, "INVALID_ATTRIBUTE", "bogus"},
 		{"wrong type before acceptedTos", OplogStore, Create, `{"s3BucketName": 3, "acceptedTos": false}`, "INVALID_JSON_ATTRIBUTE", "s3BucketName"},
 		{"acceptedTos false before missing fields", OplogStore, Create, `{"acceptedTos": false}`, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS", "acceptedTos"},
-		{"acceptedTos false before a null required field", OplogStore, Create, `{"acceptedTos": false, "uri": null}`, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS", "acceptedTos"},
+		{"a null required field is a wrong value, before acceptedTos", OplogStore, Create, `{"acceptedTos": false, "uri": null}`, "INVALID_JSON_ATTRIBUTE", "uri"},
 		{"missing fields in name order", OplogStore, Create, `{"acceptedTos": true}`, "MISSING_ATTRIBUTE", "id"},
 		{"empty id", OplogStore, Create, `{"id": "", "acceptedTos": true, "s3MaxConnections": 5, ` + full + `}`, "MISSING_ATTRIBUTE", "id"},
 		{"oplog store needs s3MaxConnections", OplogStore, Create, `{"id": "s", "acceptedTos": true, ` + full + `}`, "MISSING_ATTRIBUTE", "s3MaxConnections"},

@@ -173,6 +173,10 @@ func (s Schema) CheckFixture(m Doc, prefix string) *Error {
 }
 
 func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Error {
+	refusing := false
+	for _, f := range s {
+		refusing = refusing || len(f.refusals) > 0
+	}
 	if !lenient {
 		for _, k := range SortedKeys(m) {
 			if _, ok := s[k]; !ok {
@@ -201,8 +205,10 @@ func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Erro
 			}
 			continue
 		}
-		if m[k] == nil && f.required && !f.nullable {
-			continue // missing: reported after the refusals
+		if m[k] == nil && f.required && !f.nullable && refusing {
+			// Where a value settles the request (Refuse), a null is a wrong
+			// value, reported with the others before it is looked at.
+			return notNull(name, f.kind)
 		}
 		v, err := f.value(name, m[k], lenient)
 		if err != nil {
@@ -227,6 +233,11 @@ func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Erro
 	return nil
 }
 
+func notNull(name string, want Kind) *Error {
+	return Invalidf("INVALID_JSON_ATTRIBUTE",
+		fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want %s, not null.", name, want.withArticle()), name)
+}
+
 // value checks one attribute and returns it normalized.
 func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 	if v == nil {
@@ -236,8 +247,7 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 		case f.required:
 			return nil, Missing(name)
 		}
-		return nil, Invalidf("INVALID_JSON_ATTRIBUTE",
-			fmt.Sprintf("Received JSON for the %s attribute does not match expected format: want %s, not null.", name, f.kind.withArticle()), name)
+		return nil, notNull(name, f.kind)
 	}
 	switch f.kind {
 	case KindAny:

@@ -36,7 +36,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Pri
 	}
 	var p *store.Principal
 	var secret string
-	s.store.View(func(st *store.State) {
+	s.view(func(st *store.State) {
 		if p = st.Principal(cred.Username); p != nil {
 			secret = p.Secret
 		}

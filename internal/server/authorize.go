@@ -102,7 +102,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 	}
 	addr = addr.Unmap()
 	var p *store.Principal
-	s.store.View(func(st *store.State) { p = st.Principal(c.caller.Name) })
+	s.view(func(st *store.State) { p = st.Principal(c.caller.Name) })
 	if p != nil && p.Key != nil && len(p.Key.AccessList) == 0 {
 		c.caller = p // no list to check, nothing to count
 		return nil

@@ -69,10 +69,7 @@ func (s *Server) controlReset(c *reqCtx) *apiError {
 	if err := authorizeGlobalOwner(c.caller); err != nil {
 		return err
 	}
-	c.st.ResetTo(s.store.Seed(), s.clock.Now())
-	s.notes.clear()
-	s.journal.clear()
-	s.faults.clear()
+	s.resetLocked(c.st)
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }

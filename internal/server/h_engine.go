@@ -159,7 +159,7 @@ func (s *Server) startTicker() {
 			}
 			s.ticking.Store(false)
 			// A change may have found the loop still running just now.
-			s.store.View(func(st *store.State) { pending = st.Pending() })
+			s.view(func(st *store.State) { pending = st.Pending() })
 			if !pending || !s.ticking.CompareAndSwap(false, true) {
 				return
 			}

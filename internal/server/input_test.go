@@ -273,3 +273,31 @@ func TestFixtureOrganizationsNamedOnlyByProjectsAndKeysWithoutIDs(t *testing.T) 
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestWhichErrorABadBodyGets pins the order of the checks (docs/api.md,
+// Request bodies): unknown attributes, then types and values in name
+// order, a required attribute sent as null being missing at its place;
+// where a value settles the request (acceptedTos false on a store), a
+// null is a wrong value, and what is missing comes last.
+func TestWhichErrorABadBodyGets(t *testing.T) {
+	e := newEnv(t)
+	cfg := "/groups/" + projA + "/alertConfigs/" + cfgHost
+	for _, c := range []struct {
+		method, path string
+		body         any
+		code, param  string
+	}{
+		{"PATCH", cfg, `{"enabled": null, "id": "5f2a00000000000000000099"}`, "MISSING_ATTRIBUTE", "enabled"},
+		{"POST", "/groups/" + projA + "/alertConfigs", `{"eventTypeName": null, "notifications": 5}`, "MISSING_ATTRIBUTE", "eventTypeName"},
+		{"POST", "/admin/backup/oplog/s3Configs", oplogBody(map[string]any{"acceptedTos": false, "uri": "", "s3BucketName": nil}), "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS", "acceptedTos"},
+		{"POST", "/admin/backup/oplog/s3Configs", `{"acceptedTos": false, "uri": null}`, "INVALID_JSON_ATTRIBUTE", "uri"},
+		{"POST", "/admin/backup/oplog/s3Configs", `{"acceptedTos": true, "uri": 5}`, "INVALID_JSON_ATTRIBUTE", "uri"},
+		{"POST", "/admin/backup/oplog/s3Configs", `{"acceptedTos": true}`, "MISSING_ATTRIBUTE", "id"},
+	} {
+		r := e.do("owner", c.method, c.path, c.body)
+		e.expect(r, 400, c.code)
+		if params, _ := r.body["parameters"].([]any); len(params) == 0 || params[0] != c.param {
+			t.Errorf("%s %s %v: parameters %v, want %s first", c.method, c.path, c.body, r.body["parameters"], c.param)
+		}
+	}
+}

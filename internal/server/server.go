@@ -129,32 +129,47 @@ func (s *Server) logf(format string, a ...any) {
 }
 
 // Reset puts the data back to the loaded fixtures, as POST /_omctl/reset
-// does, and forgets the notifications, journal and faults.
+// does.
 func (s *Server) Reset() error {
-	out, err := s.store.Reset()
-	if err != nil {
+	if err := s.withData(func(st *store.State) *apiError { s.resetLocked(st); return nil }); err != nil {
 		return err
 	}
+	return nil
+}
+
+// resetLocked puts st back to the loaded fixtures and forgets the
+// notifications, journal and faults, under the data lock so no request
+// sees one without the other.
+func (s *Server) resetLocked(st *store.State) {
+	st.ResetTo(s.store.Seed(), s.clock.Now())
 	s.notes.clear()
 	s.journal.clear()
 	s.faults.clear()
-	s.afterChange(out, false)
-	return nil
 }
 
 // Credentials lists the keys and users of the data being served, for the
 // start-up banner: with a state file they may differ from the fixtures.
 func (s *Server) Credentials() []store.Credential {
-	f := &store.Fixtures{}
-	s.store.View(func(st *store.State) { f = st.CredentialFixtures() })
-	return f.Credentials()
+	var creds []store.Credential
+	s.view(func(st *store.State) { creds = st.CredentialFixtures().Credentials() })
+	return creds
 }
 
 // Fixtures returns the current data in fixture form.
 func (s *Server) Fixtures() *store.Fixtures {
-	var f *store.Fixtures
-	s.store.View(func(st *store.State) { f = st.Fixtures().Clone() })
+	f := &store.Fixtures{}
+	s.view(func(st *store.State) { f = st.Fixtures().Clone() })
 	return f
+}
+
+// view reads the data outside a request, logging a read that failed (a
+// bug: fn panicked) and reporting whether it ran to the end.
+func (s *Server) view(fn func(*store.State)) bool {
+	if err := s.store.View(fn); err != nil {
+		s.logf("%v", err)
+		return false
+	}
+	return true
 }
 
 type handlerFunc func(*reqCtx) *apiError

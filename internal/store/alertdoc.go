@@ -42,7 +42,7 @@ func (a *AlertDoc) Doc() doc {
 	return d
 }
 
-// NewAlertDoc makes an alert from a document that passed alertSchema: it
+// NewAlertDoc makes an alert from a document that passed rules.AlertResource: it
 // drops what an alert does not show for its event type and status, and encodes
 // what is left. A CLOSED alert without resolved was resolved when last
 // updated.

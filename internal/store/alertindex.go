@@ -125,7 +125,7 @@ func (s *AlertSet) window(f AlertFilter) (int, int) {
 	return lo, max(lo, hi)
 }
 
-// Page returns the alerts of Page p of the filtered list and its total.
+// Page returns the alerts of page p of the filtered list and its total.
 func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 	lo, hi := s.window(f)
 	if f.Status == "" {

@@ -1,7 +1,7 @@
 package store
 
 // What changed since the last commit to the state file: the data records
-// it here, and the commit takes it (datalock.go).
+// it here, and the commit takes it (Store.runLocked).
 
 type recordRef struct{ kind, key string }
 

@@ -17,7 +17,7 @@ import (
 // Store is the data of a running server with what keeps it whole: one
 // lock that readers share and a writer holds alone, and the state file
 // each writer's changes are committed to, in the order they were made,
-// before the writer hears back (docs/server.md, Durability).
+// before the writer hears back (docs/server.md, State).
 type Store struct {
 	mu    sync.RWMutex // guards st and the data it holds
 	st    *State
@@ -92,11 +92,6 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 // Seed is what Reset goes back to.
 func (s *Store) Seed() *Fixtures { return s.seed }
 
-// Reset puts the data back to the seed and commits it whole.
-func (s *Store) Reset() (Outcome, error) {
-	return s.Update(func(st *State) { st.ResetTo(s.seed, s.clock.Now()) })
-}
-
 // View runs fn with the data under the read lock: views run side by side.
 func (s *Store) View(fn func(*State)) (err error) {
 	s.mu.RLock()
@@ -112,7 +107,8 @@ func (s *Store) View(fn func(*State)) (err error) {
 
 // Update runs fn with the data under the write lock, then commits what
 // it changed to the state file before returning, outside the lock. A
-// panic in fn commits nothing and is returned as a PanicError.
+// panic in fn is returned as a PanicError; what fn changed before it
+// stays, and is committed with the next change.
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
 	out, b, err := s.runLocked(fn)
 	if err != nil {

@@ -144,9 +144,15 @@ func Validate(body map[string]any, kind Kind, op Op) error {
 	if kind == Oplog && body["loadFactor"] != nil {
 		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
 	}
-	// The rules read a body as the server decodes it, with exact numbers;
-	// they may drop fields, so they read a copy.
 	raw, _ := json.Marshal(body)
+	var s api.S3Store
+	if err := json.Unmarshal(raw, &s); err != nil {
+		// Told in omctl's words: which field, what it got, what it wants.
+		return cmdutil.FlagErrorf("invalid store field %s", cmdutil.DescribeJSONError(err))
+	}
+	// The rules read a body as the server decodes it, with exact numbers;
+	// they may drop fields, so they read a copy. An update's id is the
+	// command's STORE_ID, which the command checks itself.
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var known map[string]any
@@ -156,12 +162,12 @@ func Validate(body map[string]any, kind Kind, op Op) error {
 			delete(known, k)
 		}
 	}
-	id, _ := body["id"].(string)
-	if err := rules.CheckStore(known, ruleKind(kind), ruleOp(op), id); err != nil {
+	if op == Update {
+		delete(known, "id")
+	}
+	if err := rules.CheckStore(known, ruleKind(kind), ruleOp(op), ""); err != nil {
 		return ruleError(err)
 	}
-	var s api.S3Store
-	_ = json.Unmarshal(raw, &s)
 	if authMethod(s) == "KEYS" && !hasKeys(s) {
 		return cmdutil.FlagErrorf("s3AuthMethod KEYS needs the bucket's keys: give --access-key and --secret-key (cloudAccessKey, cloudSecretKey in --file), or --auth-method IAM_ROLE")
 	}

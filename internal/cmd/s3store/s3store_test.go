@@ -245,7 +245,9 @@ func TestValidate(t *testing.T) {
 		{"unknown write concern", Snapshot, Create, map[string]any{"writeConcern": "ALL"}, `invalid writeConcern "ALL": valid values are ACKNOWLEDGED, W2, JOURNALED, MAJORITY`},
 		{"known write concern", Snapshot, Create, map[string]any{"writeConcern": "MAJORITY"}, ""},
 		// The server's rules, checked before sending.
-		{"labels not strings", Oplog, Create, map[string]any{"labels": []any{"a", 2.0}}, "invalid store field labels: Received JSON for the labels[1] attribute does not match expected format: want a string (--label)"},
+		{"labels not strings", Oplog, Create, map[string]any{"labels": []any{"a", 2.0}}, "invalid store field labels: got a number, want a string"},
+		{"an update's id not a string", Oplog, Update, map[string]any{"id": 5.0}, "invalid store field id: got a number, want a string"},
+		{"an update's own id", Oplog, Update, map[string]any{"id": "another"}, ""},
 		{"custom certificates not a list", Oplog, Update, map[string]any{"customCertificates": "x"}, "invalid store field customCertificates"},
 		{"a field omctl does not know is left to the server", Oplog, Create, map[string]any{"newerField": true}, ""},
 	} {
