@@ -214,7 +214,7 @@ func checkConfigRules(body doc) *apiError {
 	return nil
 }
 
-func (s *Server) patchAlertConfig(c *reqCtx) *apiError {
+func (s *Server) enableAlertConfig(c *reqCtx) *apiError {
 	project, d, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
@@ -260,9 +260,9 @@ func (s *Server) getGlobalAlertConfig(c *reqCtx) *apiError {
 	return nil
 }
 
-// putGlobalAlertConfig switches a global configuration on or off (endpoint
+// enableGlobalAlertConfig switches a global configuration on or off (endpoint
 // 9). The other fields of a configuration may be sent back; they change nothing.
-func (s *Server) putGlobalAlertConfig(c *reqCtx) *apiError {
+func (s *Server) enableGlobalAlertConfig(c *reqCtx) *apiError {
 	d, err := s.findGlobalConfig(c, writeGlobalAlerts)
 	if err != nil {
 		return err

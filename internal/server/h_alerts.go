@@ -128,9 +128,9 @@ func (s *Server) getAlert(c *reqCtx) *apiError {
 	return nil
 }
 
-// patchAlert acknowledges (acknowledgedUntil given) or unacknowledges
+// ackAlert acknowledges (acknowledgedUntil given) or unacknowledges
 // (acknowledgedUntil left out or null) an alert.
-func (s *Server) patchAlert(c *reqCtx) *apiError {
+func (s *Server) ackAlert(c *reqCtx) *apiError {
 	r, err := s.findAlert(c, writeMonitoring)
 	if err != nil {
 		return err

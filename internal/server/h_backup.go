@@ -194,9 +194,9 @@ func (s *Server) getSnapshot(c *reqCtx) *apiError {
 	return nil
 }
 
-// patchSnapshot changes a snapshot's expiry: doNotDelete true removes
+// expireSnapshot changes a snapshot's expiry: doNotDelete true removes
 // expires, and an expiry already in the past cannot be edited (docs/api.md, Snapshot).
-func (s *Server) patchSnapshot(c *reqCtx) *apiError {
+func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	project, cluster, o, err := s.clusterSnapshots(c, writeBackup)
 	if err != nil {
 		return err
