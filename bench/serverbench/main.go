@@ -9,18 +9,22 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/omctl/omctl/bench/internal/benchdata"
@@ -32,14 +36,23 @@ func main() {
 	omctl := flag.String("omctl", "bin/omctl", "the omctl binary to measure")
 	clients := flag.Int("clients", 32, "concurrent clients for the GET throughput")
 	seconds := flag.Float64("seconds", 3, "how long each throughput run lasts")
+	rounds = flag.Int("rounds", 6, "turns the GET throughput runs take, bare handler then omctl server")
 	pages := flag.Int("pages", 200, "pages of 500 to time")
 	acks := flag.Int("acks", 200, "acknowledgements to time with --state")
+	bareBody := flag.String("bare", "", "serve this file's bytes as the bare handler (the process serverbench starts for itself)")
 	flag.Parse()
+	if *bareBody != "" {
+		serveBare(*bareBody)
+		return
+	}
 	if err := run(*omctl, *n, *clients, time.Duration(*seconds*float64(time.Second)), *pages, *acks); err != nil {
 		fmt.Fprintln(os.Stderr, "serverbench:", err)
 		os.Exit(1)
 	}
 }
+
+// rounds is how many turns the GET throughput runs take.
+var rounds *int
 
 func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	dir, err := os.MkdirTemp("", "serverbench-")
@@ -74,21 +87,21 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 		srv.Stop()
 		return err
 	}
-	// The bare handler challenges like the server, so the load generator
-	// signs every request of both runs alike.
-	bare := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
-			w.Header().Set("WWW-Authenticate", `Digest realm="MMS Public API", domain="", nonce="bench", algorithm=MD5, qop="auth", stale=false`)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body)
-	}))
-	bareRate := throughput(bare.URL+"/alert", clients, d)
-	omctlRate := throughput(one, clients, d)
-	bare.Close()
+	// The bare handler is a process of its own, as omctl server is, so
+	// that both share the machine with the load generator alike.
+	bare, err := startBare(dir, body)
+	if err != nil {
+		srv.Stop()
+		return err
+	}
+	// Short runs taking turns, so that load from elsewhere on the machine
+	// falls on both alike rather than on whichever ran second.
+	var bareRate, omctlRate float64
+	for range *rounds {
+		bareRate += throughput(bare.URL+"/alert", clients, d/time.Duration(*rounds)) / float64(*rounds)
+		omctlRate += throughput(one, clients, d/time.Duration(*rounds)) / float64(*rounds)
+	}
+	bare.Stop()
 	fmt.Printf("GET one alert, %d clients: omctl server %.0f req/s (digest), bare net/http %.0f req/s: %.0f%%\n",
 		clients, omctlRate, bareRate, 100*omctlRate/bareRate)
 	srv.Stop()
@@ -217,4 +230,70 @@ func pct(ds []time.Duration, p int) time.Duration {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	i := (len(s) - 1) * p / 100
 	return s[i].Round(10 * time.Microsecond)
+}
+
+// bareServer is the bare handler's process.
+type bareServer struct {
+	URL string
+	cmd *exec.Cmd
+}
+
+// startBare runs this program again as the bare handler of body and
+// reads its URL.
+func startBare(dir string, body []byte) (*bareServer, error) {
+	file := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(file, body, 0o600); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, "-bare", file)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("the bare handler did not start: %v", err)
+	}
+	return &bareServer{URL: strings.TrimSpace(line), cmd: cmd}, nil
+}
+
+func (b *bareServer) Stop() {
+	b.cmd.Process.Signal(syscall.SIGTERM)
+	b.cmd.Wait()
+}
+
+// serveBare serves the bytes of file to digest-signed GETs, challenging
+// unsigned ones as omctl server does, so the load generator signs every
+// request of both runs alike; it prints its URL and serves until killed.
+func serveBare(file string) {
+	body, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serverbench:", err)
+		os.Exit(1)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serverbench:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" {
+			w.Header().Set("WWW-Authenticate", `Digest realm="MMS Public API", domain="", nonce="bench", algorithm=MD5, qop="auth", stale=false`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
 }

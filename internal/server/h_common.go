@@ -68,6 +68,12 @@ func withLinksJSON(raw []byte, self string) []byte {
 // appendJSONString appends s as a JSON string, as encodeJSON writes it.
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	if plainJSON(s) {
+		// Self links nearly always are: copied whole.
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -95,6 +101,17 @@ func appendJSONString(dst []byte, s string) []byte {
 		i += size
 	}
 	return append(dst, '"')
+}
+
+// plainJSON reports whether s is written in JSON as it is: printable
+// ASCII without quotes or backslashes.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkPathIDs applies the rule for bodies repeating the resource's own

@@ -56,6 +56,8 @@ type Server struct {
 	log     *log.Logger
 	mux     *http.ServeMux
 	version string
+	// versionHeader is version as a header's values, shared by every answer.
+	versionHeader []string
 
 	store *store.Store
 
@@ -104,6 +106,7 @@ func New(opts Options) (*Server, error) {
 		faults:  newFaultSet(),
 		limiter: newRateLimiter(opts.RateLimit),
 	}
+	s.versionHeader = []string{s.version}
 	s.notes = &notificationLog{}
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
 	if err != nil {
@@ -368,13 +371,19 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	if err != nil {
 		c.fail(err)
 	} else {
-		h2 := c.header
-		h2.Set("Strict-Transport-Security", "max-age=300")
-		h2.Set("Vary", "Accept-Encoding")
-		h2.Set("X-Vendor-Service-Version", s.version)
-		h2.Set("X-MongoDB-Service-Version", s.version)
+		// Canonical names and values made once: every answer carries them.
+		h := c.header
+		h["Strict-Transport-Security"] = hsts
+		h["Vary"] = varyEncoding
+		h["X-Vendor-Service-Version"] = s.versionHeader
+		h["X-Mongodb-Service-Version"] = s.versionHeader
 	}
 }
+
+var (
+	hsts         = []string{"max-age=300"}
+	varyEncoding = []string{"Accept-Encoding"}
+)
 
 // Timeouts of the HTTP server: a client that sends or reads slowly is cut
 // off, never waited on for ever, and idle connections are closed.
