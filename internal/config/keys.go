@@ -30,6 +30,12 @@ type Key struct {
 	// the value is a file name.
 	Values []string
 	File   bool
+	// Default is the value a run uses when nothing sets the key; it is
+	// not written to the profile, so `config get` still shows it unset.
+	Default string
+	// Prompt is how `omctl config init` asks for the key, nil when it
+	// does not: init asks for the keys that have one, in table order.
+	Prompt *Prompt
 	// check refuses a value that is not empty, naming what is allowed.
 	check func(key, value string) error
 	// get and set read and write the key's field of a Profile.
@@ -37,24 +43,38 @@ type Key struct {
 	set func(*Profile, string)
 }
 
+// Prompt is one question of `omctl config init`. A Secret key is read
+// without echo and its current value is not shown.
+type Prompt struct {
+	Title, Help string
+	// Optional keys may be answered with nothing, which leaves the
+	// profile's value as it was.
+	Optional bool
+}
+
 // AllKeys are the keys of a profile, in the order `config list` shows them.
 var AllKeys = []Key{
 	{Name: "base_url", Env: "OMCTL_BASE_URL", Flag: "base-url", check: checkBaseURL,
-		Help: "API base URL (https://host:port or a full base path)",
-		get:  func(p Profile) string { return p.BaseURL }, set: func(p *Profile, v string) { p.BaseURL = v }},
+		Help:   "API base URL (https://host:port or a full base path)",
+		Prompt: &Prompt{Title: "Base URL", Help: "https://host:port of the server"},
+		get:    func(p Profile) string { return p.BaseURL }, set: func(p *Profile, v string) { p.BaseURL = v }},
 	{Name: "public_key", Env: "OMCTL_PUBLIC_KEY", check: checkNotEmpty,
-		Help: "public key of an API key, or a user name",
-		get:  func(p Profile) string { return p.PublicKey }, set: func(p *Profile, v string) { p.PublicKey = v }},
+		Help:   "public key of an API key, or a user name",
+		Prompt: &Prompt{Title: "Public key", Help: "or a user name"},
+		get:    func(p Profile) string { return p.PublicKey }, set: func(p *Profile, v string) { p.PublicKey = v }},
 	{Name: "private_key", Env: "OMCTL_PRIVATE_KEY", Secret: true, check: checkNotEmpty,
-		Help: "private key of that API key, or the user's API key",
-		get:  func(p Profile) string { return p.PrivateKey }, set: func(p *Profile, v string) { p.PrivateKey = v }},
+		Help:   "private key of that API key, or the user's API key",
+		Prompt: &Prompt{Title: "Private key", Help: "or that user's API key; not shown as you type"},
+		get:    func(p Profile) string { return p.PrivateKey }, set: func(p *Profile, v string) { p.PrivateKey = v }},
 	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkObjectID,
-		Help: "default project (--project)",
-		get:  func(p Profile) string { return p.ProjectID }, set: func(p *Profile, v string) { p.ProjectID = v }},
+		Help:   "default project (--project)",
+		Prompt: &Prompt{Title: "Default project ID", Help: "24 hex digits, optional", Optional: true},
+		get:    func(p Profile) string { return p.ProjectID }, set: func(p *Profile, v string) { p.ProjectID = v }},
 	{Name: "org_id", Env: "OMCTL_ORG_ID", Flag: "org", check: checkObjectID,
-		Help: "default organization (--org)",
-		get:  func(p Profile) string { return p.OrgID }, set: func(p *Profile, v string) { p.OrgID = v }},
-	{Name: "output", Env: "OMCTL_OUTPUT", Flag: "output", Values: api.OutputFormats, check: checkOutput,
+		Help:   "default organization (--org)",
+		Prompt: &Prompt{Title: "Default organization ID", Help: "24 hex digits, optional; apikeys accesslist add needs it", Optional: true},
+		get:    func(p Profile) string { return p.OrgID }, set: func(p *Profile, v string) { p.OrgID = v }},
+	{Name: "output", Env: "OMCTL_OUTPUT", Flag: "output", Values: api.OutputFormats, Default: api.FormatTable, check: checkOutput,
 		Help: "default output format: table, json, jsonl or yaml (-o)",
 		get:  func(p Profile) string { return p.Output }, set: func(p *Profile, v string) { p.Output = v }},
 	{Name: "ca_cert", Env: "OMCTL_CA_CERT", Flag: "ca-cert", File: true, check: checkCACert,
@@ -84,6 +104,15 @@ var Keys = func() []string {
 // LookupKey finds a key by name.
 func LookupKey(name string) (Key, bool) {
 	i := slices.IndexFunc(AllKeys, func(k Key) bool { return k.Name == name })
+	if i < 0 {
+		return Key{}, false
+	}
+	return AllKeys[i], true
+}
+
+// LookupFlag finds the key that the global flag --name overrides.
+func LookupFlag(name string) (Key, bool) {
+	i := slices.IndexFunc(AllKeys, func(k Key) bool { return k.Flag != "" && k.Flag == name })
 	if i < 0 {
 		return Key{}, false
 	}

@@ -8,21 +8,30 @@ import (
 	"github.com/spf13/viper"
 )
 
-// Settings are the resolved settings of one run.
+// Settings are the resolved settings of one run: the name of the profile
+// they started from, and the value of every key of AllKeys. The values stay
+// a typed struct, not a map by key name, so that commands read
+// s.ProjectID and s.Insecure with the compiler checking the name and the
+// type; they are the Profile struct itself, embedded, so that a new key is
+// still one row of AllKeys and one Profile field, with nothing to copy here.
 type Settings struct {
-	Profile    string
-	BaseURL    string
-	PublicKey  string
-	PrivateKey string
-	ProjectID  string
-	OrgID      string
-	Output     string
-	CACert     string
-	Insecure   bool
+	Profile string
+	Values
 }
+
+// Values is Profile under a second name, so that Settings can embed it:
+// Settings' own field Profile, the profile's name, which commands already
+// read, takes the name an embedded Profile would have.
+type Values = Profile
 
 // ProfileEnv names the profile to use when -P is not given.
 const ProfileEnv = "OMCTL_PROFILE"
+
+// RetriesEnv is the variable of --retries. The number of retries belongs
+// to a run, not to a profile, so it is no key of AllKeys; it is named
+// here so the flag's help, `omctl help environment` and README.md's
+// table of settings share it.
+const RetriesEnv = "OMCTL_RETRIES"
 
 // Resolve merges, by precedence, the flags that were set, the environment,
 // and the chosen profile of f. profileFlag is the value of -P ("" if unset).
@@ -65,30 +74,17 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 			}
 		}
 	}
-	var got Profile
+	s := &Settings{Profile: name}
 	for _, k := range AllKeys {
 		raw := v.GetString(k.Name)
 		if raw == "" {
+			k.set(&s.Values, k.Default)
 			continue
 		}
 		if err := k.check(k.Name, raw); err != nil {
 			return nil, fmt.Errorf("%w (from %s)", err, source(k, name, flags))
 		}
-		k.set(&got, raw)
-	}
-	s := &Settings{
-		Profile:    name,
-		BaseURL:    got.BaseURL,
-		PublicKey:  got.PublicKey,
-		PrivateKey: got.PrivateKey,
-		ProjectID:  got.ProjectID,
-		OrgID:      got.OrgID,
-		Output:     got.Output,
-		CACert:     got.CACert,
-		Insecure:   got.Insecure,
-	}
-	if s.Output == "" {
-		s.Output = "table"
+		k.set(&s.Values, raw)
 	}
 	return s, nil
 }
