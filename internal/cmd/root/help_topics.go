@@ -30,14 +30,13 @@ Errors are printed on stderr as
 profile of the config file, in that order of precedence. CI jobs can run on
 environment variables alone, with no config file.
 
-` + keyVariables() + `  OMCTL_RETRIES      times a GET, PUT or PATCH is tried again when the
+` + keyVariables() + envLine(cfg.RetriesEnv, `times a GET, PUT or PATCH is tried again when the
                      service answers 429, 502, 503 or 504 or the connection
                      is lost (default 3, 0 for none; --retries); a 429 is
                      retried after its Retry-After, the others after a
                      growing, jittered wait, all within --timeout. POST and
-                     DELETE are never repeated.
-  OMCTL_PROFILE      profile to use (-P/--profile)
-  OMCTL_CONFIG_DIR   directory of config.toml (default
+                     DELETE are never repeated.`) +
+		envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour
   CLICOLOR           0 to disable colour
@@ -83,9 +82,14 @@ alerts list --watch
 func keyVariables() string {
 	var b strings.Builder
 	for _, k := range cfg.AllKeys {
-		fmt.Fprintf(&b, "  %-17s  %s\n", k.Env, k.Help)
+		b.WriteString(envLine(k.Env, k.Help))
 	}
 	return b.String()
+}
+
+// envLine is one variable of `omctl help environment`, its text aligned.
+func envLine(env, text string) string {
+	return fmt.Sprintf("  %-17s  %s\n", env, text)
 }
 
 func helpTopics() []*cobra.Command {

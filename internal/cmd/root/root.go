@@ -31,6 +31,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/snapshotstores"
 	versioncmd "github.com/omctl/omctl/internal/cmd/version"
 	"github.com/omctl/omctl/internal/cmdutil"
+	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
 )
 
@@ -59,17 +60,17 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 
 	pf := cmd.PersistentFlags()
 	g := &f.Flags
-	pf.StringVarP(&g.Profile, "profile", "P", "", "config profile to use (env OMCTL_PROFILE)")
-	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path (env OMCTL_BASE_URL)")
-	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits (env OMCTL_PROJECT_ID)")
-	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits (env OMCTL_ORG_ID)")
-	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, jsonl or yaml (env OMCTL_OUTPUT)")
+	pf.StringVarP(&g.Profile, "profile", "P", "", "config profile to use"+envNote(cfg.ProfileEnv))
+	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path"+keyEnvNote("base-url"))
+	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits"+keyEnvNote("project"))
+	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits"+keyEnvNote("org"))
+	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, jsonl or yaml"+keyEnvNote("output"))
 	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
 	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
 	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")
 	pf.BoolVar(&g.Insecure, "insecure", false, "skip TLS certificate verification (unsafe)")
 	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request, its retries included")
-	pf.IntVar(&g.Retries, "retries", client.DefaultRetries, "times a GET, PUT or PATCH is tried again on 429, 502, 503, 504 or a lost connection; 0 for none (env OMCTL_RETRIES)")
+	pf.IntVar(&g.Retries, "retries", client.DefaultRetries, "times a GET, PUT or PATCH is tried again on 429, 502, 503, 504 or a lost connection; 0 for none"+envNote(cfg.RetriesEnv))
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
 	pf.BoolVar(&g.NoHeaders, "no-headers", false, "leave the header line out of tables on a terminal (piped tables have none)")
@@ -104,6 +105,21 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	noFileCompletions(cmd)
 	return cmd
 }
+
+// keyEnvNote is the " (env VAR)" of a global flag's help, VAR being the
+// variable of the profile key the flag overrides as the key table names
+// it (cfg.AllKeys), so that renaming a variable there renames it in
+// the help, docs/cli and the completions too. A flag no key names is a
+// programming error, caught by every test that builds the tree.
+func keyEnvNote(flag string) string {
+	k, ok := cfg.LookupFlag(flag)
+	if !ok {
+		panic("no config key has the flag --" + flag)
+	}
+	return envNote(k.Env)
+}
+
+func envNote(env string) string { return " (env " + env + ")" }
 
 // Main runs omctl with the process's arguments and streams and returns
 // the exit code.
