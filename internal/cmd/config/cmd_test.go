@@ -352,7 +352,7 @@ func TestInitOfASecondProfileLeavesTheActiveOne(t *testing.T) {
 	path := configDir(t)
 	ios, _, _, _ := iostreams.Test()
 	ask := func(_ context.Context, _ *InitOptions, a *Answers) error {
-		*a = Answers{BaseURL: "https://om:8443", PublicKey: "p", PrivateKey: "k"}
+		*a = Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "p", PrivateKey: "k"}}
 		return nil
 	}
 	for _, name := range []string{"first", "second"} {
@@ -376,7 +376,7 @@ func TestCheckCredentialsReadsOneAlert(t *testing.T) {
 	} {
 		srv := stubapi.New(t)
 		srv.Reply("GET", tt.path, 200, `{"results":[],"totalCount":0}`)
-		err := checkCredentials(context.Background(), &Answers{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv", ProjectID: tt.project})
+		err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv", ProjectID: tt.project}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,11 +390,11 @@ func TestCheckCredentialsReadsOneAlert(t *testing.T) {
 func TestCheckCredentialsRefusedKeyIsAnAuthError(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/globalAlerts", 403, `{"detail":"no","error":403,"errorCode":"ORG_REQUIRES_ACCESS_LIST","reason":"Forbidden"}`)
-	err := checkCredentials(context.Background(), &Answers{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv"})
+	err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv"}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}
-	if err := checkCredentials(context.Background(), &Answers{BaseURL: "://bad"}); err == nil {
+	if err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: "://bad"}}); err == nil {
 		t.Error("a bad base URL gave no error")
 	}
 }

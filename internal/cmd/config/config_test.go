@@ -105,7 +105,7 @@ func TestInitSavesValidatedAnswers(t *testing.T) {
 	answer := func(a Answers) func(context.Context, *InitOptions, *Answers) error {
 		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
 	}
-	bad := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}
+	bad := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}}
 	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(bad)}); err == nil {
 		t.Fatal("bad project id accepted")
 	}
@@ -159,7 +159,7 @@ func TestInitSavesOrgAndChecksTheKeyWhenAsked(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, errOut := iostreams.Test()
 	org := "5e1a0c2e8f9d4b0012345678"
-	answers := Answers{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org, CheckNow: true}
+	answers := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org}, CheckNow: true}
 	var checked *Answers
 	opts := &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path,
 		Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,11 +15,24 @@ import (
 	cfg "github.com/omctl/omctl/internal/config"
 )
 
-// Answers are what `config init` asks for.
+// Answers are what `config init` asks for: the values of the keys that
+// have a Prompt in the key table (cfg.AllKeys), held in a Profile so that
+// the table's Get and Set reach them by name, and whether to check them.
 type Answers struct {
-	BaseURL, PublicKey, PrivateKey, ProjectID, OrgID string
+	cfg.Profile
 	// CheckNow asks to try the credentials against the server once saved.
 	CheckNow bool
+}
+
+// initKeys are the keys `config init` asks for, in the table's order.
+func initKeys() []cfg.Key {
+	var keys []cfg.Key
+	for _, k := range cfg.AllKeys {
+		if k.Prompt != nil {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // InitOptions are the inputs of `config init`.
@@ -62,15 +76,18 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 		return err
 	}
 	prof := file.Profiles[name]
-	ans := &Answers{BaseURL: prof.BaseURL, PublicKey: prof.PublicKey, PrivateKey: prof.PrivateKey, ProjectID: prof.ProjectID, OrgID: prof.OrgID}
+	// The answers start as the profile, so each question offers the
+	// current value; only the keys init asks for are written back.
+	ans := &Answers{Profile: prof}
 	if err := opts.Ask(ctx, opts, ans); err != nil {
 		return err
 	}
-	for _, kv := range [][2]string{{"base_url", ans.BaseURL}, {"public_key", ans.PublicKey}, {"private_key", ans.PrivateKey}, {"project_id", ans.ProjectID}, {"org_id", ans.OrgID}} {
-		if kv[1] == "" && (kv[0] == "project_id" || kv[0] == "org_id") {
+	for _, k := range initKeys() {
+		v := ans.Get(k.Name)
+		if v == "" && k.Prompt.Optional {
 			continue
 		}
-		if err := prof.Set(kv[0], kv[1]); err != nil {
+		if err := prof.Set(k.Name, v); err != nil {
 			return &cmdutil.FlagError{Err: err}
 		}
 	}
@@ -109,36 +126,49 @@ func checkCredentials(ctx context.Context, ans *Answers) error {
 
 func askAtTerminal(ctx context.Context, opts *InitOptions, ans *Answers) error {
 	if !opts.IO.IsStdinTTY() || !opts.IO.IsStderrTTY() {
-		return cmdutil.FlagErrorf("config init needs a terminal to ask questions; in scripts use 'omctl config set KEY VALUE' (keys: base_url, public_key, private_key, project_id, ...) or the environment variables OMCTL_BASE_URL, OMCTL_PUBLIC_KEY, OMCTL_PRIVATE_KEY, OMCTL_PROJECT_ID")
-	}
-	check := func(key string, optional bool) func(string) error {
-		return func(v string) error {
-			if v == "" && optional {
-				return nil
-			}
-			return cfg.ValidateValue(key, v)
-		}
+		return cmdutil.FlagErrorf("%s", noTerminalMessage())
 	}
 	p := newPrompter(opts.IO.In, opts.IO.ErrOut)
-	for _, q := range []struct {
-		title, help string
-		value       *string
-		secret      bool
-		check       func(string) error
-	}{
-		{"Base URL", "https://host:port of the server", &ans.BaseURL, false, check("base_url", false)},
-		{"Public key", "or a user name", &ans.PublicKey, false, check("public_key", false)},
-		{"Private key", "or that user's API key; not shown as you type", &ans.PrivateKey, true, check("private_key", false)},
-		{"Default project ID", "24 hex digits, optional", &ans.ProjectID, false, check("project_id", true)},
-		{"Default organization ID", "24 hex digits, optional; apikeys accesslist add needs it", &ans.OrgID, false, check("org_id", true)},
-	} {
-		v, err := p.ask(ctx, q.title, q.help, *q.value, q.secret, q.check)
+	for _, k := range initKeys() {
+		check := func(v string) error {
+			if v == "" && k.Prompt.Optional {
+				return nil
+			}
+			return cfg.ValidateValue(k.Name, v)
+		}
+		v, err := p.ask(ctx, k.Prompt.Title, k.Prompt.Help, ans.Get(k.Name), k.Secret, check)
 		if err != nil {
 			return err
 		}
-		*q.value = v
+		if err := setAnswer(ans, k, v); err != nil {
+			return err
+		}
 	}
 	var err error
 	ans.CheckNow, err = p.confirm(ctx, "Try the key against the server once saved?")
 	return err
+}
+
+// setAnswer stores v as the answer for k. An optional key left empty is
+// unset rather than set, since "" is no valid value to Set.
+func setAnswer(ans *Answers, k cfg.Key, v string) error {
+	if v == "" {
+		return ans.Unset(k.Name)
+	}
+	return ans.Set(k.Name, v)
+}
+
+// noTerminalMessage sends a script to the keys init would have asked for
+// and their variables. It names the first four, "..." standing for the
+// rest, as it always has: enough to show the pattern, short enough to
+// read in one line.
+func noTerminalMessage() string {
+	var names, envs []string
+	keys := initKeys()
+	for _, k := range keys[:min(4, len(keys))] {
+		names = append(names, k.Name)
+		envs = append(envs, k.Env)
+	}
+	return fmt.Sprintf("config init needs a terminal to ask questions; in scripts use 'omctl config set KEY VALUE' (keys: %s, ...) or the environment variables %s",
+		strings.Join(names, ", "), strings.Join(envs, ", "))
 }
