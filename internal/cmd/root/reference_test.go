@@ -18,8 +18,9 @@ import (
 )
 
 // `make docs completions` runs these tests with -update to rewrite the
-// checked-in files; `make test` runs them without, to fail when stale.
-var update = flag.Bool("update", false, "rewrite docs/ and completions/ from the command tree")
+// checked-in files, README.md's table of settings among them; `make test`
+// runs them without, to fail when stale.
+var update = flag.Bool("update", false, "rewrite docs/, completions/ and README.md's table of settings from the command tree")
 
 const repoRoot = "../../.."
 
@@ -65,6 +66,7 @@ func generated(t *testing.T) map[string][]byte {
 			files[filepath.Join(into, e.Name())] = data
 		}
 	}
+	files["README.md"] = readmeFile(t, root)
 	var b bytes.Buffer
 	for name, gen := range map[string]func() error{
 		"completions/omctl.bash": func() error { return root.GenBashCompletionV2(&b, true) },
