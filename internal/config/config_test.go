@@ -10,10 +10,18 @@ import (
 )
 
 func clearEnv(t *testing.T) {
-	for _, k := range []string{"OMCTL_BASE_URL", "OMCTL_PUBLIC_KEY", "OMCTL_PRIVATE_KEY", "OMCTL_PROJECT_ID", "OMCTL_ORG_ID", "OMCTL_OUTPUT", "OMCTL_CA_CERT", "OMCTL_INSECURE", ProfileEnv} {
+	for _, k := range append(envNames(), ProfileEnv) {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
+}
+
+func envNames() []string {
+	var names []string
+	for _, k := range AllKeys {
+		names = append(names, k.Env)
+	}
+	return names
 }
 
 func flags(args ...string) *pflag.FlagSet {

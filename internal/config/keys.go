@@ -14,8 +14,12 @@ import (
 // Key is one setting of a profile and everything omctl knows of it: the
 // environment variable and global flag that override it, whether it is a
 // secret, what it accepts and how `omctl help environment` describes it.
-// AllKeys drives `config get|set|unset|list`, their completion, Resolve
-// and the help, so a new setting is one row here and one Profile field.
+// AllKeys drives `config get|set|unset|list`, their completion, the
+// questions of `config init`, Resolve and the Settings it returns, the
+// "(env ...)" of the global flags' help, `omctl help environment` and
+// README.md's table of settings (written by `make docs`), so a new
+// setting is one row here and one Profile field; tests fail until the
+// field's TOML name is the row's Name and `omctl config --help` names it.
 type Key struct {
 	Name string
 	// Env is the environment variable that beats the profile.

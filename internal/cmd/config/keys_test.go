@@ -2,6 +2,7 @@ package config
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,5 +73,18 @@ func TestInitWithoutTerminalNamesTheKeysAndTheirVariables(t *testing.T) {
 	want := "config init needs a terminal to ask questions; in scripts use 'omctl config set KEY VALUE' (keys: base_url, public_key, private_key, project_id, ...) or the environment variables OMCTL_BASE_URL, OMCTL_PUBLIC_KEY, OMCTL_PRIVATE_KEY, OMCTL_PROJECT_ID"
 	if err == nil || err.Error() != want || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// `omctl config --help` names the keys in prose, wrapped by hand; it must
+// name those of the key table, in its order, so a key added there is
+// added here too.
+func TestConfigHelpNamesEveryKey(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	long := NewCmdConfig(cmdutil.New(ios)).Long
+	_, after, ok := strings.Cut(long, "Keys: ")
+	list, _, _ := strings.Cut(after, ".")
+	if got := strings.Fields(strings.ReplaceAll(list, ",", " ")); !ok || !slices.Equal(got, cfg.Keys) {
+		t.Errorf("config --help names keys %v, the table has %v", got, cfg.Keys)
 	}
 }
