@@ -186,7 +186,7 @@ func (f *Factory) JSONPrinter() (*output.Printer, error) {
 	return output.New(f.IOStreams, output.Options{Format: format, JQ: f.Flags.JQ, Pretty: f.Flags.Pretty, Envelope: f.Flags.Envelope})
 }
 
-// retries is --retries, else OMCTL_RETRIES, else the client's default.
+// retries is --retries, else config.RetriesEnv, else the client's default.
 func (f *Factory) retries() (int, error) {
 	if f.FlagSet != nil && f.FlagSet.Changed("retries") {
 		if f.Flags.Retries < 0 {
@@ -194,10 +194,10 @@ func (f *Factory) retries() (int, error) {
 		}
 		return f.Flags.Retries, nil
 	}
-	if v, ok := os.LookupEnv("OMCTL_RETRIES"); ok && v != "" {
+	if v, ok := os.LookupEnv(config.RetriesEnv); ok && v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return 0, FlagErrorf("invalid retries %q (from OMCTL_RETRIES): want 0 (no retries) or more", v)
+			return 0, FlagErrorf("invalid retries %q (from %s): want 0 (no retries) or more", v, config.RetriesEnv)
 		}
 		return n, nil
 	}
