@@ -111,7 +111,7 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	if err != nil {
 		return err
 	}
-	defer srv.Stop()
+	defer func() { srv.Stop() }() // whichever server runs last
 	fmt.Printf("start with a new --state: %.2f s; resident %s\n", srv.Startup.Seconds(), srv.Memory("VmRSS"))
 	ackLat, err := timeAcks(srv.Base, n, acks)
 	if err != nil {
