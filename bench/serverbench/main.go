@@ -73,7 +73,7 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	}
 	fmt.Printf("start: %.2f s to the URL; resident %s (peak %s)\n", srv.Startup.Seconds(), srv.Memory("VmRSS"), srv.Memory("VmHWM"))
 
-	lat, bytesRead, err := timePages(srv.Base, pages)
+	lat, bytesRead, err := timePages(srv.Base, n, pages)
 	if err != nil {
 		srv.Stop()
 		return err
@@ -144,11 +144,16 @@ func getOnce(url string) ([]byte, error) {
 	return body, err
 }
 
-func timePages(base string, pages int) ([]time.Duration, int64, error) {
+// timePages fetches pages of 500 one after another. With fewer than
+// pages·500 alerts it goes round the pages there are, so that every page
+// timed holds alerts and small and large data are compared page for page.
+func timePages(base string, n, pages int) ([]time.Duration, int64, error) {
 	c := digestClient()
 	var lat []time.Duration
 	var total int64
-	for p := 1; p <= pages; p++ {
+	have := max(1, (n+499)/500)
+	for i := 0; i < pages; i++ {
+		p := 1 + i%have
 		t0 := time.Now()
 		res, err := c.Get(fmt.Sprintf("%s/groups/%s/alerts?itemsPerPage=500&pageNum=%d", base, benchdata.ProjectID, p))
 		if err != nil {
