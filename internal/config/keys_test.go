@@ -9,18 +9,24 @@ import (
 	"testing"
 )
 
-// Each row's accessors must reach its own Profile field, and only it: a
-// row copied without changing get or set would write another key.
-func TestEveryKeySetsGetsAndUnsetsItsOwnField(t *testing.T) {
+// validValues is a valid value for every key.
+func validValues(t *testing.T) map[string]string {
+	t.Helper()
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	if err := os.WriteFile(ca, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	valid := map[string]string{
+	return map[string]string{
 		"base_url": "https://om.example.com", "public_key": "pub", "private_key": "secret-value",
 		"project_id": "5e2b0c2e8f9d4b0012345678", "org_id": "5e2b0c2e8f9d4b0012345679",
 		"output": "yaml", "ca_cert": ca, "insecure": "true",
 	}
+}
+
+// Each row's accessors must reach its own Profile field, and only it: a
+// row copied without changing get or set would write another key.
+func TestEveryKeySetsGetsAndUnsetsItsOwnField(t *testing.T) {
+	valid := validValues(t)
 	if len(valid) != len(AllKeys) {
 		t.Fatalf("the test knows %d keys, the table has %d", len(valid), len(AllKeys))
 	}
@@ -68,15 +74,7 @@ func TestProfileTOMLNamesAreTheKeyNames(t *testing.T) {
 // Settings carry every key, since they embed the Profile the table's
 // accessors fill: each key set only in the environment arrives.
 func TestResolveCarriesEveryKeyIntoSettings(t *testing.T) {
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	valid := map[string]string{
-		"base_url": "https://om.example.com", "public_key": "pub", "private_key": "secret-value",
-		"project_id": "5e2b0c2e8f9d4b0012345678", "org_id": "5e2b0c2e8f9d4b0012345679",
-		"output": "yaml", "ca_cert": ca, "insecure": "true",
-	}
+	valid := validValues(t)
 	t.Setenv(ProfileEnv, "")
 	for _, k := range AllKeys {
 		t.Setenv(k.Env, valid[k.Name])
