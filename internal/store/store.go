@@ -21,7 +21,7 @@ import (
 type Store struct {
 	mu    sync.RWMutex // guards st and the data it holds
 	st    *State
-	seed  *Fixtures // what Reset goes back to; never changed
+	seed  *Fixtures // what a reset goes back to (Seed); never changed
 	file  *StateFile
 	clock *Clock
 
@@ -62,8 +62,9 @@ func (e *CommitError) Error() string {
 func (e *CommitError) Unwrap() error { return e.Err }
 
 // Open starts the store from the state file when it holds data, else from
-// seed, which is then committed to the file (if any). Reset goes back to
-// seed, or, with fileIsSeed and a file holding data, to what it held.
+// seed, which is then committed to the file (if any). A reset (see Seed
+// and State.ResetTo) goes back to seed, or, with fileIsSeed and a file
+// holding data, to what it held.
 func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Store, error) {
 	s := &Store{seed: seed, file: file, clock: clock}
 	s.st = NewState(seed.Clone(), clock.Now())
@@ -89,7 +90,7 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 	return s, nil
 }
 
-// Seed is what Reset goes back to.
+// Seed is the fixtures a reset goes back to.
 func (s *Store) Seed() *Fixtures { return s.seed }
 
 // View runs fn with the data under the read lock: views run side by side.
