@@ -1,0 +1,155 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/api"
+)
+
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// openStore opens a store over a new state file seeded with the default
+// fixtures, and the path of that file.
+func openStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.db")
+	file, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	return s, path
+}
+
+// onDisk is what the state file at path holds, read by a fresh store, as
+// a restarted server would.
+func onDisk(t *testing.T, s *Store, path string) *State {
+	t.Helper()
+	s.file.Close()
+	file, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return again.st
+}
+
+func oplogStore(id string, maxConns int) doc {
+	return doc{"id": id, "acceptedTos": true, "s3BucketName": "b", "s3MaxConnections": int64(maxConns)}
+}
+
+func TestUpdateIsOnDiskWhenItReturns(t *testing.T) {
+	s, path := openStore(t)
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("o1", 5)) }); err != nil {
+		t.Fatal(err)
+	}
+	got := onDisk(t, s, path).OplogStores().Get("o1")
+	if got == nil || got["s3MaxConnections"] != int64(5) {
+		t.Fatalf("state file holds %v", got)
+	}
+}
+
+func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
+	s, path := openStore(t)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				id := fmt.Sprintf("w%d", w)
+				_, err := s.Update(func(st *State) {
+					if st.OplogStores().Get(id) == nil {
+						st.CreateOplogStore(oplogStore(id, i+1))
+					} else {
+						st.ReplaceOplogStore(oplogStore(id, i+1))
+					}
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var mem []doc
+	s.View(func(st *State) { mem = st.OplogStores().items })
+	disk := onDisk(t, s, path).OplogStores()
+	for _, d := range mem {
+		if got := disk.Get(d["id"].(string)); got == nil || got["s3MaxConnections"] != d["s3MaxConnections"] {
+			t.Errorf("%s: memory %v, state file %v", d["id"], d["s3MaxConnections"], got)
+		}
+	}
+	if disk.Get("w3")["s3MaxConnections"] != int64(25) {
+		t.Errorf("the last write of w3 is not the one kept: %v", disk.Get("w3"))
+	}
+}
+
+func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
+	s, _ := openStore(t)
+	_, err := s.Update(func(*State) { panic("bug") })
+	var perr *PanicError
+	if !errors.As(err, &perr) || perr.Value != "bug" || len(perr.Stack) == 0 {
+		t.Fatalf("Update: %v", err)
+	}
+	if err := s.View(func(*State) { panic("bug") }); !errors.As(err, &perr) {
+		t.Fatalf("View: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) })
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the lock was not released after a panic")
+	}
+}
+
+func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	cfg := NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
+		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10)}}})
+	alert := NewObjectID()
+	f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": alert, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
+		"status": api.StatusTracking, "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z"}))
+	clock := VirtualClock(start)
+	s, err := Open(f, nil, clock, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func() (st string) {
+		s.View(func(d *State) { st = d.Alert(alert).Status })
+		return st
+	}
+	s.OpenDue(clock.Now())
+	if got := status(); got != api.StatusTracking {
+		t.Fatalf("before its delay the alert is %s", got)
+	}
+	clock.Advance(10 * time.Minute)
+	if _, err := s.OpenDue(clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if got := status(); got != api.StatusOpen {
+		t.Fatalf("after its delay the alert is %s", got)
+	}
+}
