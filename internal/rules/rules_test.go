@@ -176,3 +176,60 @@ func TestFieldsDescribeThemselves(t *testing.T) {
 		t.Error("notifications do not describe their elements")
 	}
 }
+
+func TestBackupConfigChangesThatNeedAResync(t *testing.T) {
+	current := Doc{"excludedNamespaces": []any{"db.a"}, "encryptionEnabled": false}
+	for _, c := range []struct {
+		body string
+		code string
+	}{
+		{`{}`, "MISSING_ATTRIBUTE"},
+		{`{"multiRegionBackupEnabled": true}`, "MISSING_ATTRIBUTE"},
+		{`{"excludedNamespaces": ["db.a", "db.b"]}`, ""},
+		{`{"excludedNamespaces": []}`, "SYNC_SOURCE_REQUIRED"},
+		{`{"excludedNamespaces": [], "syncSource": "PRIMARY"}`, ""},
+		{`{"includedNamespaces": ["db.c"]}`, "INVALID_ATTRIBUTE"},
+		{`{"includedNamespaces": ["db.c"], "excludedNamespaces": [], "syncSource": "PRIMARY"}`, ""},
+		{`{"encryptionEnabled": true}`, "SYNC_SOURCE_REQUIRED"},
+		{`{"encryptionEnabled": true, "syncSource": ""}`, "SYNC_SOURCE_REQUIRED"},
+	} {
+		err := CheckBackupConfigChange(body(t, c.body), current)
+		if got := ""; err != nil {
+			got = err.Code
+			if got != c.code {
+				t.Errorf("%s: %s (%s), want %q", c.body, got, err.Detail, c.code)
+			}
+		} else if c.code != "" {
+			t.Errorf("%s: accepted, want %s", c.body, c.code)
+		}
+	}
+}
+
+func TestAlertConfigRulesAcrossFields(t *testing.T) {
+	for _, c := range []struct{ body, code string }{
+		{`{"eventTypeName": "HOST_DOWN", "notifications": []}`, ""},
+		{`{"eventTypeName": "host down", "notifications": []}`, "INVALID_ENUM_VALUE"},
+		{`{"eventTypeName": "OUTSIDE_METRIC_THRESHOLD", "notifications": []}`, "MISSING_ATTRIBUTE"},
+		{`{"eventTypeName": "HOST_DOWN", "matchers": [{"fieldName": "COLOR", "operator": "EQUALS", "value": "x"}], "notifications": []}`, "INVALID_ENUM_VALUE"},
+		{`{"eventTypeName": "HOST_DOWN", "notifications": [{"typeName": "WEBHOOK", "webhookSecret": "s"}]}`, "MISSING_ATTRIBUTE"},
+	} {
+		err := CheckAlertConfig(body(t, c.body), nil)
+		if (err == nil) != (c.code == "") || (err != nil && err.Code != c.code) {
+			t.Errorf("%s: %v, want %q", c.body, err, c.code)
+		}
+	}
+}
+
+func TestKeepRedactedSecrets(t *testing.T) {
+	current := Doc{"notifications": []any{map[string]any{"typeName": "SLACK", "apiToken": "xoxb-123456789"}}}
+	b := body(t, `{"notifications": [{"typeName": "SLACK", "apiToken": "**********6789"}]}`)
+	KeepRedactedSecrets(b, current)
+	if got := b["notifications"].([]any)[0].(map[string]any)["apiToken"]; got != "xoxb-123456789" {
+		t.Errorf("a redacted token sent back became %v", got)
+	}
+	b = body(t, `{"notifications": [{"typeName": "SLACK", "apiToken": "new-token"}]}`)
+	KeepRedactedSecrets(b, current)
+	if got := b["notifications"].([]any)[0].(map[string]any)["apiToken"]; got != "new-token" {
+		t.Errorf("a new token became %v", got)
+	}
+}

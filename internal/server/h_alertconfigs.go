@@ -32,33 +32,6 @@ func (c *reqCtx) renderConfig(d doc, self string) doc {
 	return withLinks(out, self)
 }
 
-// mergeSecrets keeps stored secrets where a client sent back the redacted
-// form it was shown (a read, edit, write cycle), and refuses a webhook secret sent without its URL.
-func mergeSecrets(newNotes, oldNotes []any) *apiError {
-	for i, n := range newNotes {
-		m, _ := n.(map[string]any)
-		var old map[string]any
-		if i < len(oldNotes) {
-			old, _ = oldNotes[i].(map[string]any)
-		}
-		for k, v := range m {
-			if s, ok := v.(string); ok && old != nil && old["typeName"] == m["typeName"] {
-				if prev, ok := old[k].(string); ok && prev != s && rules.RedactField(k, prev) == s {
-					m[k] = prev
-				}
-			}
-		}
-		if _, hasSecret := m["webhookSecret"]; hasSecret {
-			if u, _ := m["webhookUrl"].(string); u == "" {
-				return errBadRequest("MISSING_ATTRIBUTE",
-					fmt.Sprintf("The required attribute notifications[%d].webhookUrl was not specified: a webhook secret needs a webhook URL in the same request.", i),
-					fmt.Sprintf("notifications[%d].webhookUrl", i))
-			}
-		}
-	}
-	return nil
-}
-
 func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 	project, err := c.project(readMonitoring)
 	if err != nil {
@@ -129,17 +102,10 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	id := old["id"].(string)
-	if err := rules.AlertConfigBody().Check(body, "", doc{"id": id, "groupId": project}); err != nil {
+	if err := rules.CheckAlertConfig(body, doc{"id": id, "groupId": project}); err != nil {
 		return fromRule(err)
 	}
-	if err := checkConfigRules(body); err != nil {
-		return err
-	}
-	notes, _ := body["notifications"].([]any)
-	oldNotes, _ := old["notifications"].([]any)
-	if err := mergeSecrets(notes, oldNotes); err != nil {
-		return err
-	}
+	rules.KeepRedactedSecrets(body, old)
 	if _, ok := body["enabled"]; !ok {
 		body["enabled"] = false
 	}
@@ -165,15 +131,8 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := rules.AlertConfigBody().Check(body, "", doc{"groupId": project}); err != nil {
+	if err := rules.CheckAlertConfig(body, doc{"groupId": project}); err != nil {
 		return fromRule(err)
-	}
-	if err := checkConfigRules(body); err != nil {
-		return err
-	}
-	notes, _ := body["notifications"].([]any)
-	if err := mergeSecrets(notes, nil); err != nil {
-		return err
 	}
 	if _, ok := body["enabled"]; !ok {
 		body["enabled"] = false
@@ -195,22 +154,6 @@ func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
 	}
 	c.st.DeleteAlertConfig(project, d["id"].(string), s.clock.Now())
 	c.ok(doc{})
-	return nil
-}
-
-// checkConfigRules checks what a schema cannot: the event type's shape and
-// the metric threshold an OUTSIDE_METRIC_THRESHOLD configuration needs.
-func checkConfigRules(body doc) *apiError {
-	event, _ := body["eventTypeName"].(string)
-	if !api.IsEventTypeName(event) {
-		return errBadRequest("INVALID_ENUM_VALUE", fmt.Sprintf("An invalid enumeration value %s was specified for eventTypeName.", event), event, "eventTypeName")
-	}
-	if err := rules.CheckMatchers(body); err != nil {
-		return fromRule(err)
-	}
-	if event == api.EventOutsideMetricThreshold && body["metricThreshold"] == nil {
-		return fromRule(rules.Missing("metricThreshold"))
-	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -71,42 +70,10 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"groupId": project, "clusterId": cluster}); err != nil {
 		return err
 	}
-	if err := rules.BackupConfigBody().Check(body, "", d); err != nil {
+	if err := rules.CheckBackupConfigChange(body, d); err != nil {
 		return fromRule(err)
 	}
-	_, regions := body["multiRegionBackupEnabled"]
 	_, configs := body["deploymentConfigs"]
-	if len(body) == 0 || regions != configs {
-		if !regions {
-			return fromRule(rules.Missing("multiRegionBackupEnabled"))
-		}
-		return fromRule(rules.Missing("deploymentConfigs"))
-	}
-	_, hasSync := body["syncSource"]
-	if syncSrc, _ := body["syncSource"].(string); syncSrc == "" {
-		hasSync = false
-	}
-	oldEx, oldIn := rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])
-	newEx, newIn := oldEx, oldIn
-	if v, ok := body["excludedNamespaces"]; ok {
-		newEx = rules.StringList(v)
-	}
-	if v, ok := body["includedNamespaces"]; ok {
-		newIn = rules.StringList(v)
-	}
-	if len(newEx) > 0 && len(newIn) > 0 {
-		return errBadRequest("INVALID_ATTRIBUTE", "excludedNamespaces and includedNamespaces are mutually exclusive: send one, and the other as an empty list.",
-			"excludedNamespaces", "includedNamespaces")
-	}
-	if removed := missingFrom(oldEx, newEx); len(removed) > 0 && !hasSync {
-		return syncSourceRequired(fmt.Sprintf("removing %v from excludedNamespaces", removed))
-	}
-	if added := missingFrom(newIn, oldIn); len(added) > 0 && !hasSync {
-		return syncSourceRequired(fmt.Sprintf("adding %v to includedNamespaces", added))
-	}
-	if body["encryptionEnabled"] == true && d["encryptionEnabled"] != true && !hasSync {
-		return syncSourceRequired("enabling encryption")
-	}
 	delete(body, "syncSource")
 	if configs {
 		delete(body, "deploymentConfigs")
@@ -114,22 +81,6 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	c.st.UpdateBackupConfig(d, body, configs)
 	c.ok(c.renderBackupConfig(project, cluster, d, false))
 	return nil
-}
-
-func syncSourceRequired(what string) *apiError {
-	return errBadRequest("SYNC_SOURCE_REQUIRED",
-		fmt.Sprintf("A full resync is needed for %s: the request must set syncSource.", what), "syncSource")
-}
-
-// missingFrom lists the items of a that b lacks.
-func missingFrom(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *store.Ordered, *apiError) {

@@ -513,7 +513,7 @@ func (f *Fixtures) validate() error {
 		if err := check("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
 			return err
 		}
-		if len(rules.StringList(d["excludedNamespaces"])) > 0 && len(rules.StringList(d["includedNamespaces"])) > 0 {
+		if rules.NamespacesExclusive(rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])) != nil {
 			return fail("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
 		}
 	}
