@@ -233,3 +233,86 @@ func TestKeepRedactedSecrets(t *testing.T) {
 		t.Errorf("a new token became %v", got)
 	}
 }
+
+func TestSchemaCheck(t *testing.T) {
+	s := Schema{
+		"name":  Str().Req(),
+		"kind":  Str("A", "B"),
+		"count": Integer().Pos(),
+		"delay": Integer().Within(0, 10),
+		"ratio": Number(),
+		"at":    Timestamp(),
+		"on":    Bool(),
+		"tags":  Array(Str()),
+		"items": Array(Object(Schema{"id": Str().Req()})),
+		"note":  Str().OrNull(),
+		"id":    ReadOnly(),
+		"links": Ignored(),
+	}
+	for _, c := range []struct {
+		in, code, param string
+	}{
+		{`{"name": "n"}`, "", ""},
+		{`{"name": "n", "extra": 1}`, "INVALID_ATTRIBUTE", "extra"},
+		{`{}`, "MISSING_ATTRIBUTE", "name"},
+		{`{"name": null}`, "MISSING_ATTRIBUTE", "name"},
+		{`{"name": 5}`, "INVALID_JSON_ATTRIBUTE", "name"},
+		{`{"name": "n", "kind": "C"}`, "INVALID_ENUM_VALUE", "C"},
+		{`{"name": "n", "count": 0}`, "ATTRIBUTE_NEGATIVE_OR_ZERO", "count"},
+		{`{"name": "n", "count": 1.5}`, "INVALID_JSON_ATTRIBUTE", "count"},
+		{`{"name": "n", "delay": 11}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"name": "n", "at": "yesterday"}`, "INVALID_JSON_ATTRIBUTE", "at"},
+		{`{"name": "n", "on": "true"}`, "INVALID_JSON_ATTRIBUTE", "on"},
+		{`{"name": "n", "tags": ["a", 1]}`, "INVALID_JSON_ATTRIBUTE", "tags[1]"},
+		{`{"name": "n", "items": [{"id": "a"}, {}]}`, "MISSING_ATTRIBUTE", "items[1].id"},
+		{`{"name": "n", "note": null}`, "", ""},
+		{`{"name": "n", "id": "same"}`, "", ""},
+		{`{"name": "n", "id": "other"}`, "ATTRIBUTE_READ_ONLY", "id"},
+		{`{"name": "n", "on": null}`, "INVALID_JSON_ATTRIBUTE", "on"},
+	} {
+		err := s.Check(body(t, c.in), "", Doc{"id": "same"})
+		switch {
+		case c.code == "" && err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case c.code != "" && (err == nil || err.Code != c.code || err.Params[0] != c.param):
+			t.Errorf("%s: %v, want %s on %s", c.in, err, c.code, c.param)
+		}
+	}
+}
+
+func TestCheckNormalizesNumbersAndDropsIgnored(t *testing.T) {
+	s := Schema{"count": Integer(), "ratio": Number(), "links": Ignored()}
+	b := body(t, `{"count": 3.0, "ratio": 2.50, "links": [{"rel": "self"}]}`)
+	if err := s.Check(b, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if b["count"] != int64(3) || b["ratio"] != 2.5 {
+		t.Errorf("numbers: %#v %#v", b["count"], b["ratio"])
+	}
+	if _, kept := b["links"]; kept {
+		t.Error("an ignored attribute was kept")
+	}
+}
+
+func TestCheckFixtureKeepsWhatTheAPIDoesNotName(t *testing.T) {
+	s := Schema{"name": Str(), "id": ReadOnly(), "links": Ignored()}
+	b := body(t, `{"name": "n", "id": "x", "links": [], "future": {"n": 1.0}}`)
+	if err := s.CheckFixture(b, ""); err != nil {
+		t.Fatal(err)
+	}
+	if b["id"] != "x" || b["links"] == nil || b["future"].(map[string]any)["n"] != int64(1) {
+		t.Errorf("fixture members lost or not normalized: %v", b)
+	}
+	if err := s.CheckFixture(body(t, `{"name": 1}`), "orgs[0]."); err == nil || err.Params[0] != "orgs[0].name" {
+		t.Errorf("a fixture's wrong type: %v", err)
+	}
+}
+
+func TestErrorsCarryTheirProblem(t *testing.T) {
+	if Invalidf("X", "x").Problem != Invalid || NotFoundf("X", "x").Problem != NotFound || Conflictf("X", "x").Problem != Conflict {
+		t.Error("problems")
+	}
+	if e := NotInEnum("C", "kind", []string{"A", "B"}); e.Rule() != "An invalid enumeration value C was specified for kind; allowed values are A, B" || len(e.Allowed) != 2 {
+		t.Errorf("NotInEnum: %q %v", e.Rule(), e.Allowed)
+	}
+}
