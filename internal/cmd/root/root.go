@@ -95,7 +95,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
-	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f))
+	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
 	for _, t := range helpTopics() {
