@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
@@ -87,3 +88,57 @@ func SplitAPIKeyRoles(roles []string) (valid, invalid []string) {
 
 // MaxAccessListEntries bounds one key's access list (docs/server.md).
 const MaxAccessListEntries = 1000
+
+// MaxAPIKeysPerOrg is how many API keys an organization holds at most.
+const MaxAPIKeysPerOrg = 500
+
+// CheckAPIKey checks the body that creates an API key in a project, and
+// returns its description and the roles it asks for.
+func CheckAPIKey(body Doc) (desc string, roles []string, err *Error) {
+	if err := APIKeyBody().Check(body, "", nil); err != nil {
+		return "", nil, err
+	}
+	desc, _ = body["desc"].(string)
+	if err := CheckAPIKeyDesc(desc); err != nil {
+		return "", nil, err
+	}
+	valid, invalid := SplitAPIKeyRoles(StringList(body["roles"]))
+	if len(valid) == 0 {
+		return "", nil, Invalidf("MISSING_API_KEY_ROLES",
+			fmt.Sprintf("An API key needs at least one valid role: %s.", strings.Join(api.ProjectRoles, ", ")))
+	}
+	if len(invalid) > 0 {
+		return "", nil, Invalidf("INVALID_ENUM_VALUE",
+			fmt.Sprintf("An invalid enumeration value %s was specified for roles; allowed values are %s.", invalid[0], strings.Join(api.ProjectRoles, ", ")),
+			invalid[0], "roles")
+	}
+	return desc, valid, nil
+}
+
+// AccessListEntries checks the body that adds to an access list: an
+// array of entries, each valid, returned with their canonical blocks.
+func AccessListEntries(v any) ([]any, []string, *Error) {
+	entries, ok := v.([]any)
+	if !ok {
+		return nil, nil, Invalidf("INVALID_JSON", "Received JSON is malformed: the body must be an array of access list entries, even for one entry.")
+	}
+	if len(entries) == 0 {
+		return nil, nil, Invalidf("MISSING_ONE_OF_ATTRIBUTES", "The array must hold at least one entry with ipAddress or cidrBlock.", "ipAddress", "cidrBlock")
+	}
+	sch := AccessListEntryBody()
+	canon := make([]string, len(entries))
+	for i, e := range entries {
+		m, isObj := e.(map[string]any)
+		if !isObj {
+			return nil, nil, Invalidf("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: entry %d must be an object.", i))
+		}
+		if err := sch.Check(m, fmt.Sprintf("[%d].", i), nil); err != nil {
+			return nil, nil, err
+		}
+		var err *Error
+		if canon[i], err = AccessListEntry(m); err != nil {
+			return nil, nil, err
+		}
+	}
+	return entries, canon, nil
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -186,4 +187,41 @@ func missingFrom(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// CheckAcknowledgement checks the body of PATCH on an alert, current: an
+// acknowledgement runs until a time later than now (an acknowledgement
+// is ended with acknowledgedUntil null, not with a past time).
+func CheckAcknowledgement(body, current Doc, now time.Time) *Error {
+	if err := AcknowledgeBody(body, current).Check(body, "", current); err != nil {
+		return err
+	}
+	if until, ok := body["acknowledgedUntil"].(string); ok {
+		if t, _ := ParseTimestamp(until); !t.After(now) {
+			return Invalidf("INVALID_JSON_ATTRIBUTE",
+				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, FormatTime(now)),
+				"acknowledgedUntil")
+		}
+	}
+	return nil
+}
+
+// CheckSnapshotExpiry checks the body of PATCH on a snapshot, current: it
+// changes doNotDelete or expires, and an expiry already past is final.
+func CheckSnapshotExpiry(body, current Doc, now time.Time) *Error {
+	if err := SnapshotExpiryBody(body, current).Check(body, "", current); err != nil {
+		return err
+	}
+	_, hasDND := body["doNotDelete"].(bool)
+	_, hasExpires := body["expires"].(string)
+	if !hasDND && !hasExpires {
+		return Invalidf("MISSING_ONE_OF_ATTRIBUTES", "At least one of the attributes doNotDelete or expires must be specified.", "doNotDelete", "expires")
+	}
+	if cur, ok := current["expires"].(string); ok && hasExpires {
+		if t, err := ParseTimestamp(cur); err == nil && t.Before(now) {
+			return Invalidf("SNAPSHOT_EXPIRY_IN_PAST",
+				fmt.Sprintf("The expiry of snapshot %s passed at %s and can no longer be edited.", current["id"], cur), current["id"], cur)
+		}
+	}
+	return nil
 }

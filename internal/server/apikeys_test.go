@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
 
@@ -56,9 +57,10 @@ func TestAtMost500KeysPerOrganization(t *testing.T) {
 	e := newEnv(t)
 	// The fixture's org A has 4 keys (reader, monitor, orgowner, listed).
 	e.s.store.Update(func(st *store.State) {
-		for i := 0; i < maxAPIKeysOrg-4; i++ {
-			st.CreateAPIKey(doc{"id": fmt.Sprintf("5f4e%020x", i), "publicKey": fmt.Sprintf("k%d", i), "privateKey": "p",
-				"roles": []any{map[string]any{"groupId": projA, "roleName": "GROUP_READ_ONLY"}}}, start)
+		for i := 0; i < rules.MaxAPIKeysPerOrg-4; i++ {
+			if _, err := st.CreateAPIKey(projA, fmt.Sprintf("key %d", i), []string{"GROUP_READ_ONLY"}, start); err != nil {
+				t.Fatalf("key %d: %v", i, err)
+			}
 		}
 	})
 	e.expect(e.do("owner", "POST", "/groups/"+projA+"/apiKeys", map[string]any{"desc": "one too many", "roles": []any{"GROUP_OWNER"}}), 409, "TOO_MANY_API_KEYS")

@@ -143,18 +143,11 @@ func (s *Server) ackAlert(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"id": r.Cur.ID, "groupId": r.Project}); err != nil {
 		return err
 	}
-	if err := rules.AcknowledgeBody(body, current).Check(body, "", current); err != nil {
+	now := s.clock.Now()
+	if err := rules.CheckAcknowledgement(body, current, now); err != nil {
 		return fromRule(err)
 	}
-	now := s.clock.Now()
 	until, acknowledge := body["acknowledgedUntil"].(string)
-	if acknowledge {
-		if t, _ := rules.ParseTimestamp(until); !t.After(now) {
-			return errBadRequest("INVALID_JSON_ATTRIBUTE",
-				fmt.Sprintf("acknowledgedUntil %s is not later than the server's time %s; to end an acknowledgement, send acknowledgedUntil null.", until, rules.FormatTime(now)),
-				"acknowledgedUntil")
-		}
-	}
 	if acknowledge {
 		comment, _ := body["acknowledgementComment"].(string)
 		c.st.AcknowledgeAlert(r, until, comment, c.caller.Name, now)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
@@ -47,43 +46,14 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := rules.APIKeyBody().Check(body, "", nil); err != nil {
-		return fromRule(err)
+	desc, roles, rerr := rules.CheckAPIKey(body)
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	desc, _ := body["desc"].(string)
-	if err := rules.CheckAPIKeyDesc(desc); err != nil {
-		return fromRule(err)
+	k, rerr := c.st.CreateAPIKey(project, desc, roles, s.clock.Now())
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	valid, invalid := rules.SplitAPIKeyRoles(rules.StringList(body["roles"]))
-	var roles []any
-	for _, r := range valid {
-		roles = append(roles, map[string]any{"groupId": project, "roleName": r})
-	}
-	if len(roles) == 0 {
-		return errBadRequest("MISSING_API_KEY_ROLES",
-			fmt.Sprintf("An API key needs at least one valid role: %s.", strings.Join(api.ProjectRoles, ", ")))
-	}
-	if len(invalid) > 0 {
-		return errBadRequest("INVALID_ENUM_VALUE",
-			fmt.Sprintf("An invalid enumeration value %s was specified for roles; allowed values are %s.", invalid[0], strings.Join(api.ProjectRoles, ", ")),
-			invalid[0], "roles")
-	}
-	org := c.st.ProjectOrg(project)
-	if org != "" && c.st.KeysOfOrg(org) >= maxAPIKeysOrg {
-		return newError(http.StatusConflict, "TOO_MANY_API_KEYS",
-			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, maxAPIKeysOrg), org, maxAPIKeysOrg)
-	}
-	d := doc{
-		"id":         store.NewObjectID(),
-		"desc":       desc,
-		"publicKey":  store.NewPublicKey(),
-		"privateKey": store.NewUUID(),
-		"roles":      roles,
-	}
-	for c.st.Principal(d["publicKey"].(string)) != nil {
-		d["publicKey"] = store.NewPublicKey()
-	}
-	k := c.st.CreateAPIKey(d, s.clock.Now())
 	c.ok(c.renderKey(k, true))
 	return nil
 }
@@ -114,34 +84,13 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	entries, ok := v.([]any)
-	if !ok {
-		return errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be an array of access list entries, even for one entry.")
+	entries, canon, rerr := rules.AccessListEntries(v)
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	if len(entries) == 0 {
-		return errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "The array must hold at least one entry with ipAddress or cidrBlock.", "ipAddress", "cidrBlock")
+	if rerr := c.st.AddAccessEntries(k, canon, entries, s.clock.Now()); rerr != nil {
+		return fromRule(rerr)
 	}
-	sch := rules.AccessListEntryBody()
-	canon := make([]string, len(entries))
-	for i, e := range entries {
-		m, isObj := e.(map[string]any)
-		if !isObj {
-			return errBadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: entry %d must be an object.", i))
-		}
-		if err := sch.Check(m, fmt.Sprintf("[%d].", i), nil); err != nil {
-			return fromRule(err)
-		}
-		var rerr *rules.Error
-		if canon[i], rerr = rules.AccessListEntry(m); rerr != nil {
-			return fromRule(rerr)
-		}
-	}
-	if added := k.NewAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
-		return errBadRequest("TOO_MANY_ACCESS_LIST_ENTRIES",
-			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
-			rules.MaxAccessListEntries)
-	}
-	c.st.AddAccessEntries(k, canon, entries, s.clock.Now())
 	return s.writeAccessList(c, org, k)
 }
 

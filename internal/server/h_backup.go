@@ -163,23 +163,11 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	if err := checkPathIDs(body, map[string]string{"id": d["id"].(string), "groupId": project, "clusterId": cluster}); err != nil {
 		return err
 	}
-	if err := rules.SnapshotExpiryBody(body, d).Check(body, "", d); err != nil {
+	if err := rules.CheckSnapshotExpiry(body, d, s.clock.Now()); err != nil {
 		return fromRule(err)
 	}
 	dnd, hasDND := body["doNotDelete"].(bool)
-	expires, hasExpires := body["expires"].(string)
-	if !hasDND && !hasExpires {
-		return errBadRequest("MISSING_ONE_OF_ATTRIBUTES", "At least one of the attributes doNotDelete or expires must be specified.", "doNotDelete", "expires")
-	}
-	now := s.clock.Now()
-	if hasExpires {
-		if cur, ok := d["expires"].(string); ok {
-			if t, perr := rules.ParseTimestamp(cur); perr == nil && t.Before(now) {
-				return errBadRequest("SNAPSHOT_EXPIRY_IN_PAST",
-					fmt.Sprintf("The expiry of snapshot %s passed at %s and can no longer be edited.", d["id"], cur), d["id"], cur)
-			}
-		}
-	}
+	expires, _ := body["expires"].(string)
 	c.st.SetSnapshotExpiry(d, hasDND && dnd, expires)
 	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
 	return nil

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/omctl/omctl/internal/rules"
 )
@@ -54,11 +53,10 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Create, "")); err != nil {
 		return err
 	}
-	id := body["id"].(string)
-	if c.st.OplogStores().Get(id) != nil {
-		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
+	if err := c.st.CreateOplogStore(body); err != nil {
+		return fromRule(err)
 	}
-	c.st.CreateOplogStore(body)
+	id := body["id"].(string)
 	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
 	return nil
 }
@@ -133,17 +131,16 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Create, "")); err != nil {
 		return err
 	}
-	id := body["id"].(string)
-	if c.st.SnapshotStores().Get(id) != nil {
-		return newError(http.StatusConflict, "DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
-	}
 	if body["s3MaxConnections"] == nil {
 		body["s3MaxConnections"] = int64(rules.DefaultS3MaxConnections)
 	}
 	if body["loadFactor"] == nil {
 		body["loadFactor"] = int64(rules.DefaultLoadFactor)
 	}
-	c.st.CreateSnapshotStore(body)
+	if err := c.st.CreateSnapshotStore(body); err != nil {
+		return fromRule(err)
+	}
+	id := body["id"].(string)
 	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
 	return nil
 }

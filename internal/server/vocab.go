@@ -12,7 +12,6 @@ type doc = rules.Doc
 const (
 	apiBase         = api.BasePath
 	maxItemsPerPage = api.MaxItemsPerPage
-	maxAPIKeysOrg   = 500
 	maxBodyBytes    = api.MaxBodyBytes
 	realm           = "MMS Public API"
 

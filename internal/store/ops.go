@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
@@ -107,10 +108,15 @@ func (s *State) UpdateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 	s.touch("backupConfigs", cfg)
 }
 
-// CreateOplogStore adds an oplog store.
-func (s *State) CreateOplogStore(store doc) {
-	s.oplogStores.add(store["id"].(string), store)
+// CreateOplogStore adds an oplog store, refusing one whose id is taken.
+func (s *State) CreateOplogStore(store doc) *rules.Error {
+	id := store["id"].(string)
+	if s.oplogStores.Get(id) != nil {
+		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
+	}
+	s.oplogStores.add(id, store)
 	s.touch("oplogStores", store)
+	return nil
 }
 
 // ReplaceOplogStore puts an oplog store in place of the one with its id.
@@ -119,10 +125,16 @@ func (s *State) ReplaceOplogStore(store doc) {
 	s.touch("oplogStores", store)
 }
 
-// CreateSnapshotStore adds a snapshot store.
-func (s *State) CreateSnapshotStore(store doc) {
-	s.snapshotStores.add(store["id"].(string), store)
+// CreateSnapshotStore adds a snapshot store, refusing one whose id is
+// taken.
+func (s *State) CreateSnapshotStore(store doc) *rules.Error {
+	id := store["id"].(string)
+	if s.snapshotStores.Get(id) != nil {
+		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
+	}
+	s.snapshotStores.add(id, store)
 	s.touch("snapshotStores", store)
+	return nil
 }
 
 // ReplaceBackupJobConfig creates or replaces a project's backup jobs
@@ -138,17 +150,39 @@ func (s *State) ReplaceSnapshotStore(store doc) {
 	s.touch("snapshotStores", store)
 }
 
-// CreateAPIKey adds an API key.
-func (s *State) CreateAPIKey(key doc, now time.Time) *APIKey {
-	k := s.addAPIKey(key, now)
+// CreateAPIKey makes an API key of a project with a description and
+// roles in it: a new id, an unused public key and a private key (from
+// crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
+func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
+	if org, _ := s.projects[project]["orgId"].(string); org != "" && s.KeysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
+		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
+			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
+	}
+	grants := make([]any, len(roles))
+	for i, r := range roles {
+		grants[i] = map[string]any{"groupId": project, "roleName": r}
+	}
+	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": NewPublicKey(), "privateKey": NewUUID(), "roles": grants}
+	for s.principals[d["publicKey"].(string)] != nil {
+		d["publicKey"] = NewPublicKey()
+	}
+	k := s.addAPIKey(d, now)
 	s.TouchKey(k)
-	return k
+	return k, nil
 }
 
-// AddAccessEntries adds to a key's access list the entries it lacks.
-func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) {
+// AddAccessEntries adds entries (their canonical blocks in canon) to a
+// key's access list; an entry it holds already is counted, not repeated.
+// A list holds at most rules.MaxAccessListEntries.
+func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) *rules.Error {
+	if added := k.NewAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
+		return rules.Invalidf("TOO_MANY_ACCESS_LIST_ENTRIES",
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
+			rules.MaxAccessListEntries)
+	}
 	for i, e := range entries {
 		k.addAccessEntry(canon[i], e.(map[string]any), now)
 	}
 	s.TouchKey(k)
+	return nil
 }
