@@ -111,7 +111,11 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	if err != nil {
 		return err
 	}
-	defer func() { srv.Stop() }() // whichever server runs last
+	defer func() {
+		if srv != nil { // whichever server runs last, if it started
+			srv.Stop()
+		}
+	}()
 	fmt.Printf("start with a new --state: %.2f s; resident %s\n", srv.Startup.Seconds(), srv.Memory("VmRSS"))
 	ackLat, err := timeAcks(srv.Base, n, acks)
 	if err != nil {

@@ -22,10 +22,14 @@ func AccessListEntry(m map[string]any) (string, *Error) {
 	if m == nil {
 		return "", Invalidf("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
 	}
-	if (m["ipAddress"] == nil) == (m["cidrBlock"] == nil) {
+	ip, cidr := m["ipAddress"], m["cidrBlock"]
+	if (ip == nil) == (cidr == nil) {
 		return "", errOneOfAddressOrBlock()
 	}
-	return AccessListKey(m)
+	if ip != nil {
+		return addressBlock(ip)
+	}
+	return block(cidr)
 }
 
 // AccessListKey is the address block an access-list entry stands for, in
@@ -36,26 +40,34 @@ func AccessListEntry(m map[string]any) (string, *Error) {
 // is compared.
 func AccessListKey(m map[string]any) (string, *Error) {
 	if cidr := m["cidrBlock"]; cidr != nil && cidr != "" {
-		s, ok := cidr.(string)
-		prefix, err := netip.ParsePrefix(s)
-		if !ok || err != nil {
-			return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
-		}
-		if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
-			prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
-		}
-		return prefix.Masked().String(), nil
+		return block(cidr)
 	}
 	if ip := m["ipAddress"]; ip != nil && ip != "" {
-		s, ok := ip.(string)
-		addr, err := netip.ParseAddr(s)
-		if !ok || err != nil || addr.Zone() != "" {
-			return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
-		}
-		addr = addr.Unmap()
-		return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
+		return addressBlock(ip)
 	}
 	return "", errOneOfAddressOrBlock()
+}
+
+func addressBlock(ip any) (string, *Error) {
+	s, ok := ip.(string)
+	addr, err := netip.ParseAddr(s)
+	if !ok || err != nil || addr.Zone() != "" {
+		return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The address %v is not a valid IP address.", ip), ip)
+	}
+	addr = addr.Unmap()
+	return netip.PrefixFrom(addr, addr.BitLen()).String(), nil
+}
+
+func block(cidr any) (string, *Error) {
+	s, ok := cidr.(string)
+	prefix, err := netip.ParsePrefix(s)
+	if !ok || err != nil {
+		return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION", fmt.Sprintf("The block %v is not valid CIDR notation.", cidr), cidr)
+	}
+	if a := prefix.Addr(); a.Is4In6() && prefix.Bits() >= 96 {
+		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
+	}
+	return prefix.Masked().String(), nil
 }
 
 func errOneOfAddressOrBlock() *Error {

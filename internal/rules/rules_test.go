@@ -316,3 +316,11 @@ func TestErrorsCarryTheirProblem(t *testing.T) {
 		t.Errorf("NotInEnum: %q %v", e.Rule(), e.Allowed)
 	}
 }
+
+func TestAnEmptyAddressIsAnInvalidOne(t *testing.T) {
+	for _, in := range []string{`{"ipAddress": ""}`, `{"cidrBlock": ""}`, `{"ipAddress": "", "cidrBlock": null}`} {
+		if _, err := AccessListEntry(body(t, in)); err == nil || err.Code != "INVALID_IP_ADDRESS_OR_CIDR_NOTATION" {
+			t.Errorf("%s: %v", in, err)
+		}
+	}
+}

@@ -102,8 +102,12 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 	}
 	addr = addr.Unmap()
 	var p *store.Principal
-	s.view(func(st *store.State) { p = st.Principal(c.caller.Name) })
-	if p != nil && p.Key != nil && len(p.Key.AccessList) == 0 {
+	unlisted := false
+	s.view(func(st *store.State) {
+		p = st.Principal(c.caller.Name)
+		unlisted = p != nil && p.Key != nil && len(p.Key.AccessList) == 0
+	})
+	if unlisted {
 		c.caller = p // no list to check, nothing to count
 		return nil
 	}

@@ -21,8 +21,9 @@ const defaultJournalSize = 10000
 
 // journal keeps the last requests made to the API, oldest first. It has a
 // lock of its own, held only to add, finish, list or clear entries: the
-// work of recording (reading the answer, redacting the body, encoding)
-// happens outside it, and it is never held together with the data lock.
+// work of recording and listing (reading the answer, redacting the body,
+// encoding) happens outside it, so recording a request never waits long.
+// A reset clears it under the data lock; nothing else holds both.
 type journal struct {
 	limit int // entries kept; 0 keeps none
 
@@ -34,8 +35,9 @@ type journal struct {
 // journalEntry is one request. Its fields are written by the request's own
 // goroutine; others read them only once done is set, under the lock.
 type journalEntry struct {
-	done bool
-	raw  []byte // the entry as JSON, once listed
+	done    bool
+	encoded sync.Once
+	raw     []byte // the entry as JSON, once listed
 
 	rec    journalRecord
 	body   *capturedBody
@@ -171,22 +173,25 @@ func (j *journal) clear() {
 	j.mu.Unlock()
 }
 
-// matching returns the finished entries that keep, oldest first.
+// matching returns the finished entries that keep, oldest first, as JSON.
+// An entry is encoded when first listed, not as its request ends (most
+// are never read), and outside the lock, which requests take to be
+// recorded: a finished entry no longer changes.
 func (j *journal) matching(keep func(*journalRecord) bool) [][]byte {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	var out [][]byte
+	var found []*journalEntry
 	n := len(j.entries)
 	for i := range n {
 		e := j.entries[(j.head+i)%n]
 		if e.done && keep(&e.rec) {
-			if e.raw == nil {
-				// Encoded when first listed, not as each request ends:
-				// most entries are never read.
-				e.raw = rules.EncodeJSON(e.rec)
-			}
-			out = append(out, e.raw)
+			found = append(found, e)
 		}
+	}
+	j.mu.Unlock()
+	out := make([][]byte, len(found))
+	for i, e := range found {
+		e.encoded.Do(func() { e.raw = rules.EncodeJSON(e.rec) })
+		out[i] = e.raw
 	}
 	return out
 }

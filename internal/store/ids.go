@@ -9,8 +9,9 @@ import (
 	"sync/atomic"
 )
 
-// idSeq makes the identifiers of one process unique even if the random
-// bytes repeat.
+// idSeq varies the last three bytes of the identifiers of one process, so
+// that two of its first 16 million cannot be the same whatever the random
+// bytes; beyond, the 72 random bits make a repeat unlikely enough.
 var idSeq atomic.Uint32
 
 // NewObjectID makes a 24-hex-digit identifier, unique within the process.

@@ -1,5 +1,7 @@
 package store
 
+import "slices"
+
 // Ordered is a list of documents kept in insertion order with an index.
 type Ordered struct {
 	items []doc
@@ -42,5 +44,6 @@ func (o *Ordered) Get(id string) doc {
 func (o *Ordered) Page(p Page) ([]doc, int) {
 	start := min(p.Offset(), len(o.items))
 	end := min(start+p.Size, len(o.items))
-	return o.items[start:end], len(o.items)
+	// Clipped, so that appending to a page cannot write into the list.
+	return slices.Clip(o.items[start:end]), len(o.items)
 }
