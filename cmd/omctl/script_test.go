@@ -56,6 +56,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
 			env.Setenv("OMCTL_CONFIG_DIR", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "1")
+			// Each omctl of a story is a process of its own, built with the
+			// race detector when the tests are; its default wait of a
+			// second at exit would make the stories minutes long.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
