@@ -26,10 +26,6 @@ func NewCmdAlertConfigs(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func configsPath(projectID string) string { return api.ListAlertConfigs.Path(projectID) }
-
-func configPath(projectID, id string) string { return api.GetAlertConfig.Path(projectID, id) }
-
 // Table is how alert configurations show as rows; global ones share it.
 var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "NOTIFICATIONS", "UPDATED"},
 	func(c api.AlertConfig) []string {

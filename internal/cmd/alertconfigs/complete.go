@@ -40,6 +40,6 @@ func CompleteIDs(f *cmdutil.Factory, path func() (string, error)) cobra.Completi
 func completeConfigIDs(f *cmdutil.Factory) cobra.CompletionFunc {
 	return CompleteIDs(f, func() (string, error) {
 		projectID, err := f.ProjectID()
-		return configsPath(projectID), err
+		return api.ListAlertConfigs.Path(projectID), err
 	})
 }

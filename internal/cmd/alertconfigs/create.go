@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/spf13/cobra"
 
@@ -72,7 +71,7 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, http.MethodPost, configsPath(projectID), json.RawMessage(raw))
+	res, err := c.Send(ctx, api.CreateAlertConfig.Method, api.CreateAlertConfig.Path(projectID), json.RawMessage(raw))
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,7 +78,7 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, http.MethodDelete, configPath(projectID, opts.ConfigID), nil)
+	res, err := c.Send(ctx, api.DeleteAlertConfig.Method, api.DeleteAlertConfig.Path(projectID, opts.ConfigID), nil)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	body, err := c.Get(ctx, configPath(projectID, opts.ConfigID), nil)
+	body, err := c.Get(ctx, api.GetAlertConfig.Path(projectID, opts.ConfigID), nil)
 	if err != nil {
 		return err
 	}

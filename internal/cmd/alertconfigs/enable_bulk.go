@@ -63,7 +63,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 
 // configsOfEvent lists the ids of the project's configurations of event.
 func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string) ([]string, error) {
-	return bulk.Select(ctx, c, configsPath(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
+	return bulk.Select(ctx, c, api.ListAlertConfigs.Path(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
 		return cfg.ID, cfg.EventTypeName == event
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/spf13/cobra"
 
@@ -64,7 +63,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, http.MethodPut, configPath(projectID, opts.ConfigID), json.RawMessage(raw))
+	res, err := c.Send(ctx, api.PutAlertConfig.Method, api.PutAlertConfig.Path(projectID, opts.ConfigID), json.RawMessage(raw))
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package alerts
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -152,7 +151,7 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, http.MethodPatch, alertPath(projectID, opts.AlertID), body)
+	res, err := c.Send(ctx, api.AckAlert.Method, api.AckAlert.Path(projectID, opts.AlertID), body)
 	if err != nil {
 		return err
 	}

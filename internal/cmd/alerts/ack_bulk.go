@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 
@@ -66,7 +65,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 			}
 			return bulk.Result{ID: id, Outcome: "would " + verb, Detail: detail}
 		}
-		res, err := c.Send(ctx, http.MethodPatch, alertPath(projectID, id), body)
+		res, err := c.Send(ctx, api.AckAlert.Method, api.AckAlert.Path(projectID, id), body)
 		if err != nil {
 			return bulk.Failure(id, err)
 		}

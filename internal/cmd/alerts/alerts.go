@@ -26,8 +26,6 @@ its notifications until the acknowledgement ends.`,
 
 func alertsPath(projectID string) string { return api.ListAlerts.Path(projectID) }
 
-func alertPath(projectID, alertID string) string { return api.GetAlert.Path(projectID, alertID) }
-
 // Table is how alerts show as rows; global alerts share it.
 var Table = output.Columns([]string{"ID", "STATUS", "EVENT", "CREATED", "TARGET", "ACK UNTIL"},
 	func(a api.Alert) []string {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -44,7 +45,7 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	body, err := c.Get(ctx, alertPath(projectID, opts.AlertID), nil)
+	body, err := c.Get(ctx, api.GetAlert.Path(projectID, opts.AlertID), nil)
 	if err != nil {
 		return err
 	}

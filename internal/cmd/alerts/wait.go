@@ -78,7 +78,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	defer tick.Stop()
 	last := ""
 	for {
-		body, err := c.Get(ctx, alertPath(projectID, opts.AlertID), nil)
+		body, err := c.Get(ctx, api.GetAlert.Path(projectID, opts.AlertID), nil)
 		if err != nil && ctx.Err() == nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package backupconfigs
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,7 +73,7 @@ func assignRegionsRun(ctx context.Context, opts *AssignRegionsOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, http.MethodPatch, configPath(projectID, opts.ClusterID), body)
+	res, err := c.Send(ctx, api.PatchBackupConfig.Method, api.PatchBackupConfig.Path(projectID, opts.ClusterID), body)
 	if err != nil {
 		return err
 	}

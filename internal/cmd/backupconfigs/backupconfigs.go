@@ -23,10 +23,6 @@ func NewCmdBackupConfigs(f *cmdutil.Factory) *cobra.Command {
 	return cmd
 }
 
-func configPath(projectID, clusterID string) string {
-	return api.GetBackupConfig.Path(projectID, clusterID)
-}
-
 // Table shows a backup configuration.
 var Table = output.Columns([]string{"CLUSTER", "STATUS", "STORAGE ENGINE", "ENCRYPTED", "MULTI-REGION", "MISCONFIGURED", "MEMBERS"},
 	func(c api.BackupConfig) []string {

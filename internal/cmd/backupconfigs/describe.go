@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -50,9 +51,9 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	path := configPath(projectID, opts.ClusterID)
+	path := api.GetBackupConfig.Path(projectID, opts.ClusterID)
 	if opts.Members {
-		path += "/availableMembers"
+		path = api.GetBackupConfigMembers.Path(projectID, opts.ClusterID)
 	}
 	body, err := c.Get(ctx, path, nil)
 	if err != nil {

@@ -33,5 +33,5 @@ service must be accepted (--accepted-tos) or the store cannot be created.`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Create, basePath)
+	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Create)
 }

@@ -9,7 +9,7 @@ import (
 
 // NewCmdDescribe builds `oplogstores describe`.
 func NewCmdDescribe(f *cmdutil.Factory) *cobra.Command {
-	cmd := s3store.NewCmdDescribe(f, s3store.Oplog, basePath,
+	cmd := s3store.NewCmdDescribe(f, s3store.Oplog,
 		"Show an S3-compatible oplog store with its credentials as stored (GET /admin/backup/oplog/s3Configs/{id}).",
 		"  omctl oplogstores describe oplog-east-1 -o json", nil)
 	cmd.Short = "Show an oplog store"

@@ -6,11 +6,8 @@ package oplogstores
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
-
-var basePath = api.CreateOplogStore.Path()
 
 // NewCmdOplogStores is the `oplogstores` command group.
 func NewCmdOplogStores(f *cmdutil.Factory) *cobra.Command {

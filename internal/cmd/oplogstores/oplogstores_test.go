@@ -105,7 +105,7 @@ func TestDescribeGetsStore(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/oplog/s3Configs/oplog-1", 200, `{"id":"oplog-1","cloudSecretKey":"as-stored"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "json", ""), BasePath: basePath, StoreID: "oplog-1"})
+	err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "oplog-1"})
 	if err != nil || out.String() != `{"id":"oplog-1","cloudSecretKey":"as-stored"}`+"\n" {
 		t.Fatalf("err = %v, out = %q", err, out.String())
 	}

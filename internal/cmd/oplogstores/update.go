@@ -34,5 +34,5 @@ the store's id, but not name another: a store cannot be renamed. With
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Update, basePath)
+	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Update)
 }

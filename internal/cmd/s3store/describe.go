@@ -2,7 +2,6 @@ package s3store
 
 import (
 	"context"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
@@ -14,15 +13,13 @@ import (
 type DescribeOptions struct {
 	cmdutil.Deps
 
-	// BasePath is where the stores of the kind are, e.g. /admin/backup/oplog/s3Configs.
-	BasePath string
-	Kind     Kind
-	StoreID  string
+	Kind    Kind
+	StoreID string
 }
 
 // NewCmdDescribe builds the describe command of one kind of store.
-func NewCmdDescribe(f *cmdutil.Factory, kind Kind, basePath, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f), BasePath: basePath, Kind: kind}
+func NewCmdDescribe(f *cmdutil.Factory, kind Kind, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f), Kind: kind}
 	return &cobra.Command{
 		Use:     "describe STORE_ID",
 		Short:   "Show a store",
@@ -49,7 +46,7 @@ func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	body, err := c.Get(ctx, opts.BasePath+"/"+url.PathEscape(opts.StoreID), nil)
+	body, err := c.Get(ctx, endpointsOf[opts.Kind].get.Path(opts.StoreID), nil)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func TestNewCmdDescribe(t *testing.T) {
 		check   func(*DescribeOptions) bool
 	}{
 		{[]string{"oplog-1"}, "", false, func(o *DescribeOptions) bool {
-			return o.StoreID == "oplog-1" && o.BasePath == oplogPath && o.Kind == Snapshot
+			return o.StoreID == "oplog-1" && o.Kind == Snapshot
 		}},
 		{[]string{"a b/c"}, "", false, func(o *DescribeOptions) bool { return o.StoreID == "a b/c" }},
 		{[]string{}, "missing STORE_ID: usage: describe STORE_ID", true, nil},
@@ -32,7 +32,7 @@ func TestNewCmdDescribe(t *testing.T) {
 	} {
 		ios, _, _, _ := iostreams.Test()
 		var got *DescribeOptions
-		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, Snapshot, oplogPath, "long", "example",
+		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, Snapshot, "long", "example",
 			func(_ context.Context, o *DescribeOptions) error { got = o; return nil })
 		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
@@ -49,7 +49,7 @@ func TestNewCmdDescribe(t *testing.T) {
 			t.Errorf("%v: the factory's Client and Printer were not passed on", tt.args)
 		}
 	}
-	cmd := NewCmdDescribe(&cmdutil.Factory{}, Oplog, oplogPath, "the long text", "  the example", nil)
+	cmd := NewCmdDescribe(&cmdutil.Factory{}, Oplog, "the long text", "  the example", nil)
 	if cmd.Long != "the long text" || cmd.Example != "  the example" || cmd.Name() != "describe" {
 		t.Errorf("command = %q %q %q", cmd.Name(), cmd.Long, cmd.Example)
 	}
@@ -63,11 +63,12 @@ const fullStore = `{"id":"oplog-1","s3BucketName":"oplogs","s3BucketEndpoint":"h
 func describe(t *testing.T, kind Kind, format string, tty bool) (string, error) {
 	t.Helper()
 	srv := stubapi.New(t)
-	srv.Reply("GET", oplogPath+"/oplog-1", 200, fullStore)
+	path := map[Kind]string{Oplog: oplogPath, Snapshot: "/admin/backup/snapshot/s3Configs"}[kind] + "/oplog-1"
+	srv.Reply("GET", path, 200, fullStore)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(tty)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, ""), BasePath: oplogPath, Kind: kind, StoreID: "oplog-1"})
-	if r := srv.Only(); r.Method != "GET" || r.Path != "/api/public/v1.0"+oplogPath+"/oplog-1" || len(r.Query) != 0 || len(r.Body) != 0 {
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, ""), Kind: kind, StoreID: "oplog-1"})
+	if r := srv.Only(); r.Method != "GET" || r.Path != "/api/public/v1.0"+path || len(r.Query) != 0 || len(r.Body) != 0 {
 		t.Errorf("sent %s %s?%s %q", r.Method, r.Path, r.Query.Encode(), r.Body)
 	}
 	return out.String(), err
@@ -108,7 +109,7 @@ func TestDescribeOnATerminalLeavesOutEmptyFields(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/s2", 200, `{"id":"s2","s3AuthMethod":"IAM_ROLE","awsAccessKey":"AKIA2"}`)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "s2"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "s2"})
 	if want := "ID:          s2\nAuth method: IAM_ROLE\nAccess key:  AKIA2\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output = %q, want %q", err, out.String(), want)
 	}
@@ -145,7 +146,7 @@ func TestDescribeEscapesTheStoreID(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", oplogPath+"/a b", 200, `{"id":"a b"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), BasePath: oplogPath, StoreID: "a b"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "a b"})
 	if err != nil || out.String() != `{"id":"a b"}`+"\n" {
 		t.Errorf("err = %v, output = %q", err, out.String())
 	}
@@ -166,7 +167,7 @@ func TestDescribeServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", oplogPath+"/oplog-1", tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "oplog-1"})
+		err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1"})
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("%d: err = %v (exit %d), output %q; want exit %d and %q", tc.status, err, cmdutil.ExitCode(err), out.String(), tc.code, tc.want)
@@ -179,7 +180,7 @@ func TestDescribeAnswerThatIsNotAStore(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/oplog-1", 200, `["not","a","store"]`)
 	ios, _, _, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: oplogPath, StoreID: "oplog-1"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1"})
 	if err == nil || !strings.Contains(err.Error(), "not a store") || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Errorf("err = %v", err)
 	}
@@ -194,9 +195,9 @@ func TestDescribeFailsBeforeSending(t *testing.T) {
 		want string
 		code int
 	}{
-		{"empty store ID", DescribeOptions{BasePath: oplogPath}, "STORE_ID must not be empty", cmdutil.ExitUsage},
-		{"bad output format", DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", "")}, BasePath: oplogPath, StoreID: "s1"}, "invalid output format", cmdutil.ExitUsage},
-		{"no client", DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: func() (*client.Client, error) { return nil, boom }}, BasePath: oplogPath, StoreID: "s1"}, "no client", cmdutil.ExitError},
+		{"empty store ID", DescribeOptions{}, "STORE_ID must not be empty", cmdutil.ExitUsage},
+		{"bad output format", DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", "")}, StoreID: "s1"}, "invalid output format", cmdutil.ExitUsage},
+		{"no client", DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), Client: func() (*client.Client, error) { return nil, boom }}, StoreID: "s1"}, "no client", cmdutil.ExitError},
 	} {
 		err := DescribeRun(context.Background(), &tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != tc.code {

@@ -3,8 +3,6 @@ package s3store
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
@@ -56,20 +54,22 @@ func NewCmdWrite(f *cmdutil.Factory, kind Kind, op Op, help Help, run func(conte
 }
 
 // Write checks the store of opts and sends it: a creation (POST to
-// basePath), or with op Update a replacement of opts.StoreID (PUT), then
+// the kind's create endpoint), or with op Update a replacement of
+// opts.StoreID (its put endpoint), then
 // tells what the server answered.
-func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op, basePath string) error {
+func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 	storeID := opts.StoreID
 	body, err := opts.Store.Body(opts.IO, kind, op)
 	if err != nil {
 		return err
 	}
-	method, path := http.MethodPost, basePath
+	e := endpointsOf[kind]
+	method, path := e.create.Method, e.create.Path()
 	if op == Update {
 		if err := CheckStoreID(body, storeID); err != nil {
 			return err
 		}
-		method, path = http.MethodPut, basePath+"/"+url.PathEscape(storeID)
+		method, path = e.put.Method, e.put.Path(storeID)
 	}
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {

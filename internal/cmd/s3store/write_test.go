@@ -65,7 +65,7 @@ func TestWriteSendsTheStoreAndConfirms(t *testing.T) {
 				flags.Store.ID = ""
 			}
 			err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, format.name, ""), Store: flags, StoreID: tc.storeID},
-				tc.kind, tc.op, basePathOf(tc.kind))
+				tc.kind, tc.op)
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.method, tc.path, err)
 			}
@@ -98,7 +98,7 @@ func TestWriteYAMLIsTheAnswer(t *testing.T) {
 	flags := validFlags()
 	flags.Store.LoadFactor = ptr(int64(2))
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "yaml", ""), Store: flags, StoreID: "store-1"},
-		Snapshot, Update, snapshotPath)
+		Snapshot, Update)
 	if want := "id: store-1\nlabels:\n  - a\nloadFactor: 2\nsseEnabled: true\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
 	}
@@ -112,12 +112,12 @@ func TestWriteUpdateRefusesAnotherStoresID(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags() // names store-1
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "store-2"},
-		Oplog, Update, oplogPath)
+		Oplog, Update)
 	if !isUsageError(err) || !strings.Contains(err.Error(), `the file's id "store-1" differs from STORE_ID "store-2"`) {
 		t.Errorf("err = %v", err)
 	}
 	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags},
-		Oplog, Update, oplogPath)
+		Oplog, Update)
 	if !isUsageError(err) || !strings.Contains(err.Error(), "STORE_ID must not be empty") {
 		t.Errorf("empty STORE_ID: err = %v", err)
 	}
@@ -141,7 +141,7 @@ func TestWriteFailsBeforeSending(t *testing.T) {
 		flags := validFlags()
 		tc.change(&flags)
 		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tc.format, ""), Client: tc.client}, Store: flags},
-			Oplog, Create, oplogPath)
+			Oplog, Create)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != tc.code || out.Len() != 0 {
 			t.Errorf("%s: err = %v (exit %d), want %q (exit %d)", tc.name, err, cmdutil.ExitCode(err), tc.want, tc.code)
 		}
@@ -173,7 +173,7 @@ func TestWriteServerErrors(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: storeID},
-			Oplog, tc.op, oplogPath)
+			Oplog, tc.op)
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("%s %d: err = %v (exit %d), output %q; want exit %d and %q", method, tc.status, err, cmdutil.ExitCode(err), out.String(), tc.code, tc.want)
@@ -188,7 +188,7 @@ func TestWriteAnswerThatIsNotAStore(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: validFlags()},
-			kind, Create, basePathOf(kind))
+			kind, Create)
 		want := map[Kind]string{Oplog: "the server's answer is not an oplog store", Snapshot: "the server's answer is not a snapshot store"}[kind]
 		if err == nil || err.Error() != want || out.Len() != 0 {
 			t.Errorf("kind %d: err = %v, output %q", kind, err, out.String())
@@ -201,7 +201,7 @@ func TestWriteUnwrapsAnEnvelope(t *testing.T) {
 	srv.Reply("POST", oplogPath, 200, `{"status":200,"content":{"id":"store-1"}}`)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client(func(o *client.Options) { o.Envelope = true })}, Store: validFlags()}, Oplog, Create, oplogPath)
+	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client(func(o *client.Options) { o.Envelope = true })}, Store: validFlags()}, Oplog, Create)
 	// On a colour terminal the mark is green.
 	if err != nil || out.String() != "\x1b[32m✓\x1b[0m Oplog store store-1 created\n" {
 		t.Errorf("err = %v, output %q", err, out.String())
@@ -218,7 +218,7 @@ func TestWriteUpdateEscapesTheStoreID(t *testing.T) {
 	flags := validFlags()
 	flags.Store.ID = ""
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "a/b"},
-		Oplog, Update, oplogPath)
+		Oplog, Update)
 	if err != nil {
 		t.Error(err)
 	}

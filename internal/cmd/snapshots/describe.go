@@ -2,7 +2,6 @@ package snapshots
 
 import (
 	"context"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
@@ -42,12 +41,12 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
 		return err
 	}
-	r, path, err := opts.Source.resolve(opts.Deps)
+	r, at, err := opts.Source.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	body, err := c.Get(ctx, path+"/"+url.PathEscape(opts.SnapshotID), nil)
+	body, err := c.Get(ctx, at.snapshot(opts.SnapshotID), nil)
 	if err != nil {
 		return err
 	}

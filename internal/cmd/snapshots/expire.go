@@ -3,8 +3,6 @@ package snapshots
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -89,12 +87,12 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	default:
 		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
 	}
-	r, path, err := source{ClusterID: opts.ClusterID}.resolve(opts.Deps)
+	r, at, err := source{ClusterID: opts.ClusterID}.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	res, err := c.Send(ctx, http.MethodPatch, path+"/"+url.PathEscape(opts.SnapshotID), body)
+	res, err := c.Send(ctx, api.ExpireSnapshot.Method, api.ExpireSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID), body)
 	if err != nil {
 		return err
 	}

@@ -44,10 +44,10 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	r, path, err := opts.Source.resolve(opts.Deps)
+	r, at, err := opts.Source.resolve(opts.Deps)
 	if err != nil {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, path, lo), lo.All, Table)
+	return printer.List(c.Pages(ctx, at.list(), lo), lo.All, Table)
 }

@@ -46,35 +46,53 @@ func addSourceFlags(cmd *cobra.Command, s *source) {
 }
 
 // resolve resolves what the snapshot commands need: the printer and the
-// project, then the path of the snapshots (so a wrong --cluster or --host
-// is reported, as it always was, after the project's errors and before the
+// project, then whose snapshots (so a wrong --cluster or --host is
+// reported, as it always was, after the project's errors and before the
 // client is built), then the client.
-func (s source) resolve(deps cmdutil.Deps) (cmdutil.Resolved, string, error) {
+func (s source) resolve(deps cmdutil.Deps) (cmdutil.Resolved, place, error) {
 	r, err := deps.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
-		return r, "", err
+		return r, place{}, err
 	}
-	path, err := s.path(r.ProjectID)
-	if err != nil {
-		return r, "", err
+	if err := s.check(); err != nil {
+		return r, place{}, err
 	}
 	r.Client, err = deps.Client()
-	return r, path, err
+	return r, place{project: r.ProjectID, source: s}, err
 }
 
-func (s source) path(projectID string) (string, error) {
+func (s source) check() error {
 	switch {
 	case s.ClusterID != "" && s.HostID != "":
-		return "", cmdutil.FlagErrorf("--cluster and --host cannot be used together")
+		return cmdutil.FlagErrorf("--cluster and --host cannot be used together")
 	case s.ClusterID != "":
-		if err := cmdutil.CheckID("cluster", s.ClusterID); err != nil {
-			return "", err
-		}
-		return api.ListSnapshots.Path(projectID, s.ClusterID), nil
+		return cmdutil.CheckID("cluster", s.ClusterID)
 	case s.HostID != "":
-		return api.ListConfigServerSnapshots.Path(projectID, s.HostID), nil
+		return nil
 	}
-	return "", cmdutil.FlagErrorf("say whose snapshots: --cluster CLUSTER_ID, or --host HOST_ID for a legacy config server")
+	return cmdutil.FlagErrorf("say whose snapshots: --cluster CLUSTER_ID, or --host HOST_ID for a legacy config server")
+}
+
+// place is a checked source in its project: where its snapshots are.
+type place struct {
+	project string
+	source
+}
+
+// list is the path of the snapshots.
+func (p place) list() string {
+	if p.ClusterID != "" {
+		return api.ListSnapshots.Path(p.project, p.ClusterID)
+	}
+	return api.ListConfigServerSnapshots.Path(p.project, p.HostID)
+}
+
+// snapshot is the path of one snapshot.
+func (p place) snapshot(id string) string {
+	if p.ClusterID != "" {
+		return api.GetSnapshot.Path(p.project, p.ClusterID, id)
+	}
+	return api.GetConfigServerSnapshot.Path(p.project, p.HostID, id)
 }
 
 // Table shows snapshots.

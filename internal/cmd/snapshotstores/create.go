@@ -35,5 +35,5 @@ id already used by a snapshot store is refused by the server (409).`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Create, basePath)
+	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Create)
 }

@@ -9,7 +9,7 @@ import (
 
 // NewCmdDescribe builds `snapshotstores describe`.
 func NewCmdDescribe(f *cmdutil.Factory) *cobra.Command {
-	cmd := s3store.NewCmdDescribe(f, s3store.Snapshot, basePath,
+	cmd := s3store.NewCmdDescribe(f, s3store.Snapshot,
 		"Show an S3-compatible snapshot store (GET /admin/backup/snapshot/s3Configs/{id}).",
 		"  omctl snapshotstores describe blockstore-1", nil)
 	cmd.Short = "Show a snapshot store"

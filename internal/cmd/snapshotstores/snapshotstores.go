@@ -6,11 +6,8 @@ package snapshotstores
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
-
-var basePath = api.CreateSnapshotStore.Path()
 
 // NewCmdSnapshotStores is the `snapshotstores` command group.
 func NewCmdSnapshotStores(f *cmdutil.Factory) *cobra.Command {

@@ -55,7 +55,7 @@ func TestDescribeReadsBack(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"],"loadFactor":3}`)
 	ios, _, out, _ := iostreams.Test()
-	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "table", ""), BasePath: basePath, Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
+	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "table", ""), Kind: s3store.Snapshot, StoreID: "blockstore-1"}); err != nil {
 		t.Fatal(err)
 	}
 	// The load factor, which only snapshot stores have, comes last.

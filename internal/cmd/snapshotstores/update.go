@@ -33,5 +33,5 @@ ignored and not returned.`,
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Update, basePath)
+	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Update)
 }
