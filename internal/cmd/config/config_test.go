@@ -147,6 +147,11 @@ func TestUnsetRemovesAKey(t *testing.T) {
 	if got := file.Profiles["default"]; got.CACert != "" || got.BaseURL != "https://om:8443" || !strings.Contains(errOut.String(), "Removed ca_cert") {
 		t.Errorf("profile %+v, stderr %q", got, errOut.String())
 	}
+	errOut.Reset()
+	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "ca_cert"}); err != nil ||
+		!strings.Contains(errOut.String(), `ca_cert was not set in profile "default"`) {
+		t.Errorf("unsetting what is not set: %v, stderr %q", err, errOut.String())
+	}
 	for _, o := range []UnsetOptions{{Key: "colour"}, {Key: "ca_cert", Profile: "nope"}} {
 		o.IO, o.ConfigPath = ios, path
 		if err := unsetRun(&o); cmdutil.ExitCode(err) != cmdutil.ExitUsage {

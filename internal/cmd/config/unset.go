@@ -49,8 +49,14 @@ func unsetRun(opts *UnsetOptions) error {
 	if !ok {
 		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 	}
+	wasSet := prof.Get(opts.Key) != ""
 	if err := prof.Unset(opts.Key); err != nil {
 		return &cmdutil.FlagError{Err: err}
+	}
+	if !wasSet {
+		// Nothing to write; say so rather than claim a removal.
+		fmt.Fprintf(opts.IO.ErrOut, "%s was not set in profile %q (%s)\n", opts.Key, name, path)
+		return nil
 	}
 	file.Profiles[name] = prof
 	if err := file.Save(path); err != nil {
