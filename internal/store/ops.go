@@ -110,12 +110,18 @@ func (s *State) UpdateBackupConfig(cfg, settings doc, regionsAssigned bool) {
 
 // CreateOplogStore adds an oplog store, refusing one whose id is taken.
 func (s *State) CreateOplogStore(store doc) *rules.Error {
+	return s.createStore(s.oplogStores, "oplogStores", "An oplog store", store)
+}
+
+// createStore adds store to list (records of kind), refusing one whose
+// id is taken: "<what> with ID ... already exists".
+func (s *State) createStore(list *Ordered, kind, what string, store doc) *rules.Error {
 	id := store["id"].(string)
-	if s.oplogStores.Get(id) != nil {
-		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("An oplog store with ID %s already exists.", id), id)
+	if list.Get(id) != nil {
+		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("%s with ID %s already exists.", what, id), id)
 	}
-	s.oplogStores.add(id, store)
-	s.touch("oplogStores", store)
+	list.add(id, store)
+	s.touch(kind, store)
 	return nil
 }
 
@@ -128,13 +134,7 @@ func (s *State) ReplaceOplogStore(store doc) {
 // CreateSnapshotStore adds a snapshot store, refusing one whose id is
 // taken.
 func (s *State) CreateSnapshotStore(store doc) *rules.Error {
-	id := store["id"].(string)
-	if s.snapshotStores.Get(id) != nil {
-		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("A snapshot store with ID %s already exists.", id), id)
-	}
-	s.snapshotStores.add(id, store)
-	s.touch("snapshotStores", store)
-	return nil
+	return s.createStore(s.snapshotStores, "snapshotStores", "A snapshot store", store)
 }
 
 // ReplaceBackupJobConfig creates or replaces a project's backup jobs
