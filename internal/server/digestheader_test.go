@@ -1,6 +1,10 @@
 package server
 
 import (
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/omctl/omctl/internal/rules"
@@ -31,6 +35,47 @@ func TestAppendJSONStringMatchesEncodeJSON(t *testing.T) {
 	for _, s := range []string{"http://h/a?b=c&d=<e>", "quote\" back\\slash", "tab\tnl\n\x01", "é\u2028ü", "bad\xffutf8", "bs\bff\f\r"} {
 		if got, want := string(appendJSONString(nil, s)), string(rules.EncodeJSON(s)); got != want {
 			t.Errorf("%q: got %s want %s", s, got, want)
+		}
+	}
+}
+
+// TestValidResponse computes RFC 2617's response (qop=auth) the long way
+// and checks the server's faster one agrees, whatever the case of the hex.
+func TestValidResponse(t *testing.T) {
+	h := func(s string) string { sum := md5.Sum([]byte(s)); return hex.EncodeToString(sum[:]) }
+	c := &digestCredentials{Username: "pub", Realm: realm, Nonce: "n0nce", URI: "/api/public/v1.0/groups", QOP: "auth", Nc: 0x2a, Cnonce: "c"}
+	long := strings.Repeat("u", 700) // beyond the stack buffer
+	for _, tc := range []struct {
+		user, uri string
+	}{{"pub", c.URI}, {long, "/" + long}} {
+		cred := *c
+		cred.Username, cred.URI = tc.user, tc.uri
+		want := h(h(tc.user+":"+realm+":secret") + ":n0nce:0000002a:c:auth:" + h("GET:"+tc.uri))
+		cred.Response = want
+		if !validResponse(&cred, "GET", "secret") {
+			t.Errorf("the right response was refused (user of %d bytes)", len(tc.user))
+		}
+		cred.Response = strings.ToUpper(want)
+		if !validResponse(&cred, "GET", "secret") {
+			t.Error("the right response in upper case was refused")
+		}
+		if validResponse(&cred, "GET", "other") || validResponse(&cred, "PUT", "secret") {
+			t.Error("a wrong secret or method was taken")
+		}
+	}
+	cred := *c
+	cred.QOP = ""
+	cred.Response = h(h("pub:"+realm+":secret") + ":n0nce:" + h("GET:"+c.URI))
+	if validResponse(&cred, "GET", "secret") {
+		t.Error("an answer without qop was taken")
+	}
+}
+
+func TestAppendJSONStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"http://h/api/public/v1.0/groups/5f/alerts/6a", `a"b\c`, "tab\there", "é", "\u2028", string([]byte{0xff})} {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString(nil, s); string(got) != strings.ReplaceAll(strings.ReplaceAll(string(want), `\u003c`, "<"), `\u003e`, ">") {
+			t.Errorf("%q: %s, want %s", s, got, want)
 		}
 	}
 }
