@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func body(t *testing.T, s string) Doc {
@@ -321,6 +322,79 @@ func TestAnEmptyAddressIsAnInvalidOne(t *testing.T) {
 	for _, in := range []string{`{"ipAddress": ""}`, `{"cidrBlock": ""}`, `{"ipAddress": "", "cidrBlock": null}`} {
 		if _, err := AccessListEntry(body(t, in)); err == nil || err.Code != "INVALID_IP_ADDRESS_OR_CIDR_NOTATION" {
 			t.Errorf("%s: %v", in, err)
+		}
+	}
+}
+
+func TestAcknowledgementsRunIntoTheFuture(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	current := Doc{"id": "a", "status": "OPEN"}
+	for in, code := range map[string]string{
+		`{"acknowledgedUntil": "2026-01-01T13:00:00Z", "acknowledgementComment": "swap"}`: "",
+		`{"acknowledgedUntil": null}`:                   "",
+		`{"acknowledgedUntil": "2026-01-01T12:00:00Z"}`: "INVALID_JSON_ATTRIBUTE",
+		`{"acknowledgedUntil": "tomorrow"}`:             "INVALID_JSON_ATTRIBUTE",
+		`{"status": "CLOSED"}`:                          "ATTRIBUTE_READ_ONLY",
+	} {
+		err := CheckAcknowledgement(body(t, in), current, now)
+		if (err == nil) != (code == "") || (err != nil && err.Code != code) {
+			t.Errorf("%s: %v, want %q", in, err, code)
+		}
+	}
+}
+
+func TestSnapshotExpiryRules(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	live := Doc{"id": "s", "expires": "2026-02-01T00:00:00Z"}
+	gone := Doc{"id": "s", "expires": "2025-12-01T00:00:00Z"}
+	for _, c := range []struct {
+		in      string
+		current Doc
+		code    string
+	}{
+		{`{"expires": "2026-03-01T00:00:00Z"}`, live, ""},
+		{`{"doNotDelete": true}`, gone, ""},
+		{`{}`, live, "MISSING_ONE_OF_ATTRIBUTES"},
+		{`{"expires": "2026-03-01T00:00:00Z"}`, gone, "SNAPSHOT_EXPIRY_IN_PAST"},
+	} {
+		err := CheckSnapshotExpiry(body(t, c.in), c.current, now)
+		if (err == nil) != (c.code == "") || (err != nil && err.Code != c.code) {
+			t.Errorf("%s on %v: %v, want %q", c.in, c.current, err, c.code)
+		}
+	}
+}
+
+func TestCheckAPIKeyAndAccessListBodies(t *testing.T) {
+	desc, roles, err := CheckAPIKey(body(t, `{"desc": "ci", "roles": ["GROUP_READ_ONLY", "GROUP_OWNER"]}`))
+	if err != nil || desc != "ci" || !slices.Equal(roles, []string{"GROUP_READ_ONLY", "GROUP_OWNER"}) {
+		t.Errorf("a good key: %q %v %v", desc, roles, err)
+	}
+	for in, code := range map[string]string{
+		`{"desc": "", "roles": ["GROUP_OWNER"]}`:           "INVALID_API_KEY_DESC",
+		`{"desc": "ci", "roles": ["ORG_OWNER"]}`:           "MISSING_API_KEY_ROLES",
+		`{"desc": "ci", "roles": ["GROUP_OWNER", "ROOT"]}`: "INVALID_ENUM_VALUE",
+		`{"desc": "ci", "roles": "GROUP_OWNER"}`:           "INVALID_JSON_ATTRIBUTE",
+	} {
+		if _, _, err := CheckAPIKey(body(t, in)); err == nil || err.Code != code {
+			t.Errorf("%s: %v, want %s", in, err, code)
+		}
+	}
+	var list any
+	json.Unmarshal([]byte(`[{"ipAddress": "10.0.0.1"}, {"cidrBlock": "10.1.0.0/16"}]`), &list)
+	if entries, canon, err := AccessListEntries(list); err != nil || len(entries) != 2 || !slices.Equal(canon, []string{"10.0.0.1/32", "10.1.0.0/16"}) {
+		t.Errorf("a good list: %v %v", canon, err)
+	}
+	for in, code := range map[string]string{
+		`{"ipAddress": "10.0.0.1"}`: "INVALID_JSON",
+		`[]`:                        "MISSING_ONE_OF_ATTRIBUTES",
+		`["10.0.0.1"]`:              "INVALID_JSON",
+		`[{"ipAddress": 5}]`:        "INVALID_JSON_ATTRIBUTE",
+		`[{"ipAddress": "x"}]`:      "INVALID_IP_ADDRESS_OR_CIDR_NOTATION",
+	} {
+		var v any
+		json.Unmarshal([]byte(in), &v)
+		if _, _, err := AccessListEntries(v); err == nil || err.Code != code {
+			t.Errorf("%s: %v, want %s", in, err, code)
 		}
 	}
 }
