@@ -9,9 +9,9 @@ import (
 	"github.com/omctl/omctl/internal/api"
 )
 
-// AccessListEntryBody is one entry of the body that adds to a key's
+// accessListEntryBody is one entry of the body that adds to a key's
 // access list.
-func AccessListEntryBody() Schema {
+func accessListEntryBody() Schema {
 	return Schema{"ipAddress": Str().OrNull(), "cidrBlock": Str().OrNull()}
 }
 
@@ -107,7 +107,7 @@ const MaxAPIKeysPerOrg = 500
 // CheckAPIKey checks the body that creates an API key in a project, and
 // returns its description and the roles it asks for.
 func CheckAPIKey(body Doc) (desc string, roles []string, err *Error) {
-	if err := APIKeyBody().Check(body, "", nil); err != nil {
+	if err := apiKeyBody().Check(body, "", nil); err != nil {
 		return "", nil, err
 	}
 	desc, _ = body["desc"].(string)
@@ -137,7 +137,7 @@ func AccessListEntries(v any) ([]any, []string, *Error) {
 	if len(entries) == 0 {
 		return nil, nil, Invalidf("MISSING_ONE_OF_ATTRIBUTES", "The array must hold at least one entry with ipAddress or cidrBlock.", "ipAddress", "cidrBlock")
 	}
-	sch := AccessListEntryBody()
+	sch := accessListEntryBody()
 	canon := make([]string, len(entries))
 	for i, e := range entries {
 		m, isObj := e.(map[string]any)

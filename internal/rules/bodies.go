@@ -83,8 +83,8 @@ var PartlyRedacted = map[string]bool{"apiToken": true, "monitoringApiKey": true,
 	"alertingApiKey": true, "serviceKey": true, "incidentApiKey": true, "datadogApiKey": true,
 	"opsGenieApiKey": true, "victorOpsApiKey": true}
 
-// RedactedURLs show only their scheme and host once stored.
-var RedactedURLs = map[string]bool{"webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true}
+// redactedURLs show only their scheme and host once stored.
+var redactedURLs = map[string]bool{"webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true}
 
 var notificationTypeNames = SortedKeys(NotificationFields)
 
@@ -158,10 +158,10 @@ func EnableGlobalAlertConfigBody() Schema {
 	return sch
 }
 
-// AcknowledgeBody is the body of PATCH on an alert: acknowledgedUntil
+// acknowledgeBody is the body of PATCH on an alert: acknowledgedUntil
 // (null or absent to unacknowledge) and a comment. Other fields of the
 // alert, current, may be sent back unchanged (a GET, edited).
-func AcknowledgeBody(body, current Doc) Schema {
+func acknowledgeBody(body, current Doc) Schema {
 	return echoing(Schema{
 		"acknowledgedUntil":      Timestamp().OrNull(),
 		"acknowledgementComment": Str().OrNull(),
@@ -194,9 +194,9 @@ func BackupConfigBody() Schema {
 	return sch
 }
 
-// SnapshotExpiryBody is the body of PATCH on a snapshot: doNotDelete and
+// snapshotExpiryBody is the body of PATCH on a snapshot: doNotDelete and
 // expires; the snapshot's other fields, current, may be sent unchanged.
-func SnapshotExpiryBody(body, current Doc) Schema {
+func snapshotExpiryBody(body, current Doc) Schema {
 	return echoing(Schema{"doNotDelete": Bool(), "expires": Timestamp(), "links": Ignored()}, body, current)
 }
 
@@ -215,7 +215,7 @@ func BackupJobConfigBody() Schema {
 	}
 }
 
-// APIKeyBody is the body that creates an organization API key.
-func APIKeyBody() Schema {
+// apiKeyBody is the body that creates an organization API key.
+func apiKeyBody() Schema {
 	return Schema{"desc": Str(), "roles": Array(Str())}
 }

@@ -76,7 +76,7 @@ func KeepRedactedSecrets(body, current Doc) {
 		}
 		for k, v := range m {
 			if s, ok := v.(string); ok {
-				if prev, ok := old[k].(string); ok && prev != s && RedactField(k, prev) == s {
+				if prev, ok := old[k].(string); ok && prev != s && redactField(k, prev) == s {
 					m[k] = prev
 				}
 			}
@@ -193,7 +193,7 @@ func missingFrom(a, b []string) []string {
 // acknowledgement runs until a time later than now (an acknowledgement
 // is ended with acknowledgedUntil null, not with a past time).
 func CheckAcknowledgement(body, current Doc, now time.Time) *Error {
-	if err := AcknowledgeBody(body, current).Check(body, "", current); err != nil {
+	if err := acknowledgeBody(body, current).Check(body, "", current); err != nil {
 		return err
 	}
 	if until, ok := body["acknowledgedUntil"].(string); ok {
@@ -209,7 +209,7 @@ func CheckAcknowledgement(body, current Doc, now time.Time) *Error {
 // CheckSnapshotExpiry checks the body of PATCH on a snapshot, current: it
 // changes doNotDelete or expires, and an expiry already past is final.
 func CheckSnapshotExpiry(body, current Doc, now time.Time) *Error {
-	if err := SnapshotExpiryBody(body, current).Check(body, "", current); err != nil {
+	if err := snapshotExpiryBody(body, current).Check(body, "", current); err != nil {
 		return err
 	}
 	_, hasDND := body["doNotDelete"].(bool)

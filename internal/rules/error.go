@@ -17,8 +17,6 @@ type Problem int
 const (
 	// Invalid: the request itself breaks a rule (400).
 	Invalid Problem = iota
-	// NotFound: it names a resource that does not exist (404).
-	NotFound
 	// Conflict: it clashes with what exists already (409).
 	Conflict
 )
@@ -46,11 +44,6 @@ func Invalidf(code, detail string, params ...any) *Error {
 	return &Error{Problem: Invalid, Code: code, Detail: detail, Params: params}
 }
 
-// NotFoundf reports a resource that does not exist.
-func NotFoundf(code, detail string, params ...any) *Error {
-	return &Error{Problem: NotFound, Code: code, Detail: detail, Params: params}
-}
-
 // Conflictf reports a clash with what exists.
 func Conflictf(code, detail string, params ...any) *Error {
 	return &Error{Problem: Conflict, Code: code, Detail: detail, Params: params}
@@ -61,19 +54,19 @@ func Missing(name string) *Error {
 	return Invalidf("MISSING_ATTRIBUTE", fmt.Sprintf("The required attribute %s was not specified.", name), name)
 }
 
-// ReadOnlyChanged reports an attribute sent with a value other than the
+// readOnlyChanged reports an attribute sent with a value other than the
 // resource's own.
-func ReadOnlyChanged(name string) *Error {
+func readOnlyChanged(name string) *Error {
 	return Invalidf("ATTRIBUTE_READ_ONLY", fmt.Sprintf("Attribute %s is read-only and cannot be changed.", name), name)
 }
 
-// UnknownAttribute reports an attribute the body may not have.
-func UnknownAttribute(name string) *Error {
+// unknownAttribute reports an attribute the body may not have.
+func unknownAttribute(name string) *Error {
 	return Invalidf("INVALID_ATTRIBUTE", fmt.Sprintf("Invalid attribute %s specified.", name), name)
 }
 
-// NotInEnum reports a value outside a closed set.
-func NotInEnum(value, name string, allowed []string) *Error {
+// notInEnum reports a value outside a closed set.
+func notInEnum(value, name string, allowed []string) *Error {
 	e := Invalidf("INVALID_ENUM_VALUE",
 		fmt.Sprintf("An invalid enumeration value %s was specified for %s; allowed values are %s.", value, name, strings.Join(allowed, ", ")), value, name)
 	e.Allowed = allowed

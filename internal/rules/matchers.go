@@ -32,11 +32,11 @@ func CheckMatchers(cfg Doc) *Error {
 			return Missing(fmt.Sprintf("matchers[%d].fieldName", i))
 		}
 		if !api.OneOf(field, MatcherFields) {
-			return NotInEnum(field, name, MatcherFields)
+			return notInEnum(field, name, MatcherFields)
 		}
 		op, _ := m["operator"].(string)
 		if !api.OneOf(op, MatcherOperators) {
-			return NotInEnum(op, fmt.Sprintf("matchers[%d].operator", i), MatcherOperators)
+			return notInEnum(op, fmt.Sprintf("matchers[%d].operator", i), MatcherOperators)
 		}
 		if want, _ := m["value"].(string); op == "REGEX" {
 			if _, err := regexp.Compile(want); err != nil {
@@ -48,7 +48,7 @@ func CheckMatchers(cfg Doc) *Error {
 	for _, k := range []string{"threshold", "metricThreshold"} {
 		if t, ok := cfg[k].(map[string]any); ok {
 			if op, has := t["operator"].(string); has && !api.OneOf(op, ThresholdOps) {
-				return NotInEnum(op, k+".operator", ThresholdOps)
+				return notInEnum(op, k+".operator", ThresholdOps)
 			}
 		}
 	}

@@ -18,7 +18,7 @@ func RedactNotification(n Doc) Doc {
 		case k == "typeName" || k == "delayMin" || k == "intervalMin":
 			out[k] = v
 		case slices.Contains(used, k):
-			out[k] = RedactField(k, v)
+			out[k] = redactField(k, v)
 		case !isNotificationField(k):
 			out[k] = v // a field the API does not name, kept from a fixture
 		}
@@ -35,9 +35,9 @@ func isNotificationField(k string) bool {
 	return false
 }
 
-// RedactField is a notification field as shown once stored: a webhook
+// redactField is a notification field as shown once stored: a webhook
 // secret hidden, a URL cut to its host, a key to its last characters.
-func RedactField(k string, v any) any {
+func redactField(k string, v any) any {
 	s, ok := v.(string)
 	if !ok || s == "" {
 		return v
@@ -45,7 +45,7 @@ func RedactField(k string, v any) any {
 	switch {
 	case k == "webhookSecret":
 		return "******"
-	case RedactedURLs[k]:
+	case redactedURLs[k]:
 		return redactURL(s)
 	case PartlyRedacted[k]:
 		return redactKey(s)

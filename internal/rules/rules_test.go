@@ -90,7 +90,7 @@ func TestOptionalNeitherRequiresNorRefuses(t *testing.T) {
 
 func TestCheckNormalizes(t *testing.T) {
 	b := body(t, `{"expires": "2026-01-02T03:04:05.678+01:00", "doNotDelete": true, "links": []}`)
-	if err := SnapshotExpiryBody(b, nil).Check(b, "", nil); err != nil {
+	if err := snapshotExpiryBody(b, nil).Check(b, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if b["expires"] != "2026-01-02T02:04:05Z" {
@@ -112,7 +112,7 @@ func TestEchoedFieldsMustBeUnchanged(t *testing.T) {
 		{`{"acknowledgedUntil": null, "unknown": 1}`, false},
 	} {
 		b := body(t, c.body)
-		err := AcknowledgeBody(b, current).Check(b, "", current)
+		err := acknowledgeBody(b, current).Check(b, "", current)
 		if (err == nil) != c.ok {
 			t.Errorf("%s: err = %v", c.body, err)
 		}
@@ -310,10 +310,10 @@ func TestCheckFixtureKeepsWhatTheAPIDoesNotName(t *testing.T) {
 }
 
 func TestErrorsCarryTheirProblem(t *testing.T) {
-	if Invalidf("X", "x").Problem != Invalid || NotFoundf("X", "x").Problem != NotFound || Conflictf("X", "x").Problem != Conflict {
+	if Invalidf("X", "x").Problem != Invalid || Conflictf("X", "x").Problem != Conflict {
 		t.Error("problems")
 	}
-	if e := NotInEnum("C", "kind", []string{"A", "B"}); e.Rule() != "An invalid enumeration value C was specified for kind; allowed values are A, B" || len(e.Allowed) != 2 {
+	if e := notInEnum("C", "kind", []string{"A", "B"}); e.Rule() != "An invalid enumeration value C was specified for kind; allowed values are A, B" || len(e.Allowed) != 2 {
 		t.Errorf("NotInEnum: %q %v", e.Rule(), e.Allowed)
 	}
 }

@@ -180,7 +180,7 @@ func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Erro
 	if !lenient {
 		for _, k := range SortedKeys(m) {
 			if _, ok := s[k]; !ok {
-				return UnknownAttribute(prefix + k)
+				return unknownAttribute(prefix + k)
 			}
 		}
 	}
@@ -201,7 +201,7 @@ func (s Schema) checkMode(m Doc, prefix string, current Doc, lenient bool) *Erro
 		}
 		if f.readOnly {
 			if current == nil || !SameValue(current[k], m[k]) {
-				return ReadOnlyChanged(name)
+				return readOnlyChanged(name)
 			}
 			continue
 		}
@@ -258,7 +258,7 @@ func (f *Field) value(name string, v any, lenient bool) (any, *Error) {
 			return nil, wrongType(name, KindString)
 		}
 		if len(f.enum) > 0 && !slices.Contains(f.enum, s) {
-			return nil, NotInEnum(s, name, f.enum)
+			return nil, notInEnum(s, name, f.enum)
 		}
 		return s, nil
 	case KindBool:

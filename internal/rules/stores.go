@@ -32,8 +32,8 @@ const (
 // neither keeps nor shows (docs/api.md, S3 stores).
 var StoreKeyFields = []string{"cloudAccessKey", "cloudSecretKey", "awsAccessKey", "awsSecretKey"}
 
-// ErrNoTermsAccepted refuses a store sent with acceptedTos false.
-var ErrNoTermsAccepted = Invalidf("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
+// errNoTermsAccepted refuses a store sent with acceptedTos false.
+var errNoTermsAccepted = Invalidf("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
 	"The store cannot be created or updated without accepting the terms of service: acceptedTos must be true.", "acceptedTos")
 
 // StoreBody is the body that creates or replaces a store of kind. An
@@ -43,7 +43,7 @@ var ErrNoTermsAccepted = Invalidf("CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS",
 func StoreBody(kind StoreKind, op StoreOp) Schema {
 	s := Schema{
 		"links":       Ignored(),
-		"acceptedTos": Bool().Req().Refuse(false, ErrNoTermsAccepted), "assignmentEnabled": Bool(),
+		"acceptedTos": Bool().Req().Refuse(false, errNoTermsAccepted), "assignmentEnabled": Bool(),
 		"cloudAccessKey": Str(), "cloudSecretKey": Str(), "awsAccessKey": Str(), "awsSecretKey": Str(),
 		"s3AuthMethod":       Str(api.S3AuthMethods...),
 		"customCertificates": Array(Object(Schema{"filename": Str(), "certString": Str()})),

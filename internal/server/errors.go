@@ -60,7 +60,6 @@ func errUnexpected() *apiError {
 // ruleStatus is the HTTP status of each kind of broken rule.
 var ruleStatus = map[rules.Problem]int{
 	rules.Invalid:  http.StatusBadRequest,
-	rules.NotFound: http.StatusNotFound,
 	rules.Conflict: http.StatusConflict,
 }
 

@@ -109,8 +109,8 @@ func (k *APIKey) addAccessEntry(canon string, m doc, now time.Time) bool {
 	return true
 }
 
-// NewAccessEntries counts the entries of canon the list does not hold yet.
-func (k *APIKey) NewAccessEntries(canon []string) int {
+// newAccessEntries counts the entries of canon the list does not hold yet.
+func (k *APIKey) newAccessEntries(canon []string) int {
 	fresh := map[string]bool{}
 	for _, c := range canon {
 		if !k.accessKeys[c] {

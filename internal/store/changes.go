@@ -9,7 +9,7 @@ type recordRef struct{ kind, key string }
 func recordKey(kind string, d doc) string {
 	switch kind {
 	case "backupConfigs":
-		return JoinKey(d["groupId"].(string), d["clusterId"].(string))
+		return joinKey(d["groupId"].(string), d["clusterId"].(string))
 	case "users":
 		return d["username"].(string)
 	}
@@ -50,11 +50,11 @@ func (s *State) touchRef(ref recordRef, get func() any) {
 	s.dirty[ref] = get
 }
 
-// TouchAll records that everything changed (reset, or a new state file).
-func (s *State) TouchAll() { s.dirtyAll = true }
+// touchAll records that everything changed (reset, or a new state file).
+func (s *State) touchAll() { s.dirtyAll = true }
 
-// TakeChanges returns what changed, in the order it changed, and forgets it.
-func (s *State) TakeChanges() (recs []Record, all bool) {
+// takeChanges returns what changed, in the order it changed, and forgets it.
+func (s *State) takeChanges() (recs []record, all bool) {
 	if s.dirtyAll {
 		f := s.Fixtures()
 		lists := f.lists()
@@ -66,17 +66,17 @@ func (s *State) TakeChanges() (recs []Record, all bool) {
 					alerts = f.GlobalAlerts
 				}
 				for _, a := range alerts {
-					recs = append(recs, Record{kind, a.ID, a})
+					recs = append(recs, record{kind, a.ID, a})
 				}
 			default:
 				for _, d := range *lists[kind] {
-					recs = append(recs, Record{kind, recordKey(kind, d), d})
+					recs = append(recs, record{kind, recordKey(kind, d), d})
 				}
 			}
 		}
 	} else {
 		for _, ref := range s.dirtyOrder {
-			recs = append(recs, Record{ref.kind, ref.key, s.dirty[ref]()})
+			recs = append(recs, record{ref.kind, ref.key, s.dirty[ref]()})
 		}
 	}
 	all = s.dirtyAll

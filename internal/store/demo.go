@@ -23,7 +23,7 @@ func DefaultFixtures() *Fixtures {
 	return &Fixtures{
 		Orgs:     []doc{{"id": org, "name": "Default Organization"}},
 		Projects: []doc{{"id": project, "name": "Default Project", "orgId": org}},
-		APIKeys: []doc{{"id": NewObjectID(), "desc": "omctl server owner", "publicKey": NewPublicKey(), "privateKey": NewUUID(),
+		APIKeys: []doc{{"id": NewObjectID(), "desc": "omctl server owner", "publicKey": newPublicKey(), "privateKey": newUUID(),
 			"roles": []any{map[string]any{"roleName": "GLOBAL_OWNER"}}}},
 	}
 }

@@ -487,8 +487,8 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	s.engine.notes = append(s.engine.notes, n)
 }
 
-// TakeNotifications returns what was recorded since the last call.
-func (s *State) TakeNotifications() ([]*Notification, []*Delivery) {
+// takeNotifications returns what was recorded since the last call.
+func (s *State) takeNotifications() ([]*Notification, []*Delivery) {
 	notes, deliveries := s.engine.notes, s.engine.deliveries
 	s.engine.notes, s.engine.deliveries = nil, nil
 	return notes, deliveries
@@ -501,6 +501,6 @@ func (s *State) Pending() bool {
 	return due || opening
 }
 
-// Scheduled reports whether raised alerts have anything left to do in
+// scheduled reports whether raised alerts have anything left to do in
 // time: what keeps the real-clock loop running after a change.
-func (s *State) Scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }
+func (s *State) scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }

@@ -16,7 +16,7 @@ var idSeq atomic.Uint32
 
 // NewObjectID makes a 24-hex-digit identifier, unique within the process.
 // Identifiers are names, not secrets (keys' secrets come from crypto/rand,
-// see NewUUID), and the journal makes one per request, so the random part
+// see newUUID), and the journal makes one per request, so the random part
 // comes from the runtime's generator, without a system call.
 func NewObjectID() string {
 	var b [12]byte
@@ -27,7 +27,7 @@ func NewObjectID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func NewPublicKey() string {
+func newPublicKey() string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	var b [8]byte
 	rand.Read(b[:])
@@ -37,7 +37,7 @@ func NewPublicKey() string {
 	return string(b[:])
 }
 
-func NewUUID() string {
+func newUUID() string {
 	var b [16]byte
 	rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40

@@ -7,12 +7,6 @@ package store
 // Project is a project's document, nil when there is none.
 func (s *State) Project(id string) doc { return s.projects[id] }
 
-// ProjectOrg is the organization a project belongs to, "" when unknown.
-func (s *State) ProjectOrg(project string) string {
-	org, _ := s.projects[project]["orgId"].(string)
-	return org
-}
-
 // Org is an organization's document, nil when there is none.
 func (s *State) Org(id string) doc { return s.orgs[id] }
 
@@ -39,24 +33,24 @@ func (s *State) GlobalAlertConfigs() *Ordered { return s.globalConfigs }
 
 // BackupConfig is a cluster's backup configuration, nil for none.
 func (s *State) BackupConfig(project, cluster string) doc {
-	return s.backupConfigs[JoinKey(project, cluster)]
+	return s.backupConfigs[joinKey(project, cluster)]
 }
 
 // HasCluster reports whether the project has the cluster: one with a
 // backup configuration or snapshots.
 func (s *State) HasCluster(project, cluster string) bool {
-	return s.clusters[JoinKey(project, cluster)]
+	return s.clusters[joinKey(project, cluster)]
 }
 
 // Snapshots are a cluster's snapshots, empty when it has none.
 func (s *State) Snapshots(project, cluster string) *Ordered {
-	return orEmpty(s.snapshots[JoinKey(project, cluster)])
+	return orEmpty(s.snapshots[joinKey(project, cluster)])
 }
 
 // ConfigServerSnapshots are the snapshots of a config server (a host),
 // nil when the project has none of that host.
 func (s *State) ConfigServerSnapshots(project, host string) *Ordered {
-	return s.csSnapshots[JoinKey(project, host)]
+	return s.csSnapshots[joinKey(project, host)]
 }
 
 // OplogStores are the oplog stores, in the order they were created.

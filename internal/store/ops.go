@@ -154,7 +154,7 @@ func (s *State) ReplaceSnapshotStore(store doc) {
 // roles in it: a new id, an unused public key and a private key (from
 // crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
 func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
-	if org, _ := s.projects[project]["orgId"].(string); org != "" && s.KeysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
+	if org, _ := s.projects[project]["orgId"].(string); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
 		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
 	}
@@ -162,9 +162,9 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 	for i, r := range roles {
 		grants[i] = map[string]any{"groupId": project, "roleName": r}
 	}
-	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": NewPublicKey(), "privateKey": NewUUID(), "roles": grants}
+	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": newPublicKey(), "privateKey": newUUID(), "roles": grants}
 	for s.principals[d["publicKey"].(string)] != nil {
-		d["publicKey"] = NewPublicKey()
+		d["publicKey"] = newPublicKey()
 	}
 	k := s.addAPIKey(d, now)
 	s.TouchKey(k)
@@ -175,7 +175,7 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 // key's access list; an entry it holds already is counted, not repeated.
 // A list holds at most rules.MaxAccessListEntries.
 func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) *rules.Error {
-	if added := k.NewAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
+	if added := k.newAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
 		return rules.Invalidf("TOO_MANY_ACCESS_LIST_ENTRIES",
 			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
 			rules.MaxAccessListEntries)

@@ -40,10 +40,10 @@ type State struct {
 	dirtyAll   bool
 }
 
-func JoinKey(a, b string) string { return a + "/" + b }
+func joinKey(a, b string) string { return a + "/" + b }
 
-// NewState builds the state from fixtures (which it takes over).
-func NewState(f *Fixtures, now time.Time) *State {
+// newState builds the state from fixtures (which it takes over).
+func newState(f *Fixtures, now time.Time) *State {
 	s := &State{
 		orgs: map[string]doc{}, projects: map[string]doc{},
 		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
@@ -102,12 +102,12 @@ func NewState(f *Fixtures, now time.Time) *State {
 	}
 	s.scheduleTracking(s.globalAlerts, "")
 	for _, d := range f.BackupConfigs {
-		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
+		k := joinKey(d["groupId"].(string), d["clusterId"].(string))
 		s.backupConfigs[k] = d
 		s.clusters[k] = true
 	}
 	for _, d := range f.Snapshots {
-		k := JoinKey(d["groupId"].(string), d["clusterId"].(string))
+		k := joinKey(d["groupId"].(string), d["clusterId"].(string))
 		s.clusters[k] = true
 		if s.snapshots[k] == nil {
 			s.snapshots[k] = NewOrdered()
@@ -115,7 +115,7 @@ func NewState(f *Fixtures, now time.Time) *State {
 		s.snapshots[k].add(d["id"].(string), d)
 	}
 	for _, d := range f.ConfigServerSnapshots {
-		k := JoinKey(d["groupId"].(string), snapshotHost(d))
+		k := joinKey(d["groupId"].(string), snapshotHost(d))
 		s.hosts[k] = true
 		if s.csSnapshots[k] == nil {
 			s.csSnapshots[k] = NewOrdered()
@@ -137,8 +137,8 @@ func NewState(f *Fixtures, now time.Time) *State {
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change) and marks it all to be committed.
 func (s *State) ResetTo(f *Fixtures, now time.Time) {
-	*s = *NewState(f.Clone(), now)
-	s.TouchAll()
+	*s = *newState(f.Clone(), now)
+	s.touchAll()
 }
 
 // alertRecord indexes an alert; one without a creation time was created now.
@@ -189,8 +189,8 @@ func (s *State) openTime(r *AlertRec, project string) time.Time {
 	return r.created.Add(time.Duration(smallest) * time.Minute)
 }
 
-// AnyDue reports whether a TRACKING alert may be due to open by now.
-func (s *State) AnyDue(now time.Time) bool {
+// anyDue reports whether a TRACKING alert may be due to open by now.
+func (s *State) anyDue(now time.Time) bool {
 	if s.globalAlerts.due(now) {
 		return true
 	}
@@ -246,8 +246,8 @@ func (s *State) rescheduleConfig(cfgID, project string) {
 	}
 }
 
-// KeysOfOrg counts the API keys of an organization.
-func (s *State) KeysOfOrg(org string) int {
+// keysOfOrg counts the API keys of an organization.
+func (s *State) keysOfOrg(org string) int {
 	n := 0
 	for _, k := range s.apiKeys {
 		if k.Orgs[org] {

@@ -273,15 +273,15 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 	return f, nil
 }
 
-// Record is one resource to write: its kind (a fixture key), its key
+// record is one resource to write: its kind (a fixture key), its key
 // within the kind, and its document (nil to delete it).
-type Record struct {
+type record struct {
 	kind, key string
 	doc       any // a doc or an *AlertDoc
 }
 
-// Batch is what one request changed, encoded while the data was locked.
-type Batch struct {
+// batch is what one request changed, encoded while the data was locked.
+type batch struct {
 	replaceAll bool // drop every record first (reset)
 	puts       []encodedRecord
 	clock      string // the virtual clock's time; "" for the real clock
@@ -292,8 +292,8 @@ type encodedRecord struct {
 	value     []byte // nil deletes
 }
 
-func EncodeBatch(recs []Record, replaceAll bool, clock *Clock) (*Batch, error) {
-	b := &Batch{replaceAll: replaceAll}
+func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
+	b := &batch{replaceAll: replaceAll}
 	if clock.Virtual() {
 		b.clock = clock.Now().Format(time.RFC3339Nano)
 	}
@@ -318,7 +318,7 @@ func EncodeBatch(recs []Record, replaceAll bool, clock *Clock) (*Batch, error) {
 // Commit writes a batch, syncing it to disk before it returns: in one
 // transaction, or, when it replaces everything, in several, the last of
 // which marks the data whole.
-func (sf *StateFile) Commit(b *Batch) error {
+func (sf *StateFile) Commit(b *batch) error {
 	if !b.replaceAll {
 		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, b.puts) })
 	}
@@ -360,7 +360,7 @@ func (sf *StateFile) Commit(b *Batch) error {
 }
 
 // write puts records (and the clock) in a transaction.
-func (sf *StateFile) write(tx *bolt.Tx, b *Batch, puts []encodedRecord) error {
+func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
 	meta := tx.Bucket([]byte(metaBucket))
 	if b.clock != "" {
 		if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {

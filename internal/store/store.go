@@ -67,12 +67,12 @@ func (e *CommitError) Unwrap() error { return e.Err }
 // holding data, to what it held.
 func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Store, error) {
 	s := &Store{seed: seed, file: file, clock: clock}
-	s.st = NewState(seed.Clone(), clock.Now())
+	s.st = newState(seed.Clone(), clock.Now())
 	if file == nil {
 		return s, nil
 	}
 	if file.Empty() {
-		s.st.TouchAll()
+		s.st.touchAll()
 	} else {
 		data, err := file.Load()
 		if err != nil {
@@ -82,7 +82,7 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 			s.seed = data
 			data = data.Clone()
 		}
-		s.st = NewState(data, clock.Now())
+		s.st = newState(data, clock.Now())
 	}
 	if _, err := s.Update(func(*State) {}); err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 // the write lock only when there are some.
 func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 	due := false
-	if err := s.View(func(st *State) { due = st.AnyDue(now) }); err != nil || !due {
+	if err := s.View(func(st *State) { due = st.anyDue(now) }); err != nil || !due {
 		return Outcome{}, err
 	}
 	return s.Update(func(st *State) { st.PromoteAll(now) })
@@ -137,7 +137,7 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 
 // runLocked runs fn under mu. When it changed data and there is a state
 // file, the encoded change comes back with commitMu held.
-func (s *Store) runLocked(fn func(*State)) (out Outcome, b *Batch, err error) {
+func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
@@ -146,16 +146,16 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *Batch, err error) {
 		}
 	}()
 	fn(s.st)
-	out.Notes, out.Deliveries = s.st.TakeNotifications()
-	out.Pending = s.st.Scheduled()
+	out.Notes, out.Deliveries = s.st.takeNotifications()
+	out.Pending = s.st.scheduled()
 	if s.file == nil {
 		return out, nil, nil
 	}
-	recs, all := s.st.TakeChanges()
+	recs, all := s.st.takeChanges()
 	if len(recs) == 0 && !all && !s.clockMoved() {
 		return out, nil, nil
 	}
-	b, err = EncodeBatch(recs, all, s.clock)
+	b, err = encodeBatch(recs, all, s.clock)
 	if err != nil {
 		return Outcome{}, nil, fmt.Errorf("state file %s: %w", s.file.Path(), err)
 	}
