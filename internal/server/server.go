@@ -50,13 +50,13 @@ type Options struct {
 
 // Server serves the API from memory. It is an http.Handler.
 type Server struct {
-	opts    Options
-	clock   *store.Clock
-	nonces  *nonces
-	log     *log.Logger
-	mux     *http.ServeMux
-	version string
-	// versionHeader is version as a header's values, shared by every answer.
+	opts   Options
+	clock  *store.Clock
+	nonces *nonces
+	log    *log.Logger
+	mux    *http.ServeMux
+	// versionHeader is the service version headers' value, made once and
+	// shared by every answer.
 	versionHeader []string
 
 	store *store.Store
@@ -97,16 +97,15 @@ func New(opts Options) (*Server, error) {
 		opts.GitHash = "0000000000000000000000000000000000000000"
 	}
 	s := &Server{
-		opts:    opts,
-		clock:   opts.Clock,
-		nonces:  newNonces(opts.NonceTTL, opts.Clock.Now),
-		log:     log.New(opts.Log, "", log.LstdFlags),
-		version: fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version),
-		journal: newJournal(opts.JournalSize),
-		faults:  newFaultSet(),
-		limiter: newRateLimiter(opts.RateLimit),
+		opts:          opts,
+		clock:         opts.Clock,
+		nonces:        newNonces(opts.NonceTTL, opts.Clock.Now),
+		log:           log.New(opts.Log, "", log.LstdFlags),
+		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
+		journal:       newJournal(opts.JournalSize),
+		faults:        newFaultSet(),
+		limiter:       newRateLimiter(opts.RateLimit),
 	}
-	s.versionHeader = []string{s.version}
 	s.notes = &notificationLog{}
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
 	if err != nil {
