@@ -12,14 +12,11 @@ import (
 // renderKey shows an API key with its private key masked, unless whole
 // (only in the answer to its creation: docs/api.md, API key).
 func (c *reqCtx) renderKey(k *store.APIKey, whole bool) doc {
-	out := make(doc, len(k.Doc))
-	for key, v := range k.Doc {
-		out[key] = v
-	}
+	out := k.Members()
 	if !whole {
 		out["privateKey"] = redactPrivateKey(k.Principal.Secret)
 	}
-	return withLinks(out, c.resourceHref("orgs", firstOrg(k), "apiKeys", k.Doc["id"].(string)))
+	return withLinks(out, c.resourceHref("orgs", firstOrg(k), "apiKeys", k.ID))
 }
 
 func redactPrivateKey(s string) string {
@@ -111,20 +108,7 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *store.APIKey) *apiErr
 	end := min(start+p.Size, len(k.AccessList))
 	items := make([]doc, 0, end-start)
 	for _, e := range k.AccessList[start:end] {
-		d := make(doc, len(e.Doc)+4)
-		for key, v := range e.Doc {
-			d[key] = v
-		}
-		d["count"] = e.Count
-		if !e.LastUsed.IsZero() {
-			d["lastUsed"] = rules.FormatTime(e.LastUsed)
-			d["lastUsedAddress"] = e.LastAddr
-		}
-		entry := e.Doc["cidrBlock"].(string)
-		if ip, ok := e.Doc["ipAddress"].(string); ok {
-			entry = ip
-		}
-		items = append(items, withLinks(d, c.resourceHref("orgs", org, "apiKeys", k.Doc["id"].(string), "accessList", entry)))
+		items = append(items, withLinks(e.Members(), c.resourceHref("orgs", org, "apiKeys", k.ID, "accessList", e.Address())))
 	}
 	c.list(items, len(k.AccessList), p)
 	return nil

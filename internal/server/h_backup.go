@@ -8,50 +8,47 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
-func (s *Server) findBackupConfig(c *reqCtx, need access) (string, string, doc, *apiError) {
+func (s *Server) findBackupConfig(c *reqCtx, need access) (*store.BackupConfig, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
-		return "", "", nil, err
+		return nil, err
 	}
 	cluster := c.r.PathValue("cluster_id")
-	d := c.st.BackupConfig(project, cluster)
-	if d == nil {
-		return "", "", nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
+	cfg := c.st.BackupConfig(project, cluster)
+	if cfg == nil {
+		return nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
 	}
-	return project, cluster, d, nil
+	return cfg, nil
 }
 
 // renderBackupConfig leaves the member fields to the member request.
-func (c *reqCtx) renderBackupConfig(project, cluster string, d doc, members bool) doc {
-	out := make(doc, len(d))
-	for k, v := range d {
-		out[k] = v
-	}
+func (c *reqCtx) renderBackupConfig(cfg *store.BackupConfig, members bool) doc {
+	out := cfg.Members()
 	if !members {
 		delete(out, "availableMembers")
 		delete(out, "preferredMember")
 	} else if out["availableMembers"] == nil {
 		out["availableMembers"] = []any{}
 	}
-	return withLinks(out, c.resourceHref("groups", project, "backupConfigs", cluster))
+	return withLinks(out, c.resourceHref("groups", cfg.GroupID, "backupConfigs", cfg.ClusterID))
 }
 
 func (s *Server) getBackupConfig(c *reqCtx) *apiError {
-	project, cluster, d, err := s.findBackupConfig(c, readBackup)
+	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
 	}
-	c.ok(c.renderBackupConfig(project, cluster, d, false))
+	c.ok(c.renderBackupConfig(cfg, false))
 	return nil
 }
 
 func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
-	project, cluster, d, err := s.findBackupConfig(c, readBackup)
+	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
 	}
-	c.ok(c.renderBackupConfig(project, cluster, d, true))
+	c.ok(c.renderBackupConfig(cfg, true))
 	return nil
 }
 
@@ -59,7 +56,7 @@ func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
 // and changes the settings of a backup configuration under its rules: namespace lists are
 // mutually exclusive, and a change that needs a resync needs syncSource.
 func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
-	project, cluster, d, err := s.findBackupConfig(c, writeBackup)
+	cfg, err := s.findBackupConfig(c, writeBackup)
 	if err != nil {
 		return err
 	}
@@ -67,23 +64,17 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkPathIDs(body, map[string]string{"groupId": project, "clusterId": cluster}); err != nil {
+	if err := checkPathIDs(body, map[string]string{"groupId": cfg.GroupID, "clusterId": cfg.ClusterID}); err != nil {
 		return err
 	}
-	if err := rules.CheckBackupConfigChange(body, d); err != nil {
+	if err := rules.CheckBackupConfigChange(body, cfg.Members()); err != nil {
 		return fromRule(err)
 	}
-	_, configs := body["deploymentConfigs"]
-	delete(body, "syncSource")
-	if configs {
-		delete(body, "deploymentConfigs")
-	}
-	c.st.UpdateBackupConfig(d, body, configs)
-	c.ok(c.renderBackupConfig(project, cluster, d, false))
+	c.ok(c.renderBackupConfig(c.st.UpdateBackupConfig(cfg, body), false))
 	return nil
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *store.Ordered, *apiError) {
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *store.Ordered[*store.Snapshot], *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
@@ -103,7 +94,7 @@ func (s *Server) listSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *store.Ordered, path ...string) *apiError {
+func (c *reqCtx) listSnapshotDocs(o *store.Ordered[*store.Snapshot], path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -111,25 +102,25 @@ func (c *reqCtx) listSnapshotDocs(o *store.Ordered, path ...string) *apiError {
 	if err != nil {
 		return err
 	}
-	docs, total := o.Page(p)
-	items := make([]doc, len(docs))
-	for i, d := range docs {
-		items[i] = withLinks(d, c.resourceHref(append(path, d["id"].(string))...))
+	snaps, total := o.Page(p)
+	items := make([]doc, len(snaps))
+	for i, snap := range snaps {
+		items[i] = withLinks(snap.Members(), c.resourceHref(append(path, snap.ID)...))
 	}
 	c.list(items, total, p)
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *store.Ordered, parent string) (doc, *apiError) {
+func findSnapshot(c *reqCtx, o *store.Ordered[*store.Snapshot], parent string) (*store.Snapshot, *apiError) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
 	}
-	d := o.Get(id)
-	if d == nil {
+	snap := o.Get(id)
+	if snap == nil {
 		return nil, errNotFound("SNAPSHOT_NOT_FOUND", fmt.Sprintf("No snapshot with ID %s exists for %s.", id, parent), id, parent)
 	}
-	return d, nil
+	return snap, nil
 }
 
 func (s *Server) getSnapshot(c *reqCtx) *apiError {
@@ -137,11 +128,11 @@ func (s *Server) getSnapshot(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	d, err := findSnapshot(c, o, "cluster "+cluster)
+	snap, err := findSnapshot(c, o, "cluster "+cluster)
 	if err != nil {
 		return err
 	}
-	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
+	c.ok(withLinks(snap.Members(), c.resourceHref("groups", project, "clusters", cluster, "snapshots", snap.ID)))
 	return nil
 }
 
@@ -152,7 +143,7 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	d, err := findSnapshot(c, o, "cluster "+cluster)
+	snap, err := findSnapshot(c, o, "cluster "+cluster)
 	if err != nil {
 		return err
 	}
@@ -160,20 +151,20 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := checkPathIDs(body, map[string]string{"id": d["id"].(string), "groupId": project, "clusterId": cluster}); err != nil {
+	if err := checkPathIDs(body, map[string]string{"id": snap.ID, "groupId": project, "clusterId": cluster}); err != nil {
 		return err
 	}
-	if err := rules.CheckSnapshotExpiry(body, d, s.clock.Now()); err != nil {
+	if err := rules.CheckSnapshotExpiry(body, snap.Members(), s.clock.Now()); err != nil {
 		return fromRule(err)
 	}
 	dnd, hasDND := body["doNotDelete"].(bool)
 	expires, _ := body["expires"].(string)
-	c.st.SetSnapshotExpiry(d, hasDND && dnd, expires)
-	c.ok(withLinks(d, c.resourceHref("groups", project, "clusters", cluster, "snapshots", d["id"].(string))))
+	snap = c.st.SetSnapshotExpiry(snap, hasDND && dnd, expires)
+	c.ok(withLinks(snap.Members(), c.resourceHref("groups", project, "clusters", cluster, "snapshots", snap.ID)))
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *store.Ordered, *apiError) {
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *store.Ordered[*store.Snapshot], *apiError) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
@@ -199,11 +190,11 @@ func (s *Server) getConfigServerSnapshot(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	d, err := findSnapshot(c, o, "host "+host)
+	snap, err := findSnapshot(c, o, "host "+host)
 	if err != nil {
 		return err
 	}
-	c.ok(withLinks(d, c.resourceHref("groups", project, "hosts", host, "snapshots", d["id"].(string))))
+	c.ok(withLinks(snap.Members(), c.resourceHref("groups", project, "hosts", host, "snapshots", snap.ID)))
 	return nil
 }
 
@@ -215,17 +206,21 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 	if !api.IsObjectID(id) {
 		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	d := c.st.BackupJobConfig(id)
-	if d == nil {
+	cfg := c.st.BackupJobConfig(id)
+	if cfg == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
 	}
-	c.ok(withLinks(d, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
+	c.ok(c.renderBackupJobConfig(cfg))
 	return nil
 }
 
+// renderBackupJobConfig shows a backup jobs configuration, with a link to its project.
+func (c *reqCtx) renderBackupJobConfig(cfg *store.BackupJobConfig) doc {
+	return withLinks(cfg.Members(), c.resourceHref("admin", "backup", "groups", cfg.ID), link(c.resourceHref("groups", cfg.ID), groupLinkRel))
+}
+
 // putBackupJobConfig creates or replaces a project's backup jobs
-// configuration; every store its filters name must exist, as a store of
-// the filter's kind (docs/api.md, Backup jobs configuration).
+// configuration.
 func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
@@ -244,23 +239,10 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 	if err := rules.BackupJobConfigBody().Check(body, "", doc{"id": id}); err != nil {
 		return fromRule(err)
 	}
-	for _, f := range []struct {
-		attr, kind string
-		stores     *store.Ordered
-	}{{"oplogStoreFilter", "oplog store", c.st.OplogStores()}, {"snapshotStoreFilter", "snapshot store", c.st.SnapshotStores()}} {
-		items, _ := body[f.attr].([]any)
-		for i, item := range items {
-			m, _ := item.(map[string]any)
-			store, _ := m["id"].(string)
-			if f.stores.Get(store) == nil {
-				name := fmt.Sprintf("%s[%d].id", f.attr, i)
-				return errBadRequest("INVALID_ATTRIBUTE",
-					fmt.Sprintf("Invalid attribute %s specified: no %s with ID %s exists.", name, f.kind, store), name, store)
-			}
-		}
+	cfg, rerr := c.st.ReplaceBackupJobConfig(id, body)
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	body["id"] = id
-	c.st.ReplaceBackupJobConfig(body)
-	c.ok(withLinks(body, c.resourceHref("admin", "backup", "groups", id), link(c.resourceHref("groups", id), groupLinkRel)))
+	c.ok(c.renderBackupJobConfig(cfg))
 	return nil
 }

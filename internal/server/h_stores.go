@@ -4,16 +4,14 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store"
 )
 
 // renderStore applies the output rules of docs/api.md (S3 stores): no key fields with IAM_ROLE;
 // the snapshot store answer always states loadFactor and s3AuthMethod.
-func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
-	out := make(doc, len(d))
-	for k, v := range d {
-		out[k] = v
-	}
-	if out["s3AuthMethod"] == "IAM_ROLE" {
+func (c *reqCtx) renderStore(rec *store.S3Store, snapshot bool, path ...string) doc {
+	out := rec.Members()
+	if rec.AuthMethod == "IAM_ROLE" {
 		for _, k := range rules.StoreKeyFields {
 			delete(out, k)
 		}
@@ -26,7 +24,16 @@ func (c *reqCtx) renderStore(d doc, snapshot bool, path ...string) doc {
 			out["loadFactor"] = int64(rules.DefaultLoadFactor)
 		}
 	}
-	return withLinks(out, c.resourceHref(path...))
+	return withLinks(out, c.resourceHref(append(path, rec.ID)...))
+}
+
+// renderOplogStore and renderSnapshotStore show a store of their kind.
+func (c *reqCtx) renderOplogStore(rec *store.S3Store) doc {
+	return c.renderStore(rec, false, "admin", "backup", "oplog", "s3Configs")
+}
+
+func (c *reqCtx) renderSnapshotStore(rec *store.S3Store) doc {
+	return c.renderStore(rec, true, "admin", "backup", "snapshot", "s3Configs")
 }
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
@@ -34,11 +41,11 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := c.st.OplogStores().Get(id)
-	if d == nil {
+	rec := c.st.OplogStores().Get(id)
+	if rec == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
-	c.ok(c.renderStore(d, false, "admin", "backup", "oplog", "s3Configs", id))
+	c.ok(c.renderOplogStore(rec))
 	return nil
 }
 
@@ -53,11 +60,11 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Create, "")); err != nil {
 		return err
 	}
-	if err := c.st.CreateOplogStore(body); err != nil {
-		return fromRule(err)
+	rec, rerr := c.st.CreateOplogStore(body)
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	id := body["id"].(string)
-	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
+	c.ok(c.renderOplogStore(rec))
 	return nil
 }
 
@@ -66,11 +73,11 @@ func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
 		return err
 	}
 	id := c.r.PathValue("store_id")
-	d := c.st.SnapshotStores().Get(id)
-	if d == nil {
+	rec := c.st.SnapshotStores().Get(id)
+	if rec == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
-	c.ok(c.renderStore(d, true, "admin", "backup", "snapshot", "s3Configs", id))
+	c.ok(c.renderSnapshotStore(rec))
 	return nil
 }
 
@@ -89,9 +96,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id)); err != nil {
 		return err
 	}
-	body["id"] = id
-	c.st.ReplaceSnapshotStore(body)
-	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
+	c.ok(c.renderSnapshotStore(c.st.ReplaceSnapshotStore(id, body)))
 	return nil
 }
 
@@ -112,14 +117,11 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Replace, id)); err != nil {
 		return err
 	}
-	body["id"] = id
-	c.st.ReplaceOplogStore(body)
-	c.ok(c.renderStore(body, false, "admin", "backup", "oplog", "s3Configs", id))
+	c.ok(c.renderOplogStore(c.st.ReplaceOplogStore(id, body)))
 	return nil
 }
 
-// createSnapshotStore adds a snapshot store; s3MaxConnections and
-// loadFactor take their defaults when left out.
+// createSnapshotStore adds a snapshot store.
 func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
@@ -131,16 +133,10 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Create, "")); err != nil {
 		return err
 	}
-	if body["s3MaxConnections"] == nil {
-		body["s3MaxConnections"] = int64(rules.DefaultS3MaxConnections)
+	rec, rerr := c.st.CreateSnapshotStore(body)
+	if rerr != nil {
+		return fromRule(rerr)
 	}
-	if body["loadFactor"] == nil {
-		body["loadFactor"] = int64(rules.DefaultLoadFactor)
-	}
-	if err := c.st.CreateSnapshotStore(body); err != nil {
-		return fromRule(err)
-	}
-	id := body["id"].(string)
-	c.ok(c.renderStore(body, true, "admin", "backup", "snapshot", "s3Configs", id))
+	c.ok(c.renderSnapshotStore(rec))
 	return nil
 }

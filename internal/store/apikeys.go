@@ -22,7 +22,8 @@ type Role struct {
 
 // APIKey is an organization API key with its access list.
 type APIKey struct {
-	Doc        doc // id, desc, publicKey, roles, and fields kept from fixtures
+	members    // id, desc, publicKey, privateKey, roles, and members kept from fixtures
+	ID         string
 	Principal  *Principal
 	Orgs       map[string]bool
 	AccessList []*AccessListEntry
@@ -31,8 +32,9 @@ type APIKey struct {
 
 type AccessListEntry struct {
 	key      string // canonical address or block
-	Doc      doc
 	prefix   netip.Prefix
+	IsIP     bool // given as an ipAddress, not a cidrBlock
+	Created  time.Time
 	Count    int64
 	LastUsed time.Time
 	LastAddr string
@@ -55,16 +57,15 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 	if d["roles"] == nil {
 		d["roles"] = []any{}
 	}
-	k := &APIKey{Doc: d, Orgs: map[string]bool{}, accessKeys: map[string]bool{}}
+	k := &APIKey{members: members{d}, Orgs: map[string]bool{}, accessKeys: map[string]bool{}}
+	k.ID, _ = d["id"].(string)
 	k.Principal = &Principal{Name: d["publicKey"].(string), Secret: d["privateKey"].(string), Key: k, Roles: parseRoles(d["roles"]), Fixture: d}
 	for _, r := range k.Principal.Roles {
 		if r.Org != "" {
 			k.Orgs[r.Org] = true
 		}
-		if p := s.projects[r.Group]; p != nil {
-			if org, _ := p["orgId"].(string); org != "" {
-				k.Orgs[org] = true
-			}
+		if org := s.projects[r.Group].orgID(); org != "" {
+			k.Orgs[org] = true
 		}
 	}
 	entries, _ := d["accessList"].([]any)
@@ -75,8 +76,8 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 	}
 	delete(d, "accessList")
 	s.principals[k.Principal.Name] = k.Principal
-	s.apiKeys[d["id"].(string)] = k
-	s.keyOrder = append(s.keyOrder, d["id"].(string))
+	s.apiKeys[k.ID] = k
+	s.keyOrder = append(s.keyOrder, k.ID)
 	return k
 }
 
@@ -86,16 +87,12 @@ func (k *APIKey) addAccessEntry(canon string, m doc, now time.Time) bool {
 		return false
 	}
 	k.accessKeys[canon] = true
-	e := &AccessListEntry{key: canon, Doc: doc{}}
+	e := &AccessListEntry{key: canon, Created: now}
 	e.prefix, _ = netip.ParsePrefix(canon)
-	if _, ok := m["ipAddress"].(string); ok {
-		e.Doc["ipAddress"] = e.prefix.Addr().String()
-	}
-	e.Doc["cidrBlock"] = e.prefix.String()
-	e.Doc["created"] = rules.FormatTime(now)
+	_, e.IsIP = m["ipAddress"].(string)
 	if c, ok := m["created"].(string); ok {
 		if t, err := rules.ParseTimestamp(c); err == nil {
-			e.Doc["created"] = rules.FormatTime(t)
+			e.Created = t
 		}
 	}
 	if n, ok := rules.NormalizeNumbers(m["count"]).(int64); ok {
@@ -120,19 +117,35 @@ func (k *APIKey) newAccessEntries(canon []string) int {
 	return len(fresh)
 }
 
+// Address is what names the entry: its IP address, or its CIDR block.
+func (e *AccessListEntry) Address() string {
+	if e.IsIP {
+		return e.prefix.Addr().String()
+	}
+	return e.prefix.String()
+}
+
+// Members is the entry as the API shows it (docs/api.md, Access list entry).
+func (e *AccessListEntry) Members() doc {
+	d := doc{"cidrBlock": e.prefix.String(), "created": rules.FormatTime(e.Created), "count": e.Count}
+	if e.IsIP {
+		d["ipAddress"] = e.Address()
+	}
+	if !e.LastUsed.IsZero() {
+		d["lastUsed"], d["lastUsedAddress"] = rules.FormatTime(e.LastUsed), e.LastAddr
+	}
+	return d
+}
+
 // fixture writes the key back in fixture form, access list and counters
 // included.
 func (k *APIKey) fixture() doc {
-	d := deepCopy(k.Doc).(doc)
+	d := k.Members()
 	var entries []any
 	for _, e := range k.AccessList {
-		m := deepCopy(e.Doc).(doc)
-		if _, isIP := m["ipAddress"]; isIP {
+		m := e.Members()
+		if e.IsIP {
 			delete(m, "cidrBlock")
-		}
-		m["count"] = e.Count
-		if !e.LastUsed.IsZero() {
-			m["lastUsed"], m["lastUsedAddress"] = rules.FormatTime(e.LastUsed), e.LastAddr
 		}
 		entries = append(entries, m)
 	}

@@ -17,8 +17,8 @@ func recordKey(kind string, d doc) string {
 }
 
 // touch records that a resource changed, for the state file.
-func (s *State) touch(kind string, d doc) {
-	s.touchRef(recordRef{kind, recordKey(kind, d)}, func() any { return d })
+func (s *State) touch(kind string, r storedRecord) {
+	s.touchRef(recordRef{kind, r.key()}, func() any { return r.raw() })
 }
 
 // forget records that a resource was removed, for the state file.
@@ -28,7 +28,7 @@ func (s *State) forget(kind, key string) {
 
 // TouchKey records that an API key (or its access list) changed.
 func (s *State) TouchKey(k *APIKey) {
-	s.touchRef(recordRef{"apiKeys", k.Doc["id"].(string)}, func() any { return k.fixture() })
+	s.touchRef(recordRef{"apiKeys", k.ID}, func() any { return k.fixture() })
 }
 
 // touchAlert records that an alert changed.

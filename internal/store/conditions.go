@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"net"
-	"regexp"
 	"strings"
 )
 
@@ -106,26 +105,19 @@ func matcherValue(field string, t Target) (string, bool) {
 
 // matchersHold reports whether every matcher of a configuration holds
 // for t. A matcher on a field t does not carry does not hold.
-func matchersHold(cfg doc, t Target) bool {
-	list, _ := cfg["matchers"].([]any)
-	for _, it := range list {
-		m, _ := it.(map[string]any)
-		field, _ := m["fieldName"].(string)
-		if field == "" {
-			field, _ = m["field"].(string)
-		}
-		op, _ := m["operator"].(string)
-		want, _ := m["value"].(string)
-		got, ok := matcherValue(field, t)
-		if !ok || !matches(op, got, want) {
+func matchersHold(cfg *AlertConfig, t Target) bool {
+	for _, m := range cfg.Matchers {
+		got, ok := matcherValue(m.Field, t)
+		if !ok || !m.matches(got) {
 			return false
 		}
 	}
 	return true
 }
 
-func matches(op, got, want string) bool {
-	switch op {
+func (m *Matcher) matches(got string) bool {
+	want := m.Value
+	switch m.Operator {
 	case "EQUALS":
 		return got == want
 	case "NOT_EQUALS":
@@ -139,8 +131,7 @@ func matches(op, got, want string) bool {
 	case "ENDS_WITH":
 		return strings.HasSuffix(got, want)
 	case "REGEX":
-		re, err := regexp.Compile(`^(?:` + want + `)$`)
-		return err == nil && re.MatchString(got)
+		return m.re != nil && m.re.MatchString(got)
 	}
 	return false
 }

@@ -33,16 +33,14 @@ type engineState struct {
 // schedule is when each target of a raised alert's configuration is due.
 type schedule struct {
 	rec     *AlertRec
-	cfg     doc
+	cfg     *AlertConfig
 	global  bool
 	targets []*notifyTarget
 	ended   bool
 }
 
 type notifyTarget struct {
-	note     doc
-	delay    time.Duration
-	interval time.Duration
+	*NotificationSpec
 	notified bool
 }
 
@@ -96,23 +94,14 @@ func (s *State) activeIndex() map[activeKey]*AlertRec {
 
 // configsFor lists the enabled configurations of project for event,
 // project ones first, then the global ones that cover it.
-func (s *State) configsFor(project, event string) (project_, global []doc) {
-	if o := s.alertConfigs[project]; o != nil {
-		for _, cfg := range o.items {
-			if cfg["enabled"] == true && cfg["eventTypeName"] == event {
-				project_ = append(project_, cfg)
-			}
+func (s *State) configsFor(project, event string) (project_, global []*AlertConfig) {
+	for _, cfg := range s.alertConfigs[project].all() {
+		if cfg.Enabled && cfg.EventTypeName == event {
+			project_ = append(project_, cfg)
 		}
 	}
-	for _, cfg := range s.globalConfigs.items {
-		if cfg["enabled"] != true || cfg["eventTypeName"] != event {
-			continue
-		}
-		covers := cfg["forAllGroups"] == true
-		for _, g := range rules.StringList(cfg["groupIds"]) {
-			covers = covers || g == project
-		}
-		if covers {
+	for _, cfg := range s.globalConfigs.all() {
+		if cfg.Enabled && cfg.EventTypeName == event && cfg.covers(project) {
 			global = append(global, cfg)
 		}
 	}
@@ -138,14 +127,14 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 	}
 	projectCfgs, globalCfgs := s.configsFor(c.Project, c.Event)
 	for _, list := range []struct {
-		cfgs   []doc
+		cfgs   []*AlertConfig
 		global bool
 	}{{projectCfgs, false}, {globalCfgs, true}} {
 		for _, cfg := range list.cfgs {
 			if !matchersHold(cfg, c.Target) {
 				continue
 			}
-			key := activeKey{cfg["id"].(string), c.Project, identity}
+			key := activeKey{cfg.ID, c.Project, identity}
 			r := s.activeIndex()[key]
 			if c.sample() {
 				holds, ok := thresholdHolds(cfg, c)
@@ -174,21 +163,20 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 
 // thresholdHolds compares a sample with a configuration's metric
 // threshold; ok is false when the configuration watches another metric.
-func thresholdHolds(cfg doc, c Condition) (holds, ok bool) {
-	mt, _ := cfg["metricThreshold"].(map[string]any)
-	if name, _ := mt["metricName"].(string); name != c.Metric {
+func thresholdHolds(cfg *AlertConfig, c Condition) (holds, ok bool) {
+	mt := cfg.MetricThreshold
+	if mt == nil || mt.MetricName != c.Metric {
 		return false, false
 	}
 	value, err := c.Value.Float64()
 	if err != nil {
 		return false, false
 	}
-	threshold := toFloat(mt["threshold"])
-	switch mt["operator"] {
+	switch mt.Operator {
 	case "GREATER_THAN":
-		return value > threshold, true
+		return value > mt.Threshold, true
 	case "LESS_THAN":
-		return value < threshold, true
+		return value < mt.Threshold, true
 	}
 	return false, false
 }
@@ -207,7 +195,7 @@ func toFloat(v any) float64 {
 }
 
 // raise makes a new alert for cfg and the condition's target.
-func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
+func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
 	at := rules.FormatTime(now)
 	d := doc{"id": NewObjectID(), "groupId": c.Project, "alertConfigId": key.config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
@@ -220,15 +208,8 @@ func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time
 		d["metricName"] = c.Metric
 		d["currentValue"] = sampleValue(cfg, c)
 	}
-	targets := notifyTargets(cfg)
-	smallest := time.Duration(-1)
-	for _, t := range targets {
-		if smallest < 0 || t.delay < smallest {
-			smallest = t.delay
-		}
-	}
 	d["status"] = statusOpen
-	if smallest > 0 {
+	if cfg.smallestDelay() > 0 {
 		d["status"] = statusTracking
 	}
 	r := s.alertRecord(NewAlertDoc(d), now)
@@ -249,13 +230,17 @@ func (s *State) raise(cfg doc, global bool, key activeKey, c Condition, now time
 		set.schedule(r, s.openTime(r, r.Project))
 	}
 	s.activeIndex()[key] = r
+	targets := make([]*notifyTarget, len(cfg.Notifications))
+	for i, n := range cfg.Notifications {
+		targets[i] = &notifyTarget{NotificationSpec: n}
+	}
 	sched := &schedule{rec: r, cfg: cfg, global: global, targets: targets}
 	if s.engine.schedules == nil {
 		s.engine.schedules = map[*AlertRec]*schedule{}
 	}
 	s.engine.schedules[r] = sched
 	for i, t := range targets {
-		s.enqueue(sched, i, r.created.Add(t.delay))
+		s.enqueue(sched, i, r.created.Add(t.Delay))
 	}
 	s.touchAlert(r)
 	return r
@@ -266,25 +251,11 @@ func (s *State) enqueue(sched *schedule, target int, at time.Time) {
 	heap.Push(&s.engine.queue, dueEntry{at: at, seq: s.engine.queued, sched: sched, target: target})
 }
 
-// notifyTargets reads a configuration's notifications with their times.
-func notifyTargets(cfg doc) []*notifyTarget {
-	notes, _ := cfg["notifications"].([]any)
-	out := make([]*notifyTarget, 0, len(notes))
-	for _, n := range notes {
-		m, _ := n.(map[string]any)
-		delay, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
-		interval, _ := rules.NormalizeNumbers(m["intervalMin"]).(int64)
-		out = append(out, &notifyTarget{note: m, delay: time.Duration(delay) * time.Minute, interval: time.Duration(interval) * time.Minute})
-	}
-	return out
-}
-
 // sampleValue is a sample's currentValue: its units, else the threshold's.
-func sampleValue(cfg doc, c Condition) doc {
+func sampleValue(cfg *AlertConfig, c Condition) doc {
 	units := c.Units
-	if units == "" {
-		mt, _ := cfg["metricThreshold"].(map[string]any)
-		units, _ = mt["units"].(string)
+	if units == "" && cfg != nil && cfg.MetricThreshold != nil {
+		units = cfg.MetricThreshold.Units
 	}
 	if units == "" {
 		units = "RAW"
@@ -295,8 +266,7 @@ func sampleValue(cfg doc, c Condition) doc {
 // setCurrentValue records a later sample on an active alert; the same
 // number and units change nothing.
 func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertRec {
-	cfg := s.configOf(r)
-	value := sampleValue(cfg, c)
+	value := sampleValue(s.configOf(r.Cur.AlertConfigID, r.Project), c)
 	cur := r.Cur.Doc()
 	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
 		return nil
@@ -309,15 +279,12 @@ func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertR
 	return r
 }
 
-// configOf finds the configuration that raised an alert.
-func (s *State) configOf(r *AlertRec) doc {
-	if r.Project == "" {
-		return s.globalConfigs.Get(r.Cur.AlertConfigID)
+// configOf finds a configuration of a project, or a global one (project "").
+func (s *State) configOf(id, project string) *AlertConfig {
+	if project == "" {
+		return s.globalConfigs.Get(id)
 	}
-	if o := s.alertConfigs[r.Project]; o != nil {
-		return o.Get(r.Cur.AlertConfigID)
-	}
-	return nil
+	return s.alertConfigs[project].Get(id)
 }
 
 // clear ends an active alert whose condition has cleared: an OPEN one
@@ -459,8 +426,8 @@ func (s *State) notifyDue(e dueEntry) {
 		}
 		s.record(sched, t, event, e.at)
 	}
-	if t.interval > 0 {
-		s.enqueue(sched, e.target, e.at.Add(t.interval))
+	if t.Interval > 0 {
+		s.enqueue(sched, e.target, e.at.Add(t.Interval))
 	}
 }
 
@@ -472,17 +439,14 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	at := rules.FormatTime(sentAt)
 	r.Cur = r.Cur.with(func(d doc) { d["lastNotified"] = at })
 	s.touchAlert(r)
-	kind, _ := t.note["typeName"].(string)
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
-		Global: sched.global, Event: event, TypeName: kind, SentAt: at, Target: rules.RedactNotification(t.note),
+		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: rules.RedactNotification(t.raw()),
 		Delivery: DeliveryState{Status: "RECORDED"},
 	}
-	if kind == "WEBHOOK" {
+	if t.TypeName == "WEBHOOK" {
 		n.Delivery.Status = "PENDING"
-		url, _ := t.note["webhookUrl"].(string)
-		secret, _ := t.note["webhookSecret"].(string)
-		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: url, Secret: secret, Event: event, Alert: r, Cur: r.Cur})
+		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, Cur: r.Cur})
 	}
 	s.engine.notes = append(s.engine.notes, n)
 }

@@ -37,124 +37,191 @@ func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
 	s.touchAlert(r)
 }
 
-// ReplaceAlertConfig puts a project's alert configuration in place of the
-// one with its id; disabling it cancels its active alerts.
-func (s *State) ReplaceAlertConfig(project string, cfg doc, now time.Time) {
-	id := cfg["id"].(string)
-	s.alertConfigs[project].add(id, cfg)
-	s.touch("alertConfigs", cfg)
-	s.rescheduleConfig(id, project)
-	if cfg["enabled"] != true {
-		s.cancelConfig(id, now)
+// ReplaceAlertConfig puts a configuration, whose body passed
+// rules.CheckAlertConfig, in place of old: it keeps old's id, project and
+// creation, and the secrets the body sent back as they were shown
+// (redacted); leaving out enabled disables it, which cancels its active
+// alerts.
+func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *AlertConfig {
+	rules.KeepRedactedSecrets(body, old.m)
+	setDefault(body, "enabled", false)
+	body["id"], body["groupId"] = old.ID, old.GroupID
+	if created, ok := old.m["created"]; ok {
+		body["created"] = created
 	}
+	body["updated"] = rules.FormatTime(now)
+	cfg := newAlertConfig(body)
+	s.putAlertConfig(cfg)
+	s.touch("alertConfigs", cfg)
+	s.rescheduleConfig(cfg.ID, cfg.GroupID)
+	if !cfg.Enabled {
+		s.cancelConfig(cfg.ID, now)
+	}
+	return cfg
 }
 
-// CreateAlertConfig adds a configuration to a project.
-func (s *State) CreateAlertConfig(project string, cfg doc) {
-	if s.alertConfigs[project] == nil {
-		s.alertConfigs[project] = NewOrdered()
-	}
-	s.alertConfigs[project].add(cfg["id"].(string), cfg)
+// CreateAlertConfig adds a configuration, whose body passed
+// rules.CheckAlertConfig, to a project, with a new id; leaving out enabled
+// disables it.
+func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *AlertConfig {
+	setDefault(body, "enabled", false)
+	at := rules.FormatTime(now)
+	body["id"], body["groupId"], body["created"], body["updated"] = NewObjectID(), project, at, at
+	cfg := newAlertConfig(body)
+	s.putAlertConfig(cfg)
 	s.touch("alertConfigs", cfg)
+	return cfg
+}
+
+// setDefault gives a member a value when the body left it out or null.
+func setDefault(body doc, name string, v any) {
+	if body[name] == nil {
+		body[name] = v
+	}
 }
 
 // DeleteAlertConfig removes a project's configuration; its active alerts
 // are cancelled first, as when it is disabled.
-func (s *State) DeleteAlertConfig(project, id string, now time.Time) {
-	s.cancelConfig(id, now)
-	if o := s.alertConfigs[project]; o != nil {
-		o.remove(id)
-	}
-	delete(s.configAlerts, id)
-	s.forget("alertConfigs", id)
+func (s *State) DeleteAlertConfig(cfg *AlertConfig, now time.Time) {
+	s.cancelConfig(cfg.ID, now)
+	s.alertConfigs[cfg.GroupID].remove(cfg.ID)
+	delete(s.configAlerts, cfg.ID)
+	s.forget("alertConfigs", cfg.ID)
 }
 
-// SetConfigEnabled turns a configuration (of kind alertConfigs or
-// globalAlertConfigs) on or off; off cancels its active alerts.
-func (s *State) SetConfigEnabled(kind string, cfg doc, enabled bool, now time.Time) {
-	cfg["enabled"] = enabled
-	cfg["updated"] = rules.FormatTime(now)
-	s.touch(kind, cfg)
+// SetConfigEnabled turns a configuration, of a project or global, on or
+// off; off cancels its active alerts.
+func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) *AlertConfig {
+	cfg := newAlertConfig(old.changed(func(d doc) {
+		d["enabled"] = enabled
+		d["updated"] = rules.FormatTime(now)
+	}))
+	if s.globalConfigs.Get(cfg.ID) != old {
+		s.putAlertConfig(cfg)
+		s.touch("alertConfigs", cfg)
+	} else {
+		s.globalConfigs.put(cfg)
+		s.touch("globalAlertConfigs", cfg)
+	}
 	if !enabled {
-		s.cancelConfig(cfg["id"].(string), now)
+		s.cancelConfig(cfg.ID, now)
 	}
+	return cfg
 }
 
-// SetSnapshotExpiry keeps a snapshot for good (doNotDelete), or until
-// expires (when not ""), or lets it go at its current expiry.
-func (s *State) SetSnapshotExpiry(snap doc, doNotDelete bool, expires string) {
-	switch {
-	case doNotDelete:
-		snap["doNotDelete"] = true
-		delete(snap, "expires")
-	case expires != "":
-		snap["doNotDelete"] = false
-		snap["expires"] = expires
-	default:
-		snap["doNotDelete"] = false
-	}
+// SetSnapshotExpiry keeps a snapshot of a cluster for good (doNotDelete),
+// or until expires (when not ""), or lets it go at its current expiry.
+func (s *State) SetSnapshotExpiry(snap *Snapshot, doNotDelete bool, expires string) *Snapshot {
+	snap = newSnapshot(snap.changed(func(d doc) {
+		d["doNotDelete"] = doNotDelete
+		if doNotDelete {
+			delete(d, "expires")
+		} else if expires != "" {
+			d["expires"] = expires
+		}
+	}))
+	s.snapshots[joinKey(snap.GroupID, snap.ClusterID)].put(snap)
 	s.touch("snapshots", snap)
+	return snap
 }
 
-// UpdateBackupConfig sets the settings of a backup configuration;
-// choosing regions for the shards ends a misconfiguration.
-func (s *State) UpdateBackupConfig(cfg, settings doc, regionsAssigned bool) {
-	for k, v := range settings {
-		cfg[k] = v
-	}
-	if regionsAssigned {
-		cfg["multiRegionMisconfigured"] = false
-	}
+// UpdateBackupConfig sets the settings of a backup configuration, which
+// passed rules.CheckBackupConfigChange; choosing regions for the shards
+// (deploymentConfigs) ends a misconfiguration. syncSource says where a
+// resync starts from: it is not a setting.
+func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) *BackupConfig {
+	cfg = newBackupConfig(cfg.changed(func(d doc) {
+		for k, v := range settings {
+			if k != "syncSource" && k != "deploymentConfigs" {
+				d[k] = v
+			}
+		}
+		if _, ok := settings["deploymentConfigs"]; ok {
+			d["multiRegionMisconfigured"] = false
+		}
+	}))
+	s.backupConfigs[cfg.key()] = cfg
 	s.touch("backupConfigs", cfg)
+	return cfg
 }
 
-// CreateOplogStore adds an oplog store, refusing one whose id is taken.
-func (s *State) CreateOplogStore(store doc) *rules.Error {
-	return s.createStore(s.oplogStores, "oplogStores", "An oplog store", store)
+// CreateOplogStore adds an oplog store, which passed rules.CheckStore,
+// refusing one whose id is taken.
+func (s *State) CreateOplogStore(body doc) (*S3Store, *rules.Error) {
+	return s.createStore(s.oplogStores, "oplogStores", "An oplog store", body)
 }
 
-// createStore adds store to list (records of kind), refusing one whose
+// CreateSnapshotStore adds a snapshot store, which passed
+// rules.CheckStore, refusing one whose id is taken; s3MaxConnections and
+// loadFactor take their defaults when left out.
+func (s *State) CreateSnapshotStore(body doc) (*S3Store, *rules.Error) {
+	setDefault(body, "s3MaxConnections", int64(rules.DefaultS3MaxConnections))
+	setDefault(body, "loadFactor", int64(rules.DefaultLoadFactor))
+	return s.createStore(s.snapshotStores, "snapshotStores", "A snapshot store", body)
+}
+
+// createStore adds a store to list (records of kind), refusing one whose
 // id is taken: "<what> with ID ... already exists".
-func (s *State) createStore(list *Ordered, kind, what string, store doc) *rules.Error {
-	id := store["id"].(string)
-	if list.Get(id) != nil {
-		return rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("%s with ID %s already exists.", what, id), id)
+func (s *State) createStore(list *Ordered[*S3Store], kind, what string, body doc) (*S3Store, *rules.Error) {
+	store := newS3Store(body)
+	if list.Get(store.ID) != nil {
+		return nil, rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("%s with ID %s already exists.", what, store.ID), store.ID)
 	}
-	list.add(id, store)
+	list.put(store)
 	s.touch(kind, store)
-	return nil
+	return store, nil
 }
 
-// ReplaceOplogStore puts an oplog store in place of the one with its id.
-func (s *State) ReplaceOplogStore(store doc) {
-	s.oplogStores.add(store["id"].(string), store)
-	s.touch("oplogStores", store)
+// ReplaceOplogStore puts an oplog store, which passed rules.CheckStore,
+// in place of the one with id.
+func (s *State) ReplaceOplogStore(id string, body doc) *S3Store {
+	return s.replaceStore(s.oplogStores, "oplogStores", id, body)
 }
 
-// CreateSnapshotStore adds a snapshot store, refusing one whose id is
-// taken.
-func (s *State) CreateSnapshotStore(store doc) *rules.Error {
-	return s.createStore(s.snapshotStores, "snapshotStores", "A snapshot store", store)
+// ReplaceSnapshotStore puts a snapshot store, which passed
+// rules.CheckStore, in place of the one with id.
+func (s *State) ReplaceSnapshotStore(id string, body doc) *S3Store {
+	return s.replaceStore(s.snapshotStores, "snapshotStores", id, body)
+}
+
+func (s *State) replaceStore(list *Ordered[*S3Store], kind, id string, body doc) *S3Store {
+	body["id"] = id
+	store := newS3Store(body)
+	list.put(store)
+	s.touch(kind, store)
+	return store
 }
 
 // ReplaceBackupJobConfig creates or replaces a project's backup jobs
-// configuration.
-func (s *State) ReplaceBackupJobConfig(cfg doc) {
-	s.backupJobs[cfg["id"].(string)] = cfg
+// configuration, which passed rules.BackupJobConfigBody. Every store its
+// filters name must exist, as a store of the filter's kind (docs/api.md,
+// Backup jobs configuration).
+func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConfig, *rules.Error) {
+	body["id"] = project
+	cfg := newBackupJobConfig(body)
+	for _, f := range []struct {
+		attr, kind string
+		ids        []string
+		stores     *Ordered[*S3Store]
+	}{{"oplogStoreFilter", "oplog store", cfg.OplogStoreIDs, s.oplogStores}, {"snapshotStoreFilter", "snapshot store", cfg.SnapshotStoreIDs, s.snapshotStores}} {
+		for i, id := range f.ids {
+			if f.stores.Get(id) == nil {
+				name := fmt.Sprintf("%s[%d].id", f.attr, i)
+				return nil, rules.Invalidf("INVALID_ATTRIBUTE",
+					fmt.Sprintf("Invalid attribute %s specified: no %s with ID %s exists.", name, f.kind, id), name, id)
+			}
+		}
+	}
+	s.backupJobs[project] = cfg
 	s.touch("backupJobConfigs", cfg)
-}
-
-// ReplaceSnapshotStore puts a snapshot store in place of the one with its id.
-func (s *State) ReplaceSnapshotStore(store doc) {
-	s.snapshotStores.add(store["id"].(string), store)
-	s.touch("snapshotStores", store)
+	return cfg, nil
 }
 
 // CreateAPIKey makes an API key of a project with a description and
 // roles in it: a new id, an unused public key and a private key (from
 // crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
 func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
-	if org, _ := s.projects[project]["orgId"].(string); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
+	if org := s.projects[project].orgID(); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
 		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
 	}

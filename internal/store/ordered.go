@@ -2,26 +2,27 @@ package store
 
 import "slices"
 
-// Ordered is a list of documents kept in insertion order with an index.
-type Ordered struct {
-	items []doc
+// Ordered is a list of records kept in insertion order with an index.
+type Ordered[R storedRecord] struct {
+	items []R
 	byID  map[string]int
 }
 
-func NewOrdered() *Ordered { return &Ordered{byID: map[string]int{}} }
+func newOrdered[R storedRecord]() *Ordered[R] { return &Ordered[R]{byID: map[string]int{}} }
 
-func (o *Ordered) add(id string, d doc) {
-	if i, ok := o.byID[id]; ok {
-		o.items[i] = d
+// put adds r, or puts it in place of the record with its key.
+func (o *Ordered[R]) put(r R) {
+	if i, ok := o.byID[r.key()]; ok {
+		o.items[i] = r
 		return
 	}
-	o.byID[id] = len(o.items)
-	o.items = append(o.items, d)
+	o.byID[r.key()] = len(o.items)
+	o.items = append(o.items, r)
 }
 
-// remove takes the document with id out of the list, keeping the order
+// remove takes the record with key id out of the list, keeping the order
 // of the others.
-func (o *Ordered) remove(id string) bool {
+func (o *Ordered[R]) remove(id string) bool {
 	i, ok := o.byID[id]
 	if !ok {
 		return false
@@ -29,21 +30,49 @@ func (o *Ordered) remove(id string) bool {
 	o.items = append(o.items[:i], o.items[i+1:]...)
 	delete(o.byID, id)
 	for j := i; j < len(o.items); j++ {
-		o.byID[o.items[j]["id"].(string)] = j
+		o.byID[o.items[j].key()] = j
 	}
 	return true
 }
 
-func (o *Ordered) Get(id string) doc {
-	if i, ok := o.byID[id]; ok {
-		return o.items[i]
+// Get is the record with key id, the zero R (nil) when there is none.
+func (o *Ordered[R]) Get(id string) R {
+	if o != nil {
+		if i, ok := o.byID[id]; ok {
+			return o.items[i]
+		}
 	}
-	return nil
+	var none R
+	return none
 }
 
-func (o *Ordered) Page(p Page) ([]doc, int) {
+// Page is one page of the records, and how many there are in all.
+func (o *Ordered[R]) Page(p Page) ([]R, int) {
+	if o == nil {
+		return nil, 0
+	}
 	start := min(p.Offset(), len(o.items))
 	end := min(start+p.Size, len(o.items))
 	// Clipped, so that appending to a page cannot write into the list.
 	return slices.Clip(o.items[start:end]), len(o.items)
+}
+
+// all is every record, in order; the caller must not change the slice.
+func (o *Ordered[R]) all() []R {
+	if o == nil {
+		return nil
+	}
+	return o.items
+}
+
+// raws are the members of every record, in order.
+func raws[R storedRecord](items []R) []doc {
+	if len(items) == 0 {
+		return nil
+	}
+	out := make([]doc, len(items))
+	for i, r := range items {
+		out[i] = r.raw()
+	}
+	return out
 }

@@ -8,8 +8,9 @@ import (
 
 // State is all the data of a running server.
 type State struct {
-	orgs, projects map[string]doc
-	orgOrder       []string
+	orgs     map[string]*Org
+	projects map[string]*Project
+	orgOrder []string
 
 	principals map[string]*Principal // by digest user name
 	apiKeys    map[string]*APIKey    // by id
@@ -17,20 +18,20 @@ type State struct {
 
 	alerts         map[string]*AlertSet // by project
 	alertByID      map[string]*AlertRec
-	alertConfigs   map[string]*Ordered // by project
+	alertConfigs   map[string]*Ordered[*AlertConfig] // by project
 	configAlerts   map[string][]*AlertRec
 	globalAlerts   *AlertSet
 	globalAlertIDs map[string]*AlertRec
-	globalConfigs  *Ordered
+	globalConfigs  *Ordered[*AlertConfig]
 
-	backupConfigs  map[string]doc // by project/cluster
+	backupConfigs  map[string]*BackupConfig // by project/cluster
 	clusters       map[string]bool
-	snapshots      map[string]*Ordered // by project/cluster
-	csSnapshots    map[string]*Ordered // by project/host
+	snapshots      map[string]*Ordered[*Snapshot] // by project/cluster
+	csSnapshots    map[string]*Ordered[*Snapshot] // by project/host
 	hosts          map[string]bool
-	oplogStores    *Ordered
-	snapshotStores *Ordered
-	backupJobs     map[string]doc
+	oplogStores    *Ordered[*S3Store]
+	snapshotStores *Ordered[*S3Store]
+	backupJobs     map[string]*BackupJobConfig // by project
 
 	engine engineState
 
@@ -45,23 +46,25 @@ func joinKey(a, b string) string { return a + "/" + b }
 // newState builds the state from fixtures (which it takes over).
 func newState(f *Fixtures, now time.Time) *State {
 	s := &State{
-		orgs: map[string]doc{}, projects: map[string]doc{},
+		orgs: map[string]*Org{}, projects: map[string]*Project{},
 		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
 		alerts: map[string]*AlertSet{}, alertByID: map[string]*AlertRec{},
-		alertConfigs: map[string]*Ordered{}, configAlerts: map[string][]*AlertRec{},
-		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: NewOrdered(),
-		backupConfigs: map[string]doc{}, clusters: map[string]bool{},
-		snapshots:   map[string]*Ordered{},
-		csSnapshots: map[string]*Ordered{}, hosts: map[string]bool{},
-		oplogStores: NewOrdered(), snapshotStores: NewOrdered(), backupJobs: map[string]doc{},
+		alertConfigs: map[string]*Ordered[*AlertConfig]{}, configAlerts: map[string][]*AlertRec{},
+		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: newOrdered[*AlertConfig](),
+		backupConfigs: map[string]*BackupConfig{}, clusters: map[string]bool{},
+		snapshots:   map[string]*Ordered[*Snapshot]{},
+		csSnapshots: map[string]*Ordered[*Snapshot]{}, hosts: map[string]bool{},
+		oplogStores: newOrdered[*S3Store](), snapshotStores: newOrdered[*S3Store](),
+		backupJobs: map[string]*BackupJobConfig{},
 	}
 	for _, d := range f.Orgs {
-		id := d["id"].(string)
-		s.orgs[id] = d
-		s.orgOrder = append(s.orgOrder, id)
+		o := newOrg(d)
+		s.orgs[o.ID] = o
+		s.orgOrder = append(s.orgOrder, o.ID)
 	}
 	for _, d := range f.Projects {
-		s.projects[d["id"].(string)] = d
+		p := newProject(d)
+		s.projects[p.ID] = p
 	}
 	for _, d := range f.APIKeys {
 		s.addAPIKey(d, now)
@@ -71,14 +74,10 @@ func newState(f *Fixtures, now time.Time) *State {
 		s.principals[p.Name] = p
 	}
 	for _, d := range f.AlertConfigs {
-		g := d["groupId"].(string)
-		if s.alertConfigs[g] == nil {
-			s.alertConfigs[g] = NewOrdered()
-		}
-		s.alertConfigs[g].add(d["id"].(string), d)
+		s.putAlertConfig(newAlertConfig(d))
 	}
 	for _, d := range f.GlobalAlertConfigs {
-		s.globalConfigs.add(d["id"].(string), d)
+		s.globalConfigs.put(newAlertConfig(d))
 	}
 	byProject := map[string][]*AlertRec{}
 	for _, a := range f.Alerts {
@@ -102,37 +101,45 @@ func newState(f *Fixtures, now time.Time) *State {
 	}
 	s.scheduleTracking(s.globalAlerts, "")
 	for _, d := range f.BackupConfigs {
-		k := joinKey(d["groupId"].(string), d["clusterId"].(string))
-		s.backupConfigs[k] = d
-		s.clusters[k] = true
+		b := newBackupConfig(d)
+		s.backupConfigs[b.key()] = b
+		s.clusters[b.key()] = true
 	}
 	for _, d := range f.Snapshots {
-		k := joinKey(d["groupId"].(string), d["clusterId"].(string))
+		snap := newSnapshot(d)
+		k := joinKey(snap.GroupID, snap.ClusterID)
 		s.clusters[k] = true
-		if s.snapshots[k] == nil {
-			s.snapshots[k] = NewOrdered()
-		}
-		s.snapshots[k].add(d["id"].(string), d)
+		putIn(s.snapshots, k, snap)
 	}
 	for _, d := range f.ConfigServerSnapshots {
-		k := joinKey(d["groupId"].(string), snapshotHost(d))
+		snap := newSnapshot(d)
+		k := joinKey(snap.GroupID, snap.HostID)
 		s.hosts[k] = true
-		if s.csSnapshots[k] == nil {
-			s.csSnapshots[k] = NewOrdered()
-		}
-		s.csSnapshots[k].add(d["id"].(string), d)
+		putIn(s.csSnapshots, k, snap)
 	}
 	for _, d := range f.OplogStores {
-		s.oplogStores.add(d["id"].(string), d)
+		s.oplogStores.put(newS3Store(d))
 	}
 	for _, d := range f.SnapshotStores {
-		s.snapshotStores.add(d["id"].(string), d)
+		s.snapshotStores.put(newS3Store(d))
 	}
 	for _, d := range f.BackupJobConfigs {
-		s.backupJobs[d["id"].(string)] = d
+		b := newBackupJobConfig(d)
+		s.backupJobs[b.ID] = b
 	}
 	return s
 }
+
+// putIn puts r in the list of lists under k, making the list if need be.
+func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
+	if lists[k] == nil {
+		lists[k] = newOrdered[R]()
+	}
+	lists[k].put(r)
+}
+
+// putAlertConfig puts a project's configuration in place.
+func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
 
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change) and marks it all to be committed.
@@ -164,29 +171,11 @@ func (s *State) scheduleTracking(set *AlertSet, project string) {
 // openTime is when a TRACKING alert opens: its creation plus the smallest
 // delayMin of its configuration's notifications (docs/api.md, Alert).
 func (s *State) openTime(r *AlertRec, project string) time.Time {
-	cfgID := r.Cur.AlertConfigID
-	var cfg doc
-	if project == "" {
-		cfg = s.globalConfigs.Get(cfgID)
-	} else if o := s.alertConfigs[project]; o != nil {
-		cfg = o.Get(cfgID)
-	}
+	cfg := s.configOf(r.Cur.AlertConfigID, project)
 	if cfg == nil {
 		return time.Time{}
 	}
-	notes, _ := cfg["notifications"].([]any)
-	smallest := int64(-1)
-	for _, n := range notes {
-		m, _ := n.(map[string]any)
-		d, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
-		if smallest < 0 || d < smallest {
-			smallest = d
-		}
-	}
-	if smallest < 0 {
-		smallest = 0
-	}
-	return r.created.Add(time.Duration(smallest) * time.Minute)
+	return r.created.Add(cfg.smallestDelay())
 }
 
 // anyDue reports whether a TRACKING alert may be due to open by now.
@@ -258,6 +247,7 @@ func (s *State) keysOfOrg(org string) int {
 }
 
 // Fixtures writes the data back out as fixtures (for --state and export).
+// They share the records' members, which nobody may change.
 func (s *State) Fixtures() *Fixtures {
 	f := s.signIns((*APIKey).fixture)
 	for _, p := range rules.SortedKeys(s.alerts) {
@@ -266,25 +256,25 @@ func (s *State) Fixtures() *Fixtures {
 		}
 	}
 	for _, p := range rules.SortedKeys(s.alertConfigs) {
-		f.AlertConfigs = append(f.AlertConfigs, s.alertConfigs[p].items...)
+		f.AlertConfigs = append(f.AlertConfigs, raws(s.alertConfigs[p].all())...)
 	}
 	for _, r := range s.globalAlerts.items {
 		f.GlobalAlerts = append(f.GlobalAlerts, r.Cur)
 	}
-	f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, s.globalConfigs.items...)
+	f.GlobalAlertConfigs = raws(s.globalConfigs.all())
 	for _, k := range rules.SortedKeys(s.backupConfigs) {
-		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k])
+		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k].raw())
 	}
 	for _, k := range rules.SortedKeys(s.snapshots) {
-		f.Snapshots = append(f.Snapshots, s.snapshots[k].items...)
+		f.Snapshots = append(f.Snapshots, raws(s.snapshots[k].all())...)
 	}
 	for _, k := range rules.SortedKeys(s.csSnapshots) {
-		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, s.csSnapshots[k].items...)
+		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, raws(s.csSnapshots[k].all())...)
 	}
-	f.OplogStores = append(f.OplogStores, s.oplogStores.items...)
-	f.SnapshotStores = append(f.SnapshotStores, s.snapshotStores.items...)
+	f.OplogStores = raws(s.oplogStores.all())
+	f.SnapshotStores = raws(s.snapshotStores.all())
 	for _, k := range rules.SortedKeys(s.backupJobs) {
-		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k])
+		f.BackupJobConfigs = append(f.BackupJobConfigs, s.backupJobs[k].raw())
 	}
 	return f
 }
@@ -292,7 +282,7 @@ func (s *State) Fixtures() *Fixtures {
 // CredentialFixtures is the organizations, projects, keys and users of the
 // data in fixture form: who may sign in, for the start-up banner.
 func (s *State) CredentialFixtures() *Fixtures {
-	return s.signIns(func(k *APIKey) doc { return k.Doc })
+	return s.signIns((*APIKey).raw)
 }
 
 // signIns is the organizations, projects, keys (each as keyDoc writes it)
@@ -300,10 +290,10 @@ func (s *State) CredentialFixtures() *Fixtures {
 func (s *State) signIns(keyDoc func(*APIKey) doc) *Fixtures {
 	f := &Fixtures{}
 	for _, id := range s.orgOrder {
-		f.Orgs = append(f.Orgs, s.orgs[id])
+		f.Orgs = append(f.Orgs, s.orgs[id].raw())
 	}
 	for _, id := range rules.SortedKeys(s.projects) {
-		f.Projects = append(f.Projects, s.projects[id])
+		f.Projects = append(f.Projects, s.projects[id].raw())
 	}
 	for _, id := range s.keyOrder {
 		f.APIKeys = append(f.APIKeys, keyDoc(s.apiKeys[id]))
