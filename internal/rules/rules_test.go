@@ -398,3 +398,19 @@ func TestCheckAPIKeyAndAccessListBodies(t *testing.T) {
 		}
 	}
 }
+
+func TestSameValueChangesNeitherValue(t *testing.T) {
+	stored := map[string]any{"n": json.Number("3.0"), "list": []any{json.Number("1")}}
+	if !SameValue(stored, map[string]any{"n": int64(3), "list": []any{1.0}}) {
+		t.Fatal("3.0 and 3 are the same value")
+	}
+	if _, still := stored["n"].(json.Number); !still {
+		t.Errorf("comparing rewrote the stored value: %#v", stored)
+	}
+	if _, still := stored["list"].([]any)[0].(json.Number); !still {
+		t.Errorf("comparing rewrote the stored array: %#v", stored)
+	}
+	if SameValue(stored, map[string]any{"n": int64(4), "list": []any{1.0}}) {
+		t.Error("3 and 4 are not the same value")
+	}
+}

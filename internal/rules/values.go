@@ -42,11 +42,31 @@ func NormalizeNumbers(v any) any {
 }
 
 // SameValue reports whether two JSON values are equal once numbers are
-// normalized.
+// normalized. It changes neither: one may be a stored record's.
 func SameValue(a, b any) bool {
-	ja, _ := json.Marshal(NormalizeNumbers(a))
-	jb, _ := json.Marshal(NormalizeNumbers(b))
+	ja, _ := json.Marshal(NormalizeNumbers(CopyJSON(a)))
+	jb, _ := json.Marshal(NormalizeNumbers(CopyJSON(b)))
 	return bytes.Equal(ja, jb)
+}
+
+// CopyJSON copies a JSON value's objects and arrays, so the copy can be
+// changed without changing v.
+func CopyJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, e := range t {
+			m[k] = CopyJSON(e)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, e := range t {
+			a[i] = CopyJSON(e)
+		}
+		return a
+	}
+	return v
 }
 
 // SortedKeys lists a map's keys in order, so checks report the same

@@ -142,9 +142,9 @@ func DemoFixtures(now time.Time) *Fixtures {
 		for ei, e := range events {
 			cid := id("5f2a0c2e8f9d4b00")
 			configOf[p][e] = cid
-			n1 := deepCopy(notificationKinds[(ei+pi)%len(notificationKinds)]).(doc)
+			n1 := rules.CopyJSON(notificationKinds[(ei+pi)%len(notificationKinds)]).(doc)
 			n1["delayMin"], n1["intervalMin"] = int64(5*(ei%4)), int64(60)
-			n2 := deepCopy(notificationKinds[(ei+pi+7)%len(notificationKinds)]).(doc)
+			n2 := rules.CopyJSON(notificationKinds[(ei+pi+7)%len(notificationKinds)]).(doc)
 			n2["delayMin"], n2["intervalMin"] = int64(15+5*(ei%3)), int64(120)
 			cfg := doc{"id": cid, "groupId": p, "eventTypeName": e, "enabled": ei != 3,
 				"created": ts(90 * 24 * time.Hour), "updated": ts(30 * 24 * time.Hour),
@@ -160,7 +160,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 	// The first project's configurations cover every notification kind.
 	var everyKind []any
 	for _, n := range notificationKinds {
-		m := deepCopy(n).(doc)
+		m := rules.CopyJSON(n).(doc)
 		m["delayMin"], m["intervalMin"] = int64(0), int64(30)
 		everyKind = append(everyKind, m)
 	}

@@ -222,31 +222,13 @@ func (f *Fixtures) Clone() *Fixtures {
 	src, dst := f.lists(), c.lists()
 	for k, items := range src {
 		for _, d := range *items {
-			*dst[k] = append(*dst[k], deepCopy(d).(doc))
+			*dst[k] = append(*dst[k], rules.CopyJSON(d).(doc))
 		}
 	}
 	// Alerts never change once made, so they are shared.
 	c.Alerts = append([]*AlertDoc(nil), f.Alerts...)
 	c.GlobalAlerts = append([]*AlertDoc(nil), f.GlobalAlerts...)
 	return c
-}
-
-func deepCopy(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, e := range t {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, e := range t {
-			a[i] = deepCopy(e)
-		}
-		return a
-	}
-	return v
 }
 
 // keyInOneOrg refuses a key whose roles name two organizations: its one

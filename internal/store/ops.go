@@ -9,7 +9,9 @@ import (
 
 // The named operations on the data: what the write endpoints do, once
 // their request has been checked. Each records what it changed for the
-// state file, and tells the alert engine what concerns it.
+// state file, and tells the alert engine what concerns it. One that makes
+// a record from a request's body keeps the body as the record's members:
+// the caller must not change the body afterwards.
 
 // AcknowledgeAlert acknowledges an alert until a time, by a user.
 func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now time.Time) {

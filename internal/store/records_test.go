@@ -137,3 +137,24 @@ func TestSnapshotStoresTakeTheirDefaults(t *testing.T) {
 		t.Errorf("a taken id: %+v", err)
 	}
 }
+
+func TestSetConfigEnabledKeepsAGlobalConfigurationGlobal(t *testing.T) {
+	st := newState(DemoFixtures(start), start)
+	old := st.GlobalAlertConfigs().all()[0]
+	changed := st.SetConfigEnabled(old, !old.Enabled, start)
+	if st.GlobalAlertConfigs().Get(old.ID) != changed || changed.Enabled == old.Enabled {
+		t.Fatalf("the global list does not hold the change")
+	}
+	if len(st.alertConfigs[""].all()) != 0 {
+		t.Error("a global configuration was filed as a project's")
+	}
+	recs, _ := st.takeChanges() // the configuration, then any alert its disabling cancelled
+	if len(recs) == 0 || recs[0].kind != "globalAlertConfigs" || recs[0].key != old.ID {
+		t.Fatalf("written as %+v, want the globalAlertConfigs record %s first", recs, old.ID)
+	}
+	for _, r := range recs[1:] {
+		if r.kind != "globalAlerts" {
+			t.Errorf("a global configuration's change wrote %s %s", r.kind, r.key)
+		}
+	}
+}
