@@ -258,6 +258,30 @@ func TestMetricCrossesItsThresholdAndComesBack(t *testing.T) {
 	}
 }
 
+// A condition that comes back after its alert ended raises a new alert:
+// the ended one is no longer the target's active alert.
+func TestAConditionThatComesBackRaisesANewAlert(t *testing.T) {
+	e := newEngineEnv(t, newReceiver(t).URL)
+	sample := func(v string) response {
+		return e.events(fmt.Sprintf(`{"groupId": %q, "metricName": "CONNECTIONS", "value": %s, "target": {"hostnameAndPort": "db1:27017"}}`, projA, v))
+	}
+	first := sample("150").str("alerts", "0", "id")
+	if r := sample("40"); r.str("alerts", "0", "status") != "CLOSED" {
+		t.Fatalf("back under: %s", r.raw)
+	}
+	r := sample("160")
+	if again := r.str("alerts", "0", "id"); again == "" || again == first || r.str("alerts", "0", "status") != "OPEN" {
+		t.Fatalf("over again: %s", r.raw)
+	}
+	// A TRACKING alert cancelled before it opened, likewise.
+	down := e.events(hostDown("db9.example.com:27017", false)).str("alerts", "0", "id")
+	e.events(hostDown("db9.example.com:27017", true))
+	r = e.events(hostDown("db9.example.com:27017", false))
+	if again := r.str("alerts", "0", "id"); again == "" || again == down || r.str("alerts", "0", "status") != "TRACKING" {
+		t.Fatalf("down again: %s", r.raw)
+	}
+}
+
 func TestDisablingAConfigurationCancelsItsAlerts(t *testing.T) {
 	hook := newReceiver(t)
 	e := newEngineEnv(t, hook.URL)

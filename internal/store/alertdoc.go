@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
@@ -25,6 +26,11 @@ type AlertDoc struct {
 type alertFields struct {
 	ID, GroupID, AlertConfigID, EventTypeName, Status string
 	Created, AcknowledgedUntil                        time.Time
+	// identity tells the target of an alert that may be active (OPEN or
+	// TRACKING, raised by a configuration) from the others of its project
+	// (Target.identity): the engine finds active alerts by it. It is ""
+	// for the other alerts, which never become active again.
+	identity string
 }
 
 // MarshalJSON writes the alert as stored.
@@ -81,7 +87,14 @@ func fieldsOf(d doc) alertFields {
 	if s, ok := d["acknowledgedUntil"].(string); ok {
 		f.AcknowledgedUntil, _ = rules.ParseTimestamp(s)
 	}
+	if f.mayBeActive() {
+		f.identity = targetOf(d).identity()
+	}
 	return f
+}
+
+func (f *alertFields) mayBeActive() bool {
+	return f.AlertConfigID != "" && (f.Status == statusOpen || f.Status == statusTracking)
 }
 
 // with returns the alert changed by edit, as a new AlertDoc.
@@ -178,6 +191,7 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 				}
 				f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 				f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
+				f.identity = ar.intern(f.identity)
 				return &AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
 			}
 		}
@@ -215,6 +229,21 @@ func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
 			drop = append(drop, p.field)
 		}
 	}
+	if !f.mayBeActive() {
+		return f, true, drop
+	}
+	var t Target
+	for _, m := range [...]struct {
+		field string
+		raw   json.RawMessage
+	}{{"hostId", w.HostID}, {"hostnameAndPort", w.HostnameAndPort}, {"clusterId", w.ClusterID},
+		{"clusterName", w.ClusterName}, {"replicaSetName", w.ReplicaSetName}} {
+		if !slices.Contains(drop, m.field) {
+			// Only a string names a target, as targetOf reads it.
+			_ = json.Unmarshal(m.raw, t.Field(m.field))
+		}
+	}
+	f.identity = t.identity()
 	return f, true, drop
 }
 

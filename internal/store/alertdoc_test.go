@@ -26,3 +26,31 @@ func TestCanonicalAlertsDropWhatTheyDoNotShow(t *testing.T) {
 		t.Errorf("lost a field: %s", a.Raw)
 	}
 }
+
+// The engine finds an active alert by its target's identity, read once:
+// however the alert was read, it is the one its stored members give.
+func TestAnAlertKnowsItsTargetHoweverItWasRead(t *testing.T) {
+	const head = `{"id":"5f1a00000000000000000009","groupId":"` + projA + `","alertConfigId":"5f2a00000000000000000001",` +
+		`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",`
+	for _, c := range []struct{ rest, identity string }{
+		{`"eventTypeName":"HOST_DOWN","status":"OPEN","hostId":"h1","hostnameAndPort":"db1:27017"}`, "h1"},
+		{`"eventTypeName":"HOST_DOWN","status":"TRACKING","hostnameAndPort":"db1:27017","replicaSetName":"rs0"}`, "db1:27017"},
+		// BACKUP does not show hostnameAndPort: the replica set names it.
+		{`"eventTypeName":"BACKUP","status":"OPEN","hostnameAndPort":"db1:27017","replicaSetName":"rs0"}`, "rs0"},
+		{`"eventTypeName":"HOST_DOWN","status":"OPEN","hostId":7,"hostnameAndPort":"db1:27017"}`, "db1:27017"},
+		{`"eventTypeName":"HOST_DOWN","status":"OPEN"}`, ""},
+		// One that can no longer be active needs none.
+		{`"eventTypeName":"HOST_DOWN","status":"CLOSED","hostnameAndPort":"db1:27017"}`, ""},
+	} {
+		a, err := parseAlert([]byte(head+c.rest), &arena{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.rest, err.Rule())
+		}
+		if a.identity != c.identity {
+			t.Errorf("%s: read as %q, want %q", c.rest, a.identity, c.identity)
+		}
+		if again := NewAlertDoc(a.Doc()); again.identity != c.identity {
+			t.Errorf("%s: made as %q, want %q", c.rest, again.identity, c.identity)
+		}
+	}
+}

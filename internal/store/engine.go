@@ -78,7 +78,7 @@ func (s *State) activeIndex() map[activeKey]*AlertRec {
 	s.engine.active = map[activeKey]*AlertRec{}
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
-			s.engine.active[activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, targetOf(r.Cur.Doc()).identity()}] = r
+			s.engine.active[activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, r.Cur.identity}] = r
 		}
 	}
 	for _, set := range s.alerts {
@@ -305,6 +305,7 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 // already notified.
 func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
+	delete(s.activeIndex(), activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, r.Cur.identity})
 	r.Cur = r.Cur.with(func(d doc) {
 		d["status"] = status
 		d["updated"] = at
@@ -313,7 +314,6 @@ func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 		}
 	})
 	s.setStatus(r, status)
-	delete(s.activeIndex(), activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, targetOf(r.Cur.Doc()).identity()})
 	if sched := s.engine.schedules[r]; sched != nil {
 		sched.ended = true
 		s.notifyNotified(sched, event, now)
