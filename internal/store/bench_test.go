@@ -1,0 +1,29 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkIndexActiveAlerts is what the first event after start-up costs
+// when 100,000 active alerts were loaded: the engine indexes them by
+// configuration and target (docs/performance.md).
+func BenchmarkIndexActiveAlerts(b *testing.B) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	cfg := NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
+	for i := range 100000 {
+		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
+	}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		st := newState(f, start)
+		b.StartTimer()
+		if n := len(st.activeIndex()); n != 100000 {
+			b.Fatalf("indexed %d alerts", n)
+		}
+	}
+}
