@@ -9,14 +9,7 @@ import (
 // when 100,000 active alerts were loaded: the engine indexes them by
 // configuration and target (docs/performance.md).
 func BenchmarkIndexActiveAlerts(b *testing.B) {
-	f := DefaultFixtures()
-	project := f.Projects[0]["id"].(string)
-	cfg := NewObjectID()
-	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
-	for i := range 100000 {
-		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
-			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
-	}
+	f, _ := activeAlertsFixture(100000)
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
@@ -26,4 +19,30 @@ func BenchmarkIndexActiveAlerts(b *testing.B) {
 			b.Fatalf("indexed %d alerts", n)
 		}
 	}
+}
+
+// BenchmarkResolveAmongActiveAlerts is a condition clearing on a target
+// while 100,000 other alerts are active.
+func BenchmarkResolveAmongActiveAlerts(b *testing.B) {
+	f, project := activeAlertsFixture(100000)
+	st := newState(f, start)
+	st.activeIndex()
+	b.ResetTimer()
+	for range b.N {
+		st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "nowhere:1"}, Resolved: true}, start)
+	}
+}
+
+// activeAlertsFixture is n OPEN alerts of one configuration, each on a
+// target of its own, and their project.
+func activeAlertsFixture(n int) (*Fixtures, string) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	cfg := NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
+	for i := range n {
+		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
+	}
+	return f, project
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"container/heap"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
@@ -17,12 +18,62 @@ import (
 
 // activeKey names the one active alert a configuration may have per target.
 type activeKey struct {
-	config, project, identity string
+	config string
+	target targetKey
+}
+
+// targetKey names a target within its project (Target.identity).
+type targetKey struct{ project, identity string }
+
+// activeAlerts are the active alerts by target, each target's few in a
+// list (one a configuration): a condition that clears finds its target's
+// alerts without going through every active alert, for little more memory
+// than one map entry an alert.
+type activeAlerts map[targetKey][]*AlertRec
+
+func (a activeAlerts) get(k activeKey) *AlertRec {
+	for _, r := range a[k.target] {
+		if r.Cur.AlertConfigID == k.config {
+			return r
+		}
+	}
+	return nil
+}
+
+func (a activeAlerts) set(k activeKey, r *AlertRec) {
+	list := a[k.target]
+	for i, old := range list {
+		if old.Cur.AlertConfigID == k.config {
+			list[i] = r
+			return
+		}
+	}
+	a[k.target] = append(list, r)
+}
+
+func (a activeAlerts) remove(k activeKey) {
+	list := a[k.target]
+	for i, r := range list {
+		if r.Cur.AlertConfigID == k.config {
+			list = slices.Delete(list, i, i+1)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(a, k.target)
+	} else {
+		a[k.target] = list
+	}
+}
+
+// activeKeyOf is the key of an active alert.
+func activeKeyOf(r *AlertRec) activeKey {
+	return activeKey{r.Cur.AlertConfigID, targetKey{r.Cur.GroupID, r.Cur.identity}}
 }
 
 // engineState is the engine's part of the data.
 type engineState struct {
-	active     map[activeKey]*AlertRec // built on first use
+	active     activeAlerts // built on first use
 	schedules  map[*AlertRec]*schedule
 	queue      dueQueue
 	queued     int // a sequence, so equal times keep their order
@@ -71,14 +122,14 @@ func (q *dueQueue) Pop() any {
 
 // activeIndex finds the active alerts by configuration and target; alerts
 // loaded from fixtures join it by the same identity rule.
-func (s *State) activeIndex() map[activeKey]*AlertRec {
+func (s *State) activeIndex() activeAlerts {
 	if s.engine.active != nil {
 		return s.engine.active
 	}
-	s.engine.active = map[activeKey]*AlertRec{}
+	s.engine.active = activeAlerts{}
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
-			s.engine.active[activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, r.Cur.identity}] = r
+			s.engine.active.set(activeKeyOf(r), r)
 		}
 	}
 	for _, set := range s.alerts {
@@ -116,10 +167,11 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 			changed = append(changed, r)
 		}
 	}
-	identity := c.Target.identity()
+	target := targetKey{c.Project, c.Target.identity()}
 	if c.Resolved {
-		for k, r := range s.activeIndex() {
-			if k.project == c.Project && k.identity == identity && r.Cur.EventTypeName == c.Event {
+		// A copy: ending an alert takes it out of the list.
+		for _, r := range slices.Clone(s.activeIndex()[target]) {
+			if r.Cur.EventTypeName == c.Event {
 				note(s.clear(r, now))
 			}
 		}
@@ -134,8 +186,8 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 			if !matchersHold(cfg, c.Target) {
 				continue
 			}
-			key := activeKey{cfg.ID, c.Project, identity}
-			r := s.activeIndex()[key]
+			key := activeKey{cfg.ID, target}
+			r := s.activeIndex().get(key)
 			if c.sample() {
 				holds, ok := thresholdHolds(cfg, c)
 				if !ok {
@@ -229,7 +281,7 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
 		set.schedule(r, s.openTime(r, r.Project))
 	}
-	s.activeIndex()[key] = r
+	s.activeIndex().set(key, r)
 	targets := make([]*notifyTarget, len(cfg.Notifications))
 	for i, n := range cfg.Notifications {
 		targets[i] = &notifyTarget{NotificationSpec: n}
@@ -305,7 +357,7 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 // already notified.
 func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
-	delete(s.activeIndex(), activeKey{r.Cur.AlertConfigID, r.Cur.GroupID, r.Cur.identity})
+	s.activeIndex().remove(activeKeyOf(r))
 	r.Cur = r.Cur.with(func(d doc) {
 		d["status"] = status
 		d["updated"] = at
@@ -341,10 +393,14 @@ func (s *State) acknowledged(r *AlertRec, now time.Time) {
 // cancelConfig cancels every active alert of a configuration that was
 // disabled.
 func (s *State) cancelConfig(cfgID string, now time.Time) {
-	for k, r := range s.activeIndex() {
-		if k.config == cfgID {
-			s.end(r, statusCancelled, "alert.cancel", now)
+	var ending []*AlertRec
+	for target := range s.activeIndex() {
+		if r := s.engine.active.get(activeKey{cfgID, target}); r != nil {
+			ending = append(ending, r)
 		}
+	}
+	for _, r := range ending {
+		s.end(r, statusCancelled, "alert.cancel", now)
 	}
 }
 

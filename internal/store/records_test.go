@@ -158,3 +158,28 @@ func TestSetConfigEnabledKeepsAGlobalConfigurationGlobal(t *testing.T) {
 		}
 	}
 }
+
+func TestActiveAlertsKeepOneAConfigurationATarget(t *testing.T) {
+	alert := func(id, cfg string) *AlertRec {
+		return &AlertRec{Cur: &AlertDoc{alertFields: alertFields{ID: id, AlertConfigID: cfg}}}
+	}
+	a := activeAlerts{}
+	host := targetKey{"p", "db1:27017"}
+	a.set(activeKey{"c1", host}, alert("a1", "c1"))
+	a.set(activeKey{"c2", host}, alert("a2", "c2"))
+	a.set(activeKey{"c1", host}, alert("a3", "c1"))
+	if got := a.get(activeKey{"c1", host}); got == nil || got.Cur.ID != "a3" {
+		t.Fatalf("c1's alert on the host: %v", got)
+	}
+	if len(a[host]) != 2 || a.get(activeKey{"c1", targetKey{"p", "other"}}) != nil {
+		t.Fatalf("index: %v", a)
+	}
+	a.remove(activeKey{"c1", host})
+	if a.get(activeKey{"c1", host}) != nil || a.get(activeKey{"c2", host}).Cur.ID != "a2" {
+		t.Fatalf("after removing c1's: %v", a[host])
+	}
+	a.remove(activeKey{"c2", host})
+	if _, left := a[host]; left {
+		t.Error("a target without active alerts stays in the index")
+	}
+}
