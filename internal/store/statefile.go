@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"time"
@@ -32,13 +33,20 @@ const (
 	metaBucket    = "meta"
 	metaFormatKey = "format"
 	metaClockKey  = "clock"
-	// metaWholeKey is set once the data was written whole: a seed or a
-	// reset is written in several transactions, and one cut short by a
-	// crash leaves a file that is seeded again at the next start.
+	// metaWholeKey is set once the data was written whole: a file
+	// without it (created, and then the server stopped before its seed
+	// was in place) is seeded again at the next start.
 	metaWholeKey = "whole"
 	// putsPerTx bounds a transaction, and so the memory it needs.
 	putsPerTx = 20000
 )
+
+// openOptions are how the server opens a state file for writing. The free
+// pages' list is not written at each commit (bbolt then finds it when it
+// opens the file): writing the data whole leaves many free pages, and
+// their list, some 2 MB among a million alerts, would make every later
+// write cost in proportion to the data.
+var openOptions = &bolt.Options{Timeout: time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType}
 
 // StateError says why a state file cannot be used; the file is left as it is.
 type StateError struct {
@@ -55,23 +63,11 @@ func OpenState(path string) (*StateFile, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		db, err := createState(path)
 		if err != nil {
 			return nil, fail("cannot be created: %v", plainError(err))
 		}
-		sf := &StateFile{path: path, db: db}
-		if err := db.Update(func(tx *bolt.Tx) error {
-			b, err := tx.CreateBucket([]byte(metaBucket))
-			if err != nil {
-				return err
-			}
-			return b.Put([]byte(metaFormatKey), []byte(stateFormat))
-		}); err != nil {
-			db.Close()
-			os.Remove(path)
-			return nil, fail("cannot be created: %v", plainError(err))
-		}
-		return sf, nil
+		return &StateFile{path: path, db: db}, nil
 	case err != nil:
 		return nil, fail("cannot be read: %v", plainError(err))
 	case info.IsDir():
@@ -82,13 +78,42 @@ func OpenState(path string) (*StateFile, error) {
 	if err := verifyState(path, info.Size()); err != nil {
 		return nil, fail("%v; it was left as it is", err)
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	db, err := bolt.Open(path, 0o600, openOptions)
 	if err != nil {
 		return nil, fail("cannot be opened: %v", plainError(err))
 	}
 	sf := &StateFile{path: path, db: db}
 	sf.seq = sf.maxSeq()
+	// What a reset left half-written when the server stopped.
+	os.Remove(sf.replacement())
 	return sf, nil
+}
+
+// createState makes a new state file at path, holding no data yet; a
+// file it could not finish is removed.
+func createState(path string) (*bolt.DB, error) {
+	db, err := bolt.Open(path, 0o600, openOptions)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucket([]byte(metaBucket))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(metaFormatKey), []byte(stateFormat))
+	}); err != nil {
+		db.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return db, nil
+}
+
+// replacement is where data written whole is put together before it
+// takes the state file's place.
+func (sf *StateFile) replacement() string {
+	return filepath.Join(filepath.Dir(sf.path), "."+filepath.Base(sf.path)+".replacing")
 }
 
 // verifyState opens the file read-only (so nothing can write to it) and
@@ -265,7 +290,7 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 	if err := sf.db.Close(); err != nil {
 		return nil, &StateError{sf.path, plainError(err)}
 	}
-	db, err := bolt.Open(sf.path, 0o600, &bolt.Options{Timeout: time.Second})
+	db, err := bolt.Open(sf.path, 0o600, openOptions)
 	if err != nil {
 		return nil, &StateError{sf.path, "cannot be opened again: " + plainError(err)}
 	}
@@ -315,28 +340,54 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 	return b, nil
 }
 
-// Commit writes a batch, syncing it to disk before it returns: in one
-// transaction, or, when it replaces everything, in several, the last of
-// which marks the data whole.
+// Commit writes a batch, syncing it to disk before it returns. A batch
+// that replaces everything (a seed, a reset) is written to a new file,
+// which then takes the state file's place: a crash leaves the old data or
+// the new, whole either way.
 func (sf *StateFile) Commit(b *batch) error {
 	if !b.replaceAll {
 		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, b.puts) })
 	}
-	if err := sf.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket([]byte(metaBucket)).Delete([]byte(metaWholeKey)); err != nil {
-			return err
-		}
-		for _, k := range fixtureKeys {
-			if tx.Bucket([]byte(k)) != nil {
-				if err := tx.DeleteBucket([]byte(k)); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}); err != nil {
+	tmp := sf.replacement()
+	os.Remove(tmp)
+	db, err := createState(tmp)
+	if err != nil {
 		return err
 	}
+	next := &StateFile{path: sf.path, db: db}
+	if err := next.writeWhole(b); err != nil {
+		db.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := db.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := sf.db.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	renamed := os.Rename(tmp, sf.path)
+	if renamed == nil {
+		renamed = syncDir(filepath.Dir(sf.path))
+	} else {
+		os.Remove(tmp)
+	}
+	// The old file when the new one could not take its place.
+	if sf.db, err = bolt.Open(sf.path, 0o600, openOptions); err != nil {
+		return errors.Join(renamed, err)
+	}
+	if renamed != nil {
+		return renamed
+	}
+	sf.seq = next.seq
+	return nil
+}
+
+// writeWhole writes every record of b into a file of no data, a bounded
+// number a transaction, the last of which marks the data whole.
+func (sf *StateFile) writeWhole(b *batch) error {
 	puts := b.puts
 	for {
 		n := min(len(puts), putsPerTx)
@@ -357,6 +408,16 @@ func (sf *StateFile) Commit(b *batch) error {
 		}
 		puts = puts[n:]
 	}
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // write puts records (and the clock) in a transaction.

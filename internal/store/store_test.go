@@ -3,7 +3,10 @@ package store
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -151,5 +154,61 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 	}
 	if got := status(); got != api.StatusOpen {
 		t.Fatalf("after its delay the alert is %s", got)
+	}
+}
+
+// A write costs what it changes even when the file has many free pages
+// (left by a large write): bbolt does not write their list at each commit.
+func TestAWriteCostsWhatItChangesAmongManyFreePages(t *testing.T) {
+	written := func() int64 {
+		b, err := os.ReadFile("/proc/self/io")
+		if err != nil {
+			t.Skip("needs /proc/self/io")
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "wchar: "); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				return n
+			}
+		}
+		t.Skip("no wchar in /proc/self/io")
+		return 0
+	}
+	f, _ := activeAlertsFixture(20000)
+	path := filepath.Join(t.TempDir(), "state.db")
+	file, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	s, err := Open(f, file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Changing every alert at once frees most of the file's pages.
+	if _, err := s.Update(func(st *State) {
+		for _, r := range st.alertByID {
+			st.AcknowledgeAlert(r, "2027-01-01T00:00:00Z", "all", "u", start)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r := s.st.alertByID[f.Alerts[0].ID]
+	if _, err := s.Update(func(st *State) { st.UnacknowledgeAlert(r, start) }); err != nil {
+		t.Fatal(err)
+	}
+	if free := file.db.Stats().FreePageN; free < 2000 {
+		t.Fatalf("only %d free pages: the test needs many", free)
+	}
+	before := written()
+	for range 10 {
+		if _, err := s.Update(func(st *State) { st.UnacknowledgeAlert(r, start) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := (written() - before) / 10
+	t.Logf("%d bytes a write among %d free pages", per, file.db.Stats().FreePageN)
+	if per > 40<<10 {
+		t.Errorf("one acknowledgement wrote %d bytes among %d free pages", per, file.db.Stats().FreePageN)
 	}
 }

@@ -306,3 +306,66 @@ func TestBadStateFilesAreRefusedAndKept(t *testing.T) {
 		}
 	}
 }
+
+// A reset cut short by SIGKILL leaves the data as it was before the reset
+// or as the reset made it, never anything else (the default data, or a
+// part of the fixtures).
+func TestAResetCutShortLeavesTheDataWhole(t *testing.T) {
+	dir := t.TempDir()
+	const alerts = 30000
+	fixture := filepath.Join(dir, "fixture.json")
+	var f bytes.Buffer
+	project := "5e2b00000000000000000001"
+	fmt.Fprintf(&f, `{"orgs": [{"id": "5e1a00000000000000000001", "name": "o"}],
+	 "projects": [{"id": %q, "name": "p", "orgId": "5e1a00000000000000000001"}],
+	 "apiKeys": [{"id": "5f4d00000000000000000001", "desc": "owner", "publicKey": "resetowner", "privateKey": "11111111-2222-4333-8444-555555555555", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
+	 "alerts": [`, project)
+	for i := range alerts {
+		if i > 0 {
+			f.WriteByte(',')
+		}
+		fmt.Fprintf(&f, `{"id": "%024x", "groupId": %q, "eventTypeName": "HOST_DOWN", "status": "OPEN", "created": "2026-01-01T00:00:00Z", "hostnameAndPort": "db%d:27017"}`, i+1, project, i)
+	}
+	f.WriteString("]}")
+	if err := os.WriteFile(fixture, f.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state.db")
+	total := func(p *process) string {
+		code, body, err := p.do("GET", "/groups/"+project+"/alerts?itemsPerPage=1", "")
+		if err != nil || code != 200 {
+			return fmt.Sprintf("(%d %v %s)", code, err, body)
+		}
+		i := strings.Index(body, `"totalCount":`)
+		if i < 0 {
+			return body
+		}
+		n := body[i+len(`"totalCount":`):]
+		return n[:strings.IndexAny(n, ",}")]
+	}
+	p := startBinary(t, "--state", state, "--fixtures", fixture)
+	for cycle, wait := range []time.Duration{0, 10 * time.Millisecond, 40 * time.Millisecond, 100 * time.Millisecond, 250 * time.Millisecond} {
+		marker := fmt.Sprintf("before-reset-%d", cycle)
+		if code, body, _ := p.do("POST", "/admin/backup/oplog/s3Configs", storeBody(marker)); code != 200 {
+			t.Fatalf("cycle %d: %d %s", cycle, code, body)
+		}
+		go p.control("POST", "reset", "")
+		time.Sleep(wait)
+		p.kill(t)
+		p = startBinary(t, "--state", state)
+		if got := total(p); got != fmt.Sprint(alerts) {
+			p.kill(t)
+			t.Fatalf("cycle %d (killed after %v): the data is not whole: %s alerts", cycle, wait, got)
+		}
+		code, _, _ := p.do("GET", "/admin/backup/oplog/s3Configs/"+marker, "")
+		if code != 200 && code != 404 {
+			p.kill(t)
+			t.Fatalf("cycle %d: the store made before the reset: %d", cycle, code)
+		}
+		t.Logf("killed after %v: the data as it was %s", wait, map[int]string{200: "before the reset", 404: "after it"}[code])
+	}
+	p.kill(t)
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
+		t.Errorf("a reset left files beside the state file: %v", left)
+	}
+}
