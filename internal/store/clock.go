@@ -27,6 +27,17 @@ var (
 // RealClock follows the system time.
 func RealClock() *Clock { return &Clock{} }
 
+// RealClockAhead follows the system time, ahead of it by offset: a real
+// clock advanced before a restart.
+func RealClockAhead(offset time.Duration) *Clock { return &Clock{offset: offset} }
+
+// Offset is how far a real clock was advanced; 0 for a virtual one.
+func (c *Clock) Offset() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offset
+}
+
 // VirtualClock starts at t and moves only when advanced.
 func VirtualClock(t time.Time) *Clock { return &Clock{virtual: true, now: t.UTC()} }
 

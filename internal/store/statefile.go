@@ -33,6 +33,8 @@ const (
 	metaBucket    = "meta"
 	metaFormatKey = "format"
 	metaClockKey  = "clock"
+	// metaOffsetKey is how far a real clock was advanced.
+	metaOffsetKey = "clockOffset"
 	// metaWholeKey is set once the data was written whole: a file
 	// without it (created, and then the server stopped before its seed
 	// was in place) is seeded again at the next start.
@@ -214,6 +216,25 @@ func (sf *StateFile) SavedClock() (time.Time, error) {
 	return clock, err
 }
 
+// SavedOffset is how far the real clock was advanced when the server last
+// saved; 0 when it was not (or ran on a virtual clock).
+func (sf *StateFile) SavedOffset() (time.Duration, error) {
+	var offset time.Duration
+	err := sf.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket([]byte(metaBucket)).Get([]byte(metaOffsetKey))
+		if v == nil {
+			return nil
+		}
+		d, err := time.ParseDuration(string(v))
+		if err != nil || d < 0 {
+			return &StateError{sf.path, fmt.Sprintf("the saved clock offset %q cannot be read", v)}
+		}
+		offset = d
+		return nil
+	})
+	return offset, err
+}
+
 // Load reads the data back as fixtures, in the order it was written.
 func (sf *StateFile) Load() (*Fixtures, error) {
 	f := &Fixtures{}
@@ -310,6 +331,7 @@ type batch struct {
 	replaceAll bool // drop every record first (reset)
 	puts       []encodedRecord
 	clock      string // the virtual clock's time; "" for the real clock
+	offset     string // how far the real clock was advanced; "" for none
 }
 
 type encodedRecord struct {
@@ -321,6 +343,8 @@ func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
 	b := &batch{replaceAll: replaceAll}
 	if clock.Virtual() {
 		b.clock = clock.Now().Format(time.RFC3339Nano)
+	} else if d := clock.Offset(); d != 0 {
+		b.offset = d.String()
 	}
 	for _, r := range recs {
 		er := encodedRecord{kind: r.kind, key: r.key}
@@ -423,9 +447,11 @@ func syncDir(dir string) error {
 // write puts records (and the clock) in a transaction.
 func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
 	meta := tx.Bucket([]byte(metaBucket))
-	if b.clock != "" {
-		if err := meta.Put([]byte(metaClockKey), []byte(b.clock)); err != nil {
-			return err
+	for key, v := range map[string]string{metaClockKey: b.clock, metaOffsetKey: b.offset} {
+		if v != "" {
+			if err := meta.Put([]byte(key), []byte(v)); err != nil {
+				return err
+			}
 		}
 	}
 	for _, r := range puts {

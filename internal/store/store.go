@@ -27,8 +27,9 @@ type Store struct {
 
 	// commitMu orders commits to the state file as the changes were made:
 	// a writer takes it before it lets go of mu.
-	commitMu   sync.Mutex
-	savedClock time.Time // the virtual clock's time last committed
+	commitMu    sync.Mutex
+	savedClock  time.Time     // the virtual clock's time last committed
+	savedOffset time.Duration // the real clock's offset last committed
 }
 
 // Outcome is what a change set off in the alert engine: notifications
@@ -163,11 +164,16 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	return out, b, nil
 }
 
-// clockMoved reports whether the virtual clock moved since it was last
-// saved (under mu).
+// clockMoved reports whether the clock moved since it was last saved: a
+// virtual clock's time, or how far a real clock was advanced (under mu).
 func (s *Store) clockMoved() bool {
 	if !s.clock.Virtual() {
-		return false
+		offset := s.clock.Offset()
+		if offset == s.savedOffset {
+			return false
+		}
+		s.savedOffset = offset
+		return true
 	}
 	now := s.clock.Now()
 	if now.Equal(s.savedClock) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -367,5 +368,25 @@ func TestAResetCutShortLeavesTheDataWhole(t *testing.T) {
 	p.kill(t)
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
 		t.Errorf("a reset left files beside the state file: %v", left)
+	}
+}
+
+// A real clock advanced before a SIGKILL is as far ahead after a restart.
+func TestAnAdvancedRealClockStaysAheadAfterARestart(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	p := startBinary(t, "--state", state)
+	if code, body, _ := p.control("POST", "clock", `{"advance": "2h"}`); code != 200 {
+		t.Fatalf("advance: %d %s", code, body)
+	}
+	p.kill(t)
+	p = startBinary(t, "--state", state)
+	defer p.kill(t)
+	_, body, _ := p.control("GET", "clock", "")
+	var clock struct{ Now time.Time }
+	if err := json.Unmarshal([]byte(body), &clock); err != nil {
+		t.Fatalf("%v: %s", err, body)
+	}
+	if ahead := time.Until(clock.Now); ahead < 119*time.Minute || ahead > 121*time.Minute {
+		t.Errorf("after a restart the clock is %v ahead of the real time, not 2h: %s", ahead.Round(time.Second), body)
 	}
 }

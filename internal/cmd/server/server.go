@@ -122,6 +122,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	var state *store.StateFile
 	var savedClock time.Time
+	var savedOffset time.Duration
 	if opts.StateFile != "" {
 		var err error
 		if state, err = store.OpenState(opts.StateFile); err != nil {
@@ -131,8 +132,12 @@ func Run(ctx context.Context, opts *Options) error {
 		if savedClock, err = state.SavedClock(); err != nil {
 			return err
 		}
+		if savedOffset, err = state.SavedOffset(); err != nil {
+			return err
+		}
 	}
-	clock := store.RealClock()
+	// A restart resumes a real clock as far ahead as it was advanced.
+	clock := store.RealClockAhead(savedOffset)
 	if !savedClock.IsZero() {
 		// A restart resumes a virtual clock where it stood; --clock sets it anew.
 		clock = store.VirtualClock(savedClock)
