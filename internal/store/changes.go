@@ -74,6 +74,9 @@ func (s *State) takeChanges() (recs []record, all bool) {
 				}
 			}
 		}
+		for sched := range s.engine.schedules {
+			recs = append(recs, record{schedulesKind, sched.Cur.ID, s.engine.schedules[sched].record()})
+		}
 	} else {
 		for _, ref := range s.dirtyOrder {
 			recs = append(recs, record{ref.kind, ref.key, s.dirty[ref]()})

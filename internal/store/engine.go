@@ -84,7 +84,6 @@ type engineState struct {
 // schedule is when each target of a raised alert's configuration is due.
 type schedule struct {
 	rec     *AlertRec
-	cfg     *AlertConfig
 	global  bool
 	targets []*notifyTarget
 	ended   bool
@@ -286,16 +285,21 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 	for i, n := range cfg.Notifications {
 		targets[i] = &notifyTarget{NotificationSpec: n}
 	}
-	sched := &schedule{rec: r, cfg: cfg, global: global, targets: targets}
-	if s.engine.schedules == nil {
-		s.engine.schedules = map[*AlertRec]*schedule{}
-	}
-	s.engine.schedules[r] = sched
+	sched := &schedule{rec: r, global: global, targets: targets}
+	s.addSchedule(sched)
+	s.touchSchedule(sched)
 	for i, t := range targets {
 		s.enqueue(sched, i, r.created.Add(t.Delay))
 	}
 	s.touchAlert(r)
 	return r
+}
+
+func (s *State) addSchedule(sched *schedule) {
+	if s.engine.schedules == nil {
+		s.engine.schedules = map[*AlertRec]*schedule{}
+	}
+	s.engine.schedules[sched.rec] = sched
 }
 
 func (s *State) enqueue(sched *schedule, target int, at time.Time) {
@@ -370,6 +374,7 @@ func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 		sched.ended = true
 		s.notifyNotified(sched, event, now)
 		delete(s.engine.schedules, r)
+		s.forget(schedulesKind, r.Cur.ID)
 	}
 	s.touchAlert(r)
 }
@@ -490,7 +495,10 @@ func (s *State) notifyDue(e dueEntry) {
 // record logs one notification at sentAt, sets the alert's lastNotified
 // and, for a webhook, prepares its delivery.
 func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
-	t.notified = true
+	if !t.notified {
+		t.notified = true
+		s.touchSchedule(sched)
+	}
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
 	r.Cur = r.Cur.with(func(d doc) { d["lastNotified"] = at })

@@ -33,6 +33,10 @@ type Fixtures struct {
 	OplogStores           []doc       `json:"oplogStores,omitempty"`
 	SnapshotStores        []doc       `json:"snapshotStores,omitempty"`
 	BackupJobConfigs      []doc       `json:"backupJobConfigs,omitempty"`
+
+	// schedules are the notification schedules of alerts the engine
+	// raised, by alert id: a state file has them, a fixture file never.
+	schedules map[string]*scheduleRecord
 }
 
 var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "alertConfigs", "globalAlerts",
@@ -225,7 +229,8 @@ func (f *Fixtures) Clone() *Fixtures {
 			*dst[k] = append(*dst[k], rules.CopyJSON(d).(doc))
 		}
 	}
-	// Alerts never change once made, so they are shared.
+	// Alerts and schedules never change once made, so they are shared.
+	c.schedules = f.schedules
 	c.Alerts = append([]*AlertDoc(nil), f.Alerts...)
 	c.GlobalAlerts = append([]*AlertDoc(nil), f.GlobalAlerts...)
 	return c

@@ -148,16 +148,20 @@ func newAlertConfig(d doc) *AlertConfig {
 	notes, _ := d["notifications"].([]any)
 	for _, n := range notes {
 		m, _ := n.(map[string]any)
-		spec := &NotificationSpec{members: members{m}}
-		spec.TypeName, _ = m["typeName"].(string)
-		delay, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
-		interval, _ := rules.NormalizeNumbers(m["intervalMin"]).(int64)
-		spec.Delay, spec.Interval = time.Duration(delay)*time.Minute, time.Duration(interval)*time.Minute
-		spec.WebhookURL, _ = m["webhookUrl"].(string)
-		spec.WebhookSecret, _ = m["webhookSecret"].(string)
-		c.Notifications = append(c.Notifications, spec)
+		c.Notifications = append(c.Notifications, newNotificationSpec(m))
 	}
 	return c
+}
+
+func newNotificationSpec(m doc) *NotificationSpec {
+	spec := &NotificationSpec{members: members{m}}
+	spec.TypeName, _ = m["typeName"].(string)
+	delay, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
+	interval, _ := rules.NormalizeNumbers(m["intervalMin"]).(int64)
+	spec.Delay, spec.Interval = time.Duration(delay)*time.Minute, time.Duration(interval)*time.Minute
+	spec.WebhookURL, _ = m["webhookUrl"].(string)
+	spec.WebhookSecret, _ = m["webhookSecret"].(string)
+	return spec
 }
 
 func (c *AlertConfig) key() string { return c.ID }

@@ -183,3 +183,29 @@ func TestActiveAlertsKeepOneAConfigurationATarget(t *testing.T) {
 		t.Error("a target without active alerts stays in the index")
 	}
 }
+
+func TestATargetIsNextDueAfterNow(t *testing.T) {
+	created := start
+	for _, c := range []struct {
+		delay, interval, now time.Duration
+		want                 time.Duration // from created; -1 for never
+	}{
+		{5 * time.Minute, 0, 0, 5 * time.Minute},
+		{5 * time.Minute, 0, 5 * time.Minute, -1}, // sent at 5m, before the restart
+		{0, 10 * time.Minute, 0, 10 * time.Minute},
+		{0, 10 * time.Minute, 25 * time.Minute, 30 * time.Minute},
+		{5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 25 * time.Minute},
+	} {
+		tg := &notifyTarget{NotificationSpec: &NotificationSpec{Delay: c.delay, Interval: c.interval}}
+		at, ok := tg.dueAfter(created, created.Add(c.now))
+		if c.want < 0 {
+			if ok {
+				t.Errorf("%+v: due at %v, want never", c, at)
+			}
+			continue
+		}
+		if !ok || !at.Equal(created.Add(c.want)) {
+			t.Errorf("%+v: due at %v (%v), want %v", c, at.Sub(created), ok, c.want)
+		}
+	}
+}

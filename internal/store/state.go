@@ -127,6 +127,7 @@ func newState(f *Fixtures, now time.Time) *State {
 		b := newBackupJobConfig(d)
 		s.backupJobs[b.ID] = b
 	}
+	s.resumeSchedules(f.schedules, now)
 	return s
 }
 

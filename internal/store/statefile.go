@@ -276,7 +276,7 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
 			byKind[k] = recs
 		}
-		return nil
+		return sf.loadSchedules(tx, f)
 	})
 	if err != nil {
 		return nil, &StateError{sf.path, err.Error()}
@@ -317,6 +317,25 @@ func (sf *StateFile) Load() (*Fixtures, error) {
 	}
 	sf.db = db
 	return f, nil
+}
+
+// loadSchedules reads the schedules of the alerts the engine raised.
+func (sf *StateFile) loadSchedules(tx *bolt.Tx, f *Fixtures) error {
+	b := tx.Bucket([]byte(schedulesKind))
+	if b == nil {
+		return nil
+	}
+	f.schedules = map[string]*scheduleRecord{}
+	return b.ForEach(func(key, v []byte) error {
+		var rec scheduleRecord
+		dec := json.NewDecoder(bytes.NewReader(v[min(len(v), 8):]))
+		dec.UseNumber()
+		if len(v) < 8 || dec.Decode(&rec) != nil {
+			return fmt.Errorf("%s %s: record is damaged", schedulesKind, key)
+		}
+		f.schedules[string(key)] = &rec
+		return nil
+	})
 }
 
 // record is one resource to write: its kind (a fixture key), its key

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -211,4 +212,69 @@ func TestAWriteCostsWhatItChangesAmongManyFreePages(t *testing.T) {
 	if per > 40<<10 {
 		t.Errorf("one acknowledgement wrote %d bytes among %d free pages", per, file.db.Stats().FreePageN)
 	}
+}
+
+// The alerts the engine raised go on being notified after a restart: a
+// repeat falls due on its schedule, and a TRACKING alert is notified when
+// it opens (an alert from fixtures is not: only raised alerts have a
+// schedule).
+func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	email := func(delay, interval int64) map[string]any {
+		return map[string]any{"typeName": "EMAIL", "emailAddress": "ops@example.com", "delayMin": delay, "intervalMin": interval}
+	}
+	f.AlertConfigs = append(f.AlertConfigs,
+		doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{email(0, 10)}},
+		doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
+	path := filepath.Join(t.TempDir(), "state.db")
+	file, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(f, file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host, rs *AlertRec
+	out, err := s.Update(func(st *State) {
+		host = st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
+		rs = st.Apply(Condition{Project: project, Event: "REPLICA_SET", Target: Target{ReplicaSetName: "rs0"}}, start)[0]
+		st.RunUntil(start)
+	})
+	if err != nil || len(out.Notes) != 1 || out.Notes[0].Event != "alert.open" {
+		t.Fatalf("before the restart: %+v %v", out.Notes, err)
+	}
+	file.Close()
+
+	file, err = OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = again.Update(func(st *State) { st.RunUntil(start.Add(20 * time.Minute)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range out.Notes {
+		got = append(got, n.AlertID[len(n.AlertID)-4:]+" "+n.Event+" "+n.SentAt[11:16])
+	}
+	want := []string{
+		rs.Cur.ID[20:] + " alert.open 00:05",
+		host.Cur.ID[20:] + " alert.update 00:10",
+		host.Cur.ID[20:] + " alert.update 00:20",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("after the restart: %v, want %v", got, want)
+	}
+	again.View(func(st *State) {
+		if r := st.Alert(rs.Cur.ID); r.Status != api.StatusOpen || !strings.Contains(string(r.Cur.Raw), `"lastNotified":"2026-01-01T00:05:00Z"`) {
+			t.Errorf("the TRACKING alert: %s", r.Cur.Raw)
+		}
+	})
 }

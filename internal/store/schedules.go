@@ -1,0 +1,77 @@
+package store
+
+import (
+	"time"
+
+	"github.com/omctl/omctl/internal/rules"
+)
+
+// The notification schedules of the alerts the engine raised are kept in
+// the state file too, so that after a restart those alerts go on being
+// notified (docs/server.md, "State"): each as its configuration's
+// notifications were when the alert was raised, and which of them were
+// notified already.
+
+// schedulesKind is the state file's bucket of schedules, by alert id.
+const schedulesKind = "schedules"
+
+// scheduleRecord is a schedule as the state file keeps it.
+type scheduleRecord struct {
+	Global        bool   `json:"global"`
+	Notifications []doc  `json:"notifications"`
+	Notified      []bool `json:"notified"`
+}
+
+func (sched *schedule) record() *scheduleRecord {
+	rec := &scheduleRecord{Global: sched.global}
+	for _, t := range sched.targets {
+		rec.Notifications = append(rec.Notifications, t.raw())
+		rec.Notified = append(rec.Notified, t.notified)
+	}
+	return rec
+}
+
+// touchSchedule records that an alert's schedule changed.
+func (s *State) touchSchedule(sched *schedule) {
+	s.touchRef(recordRef{schedulesKind, sched.rec.Cur.ID}, func() any { return sched.record() })
+}
+
+// resumeSchedules gives the active alerts of recs (by alert id) their
+// schedules back, each target next due at its first time after now:
+// what fell due while the server was stopped is not sent.
+func (s *State) resumeSchedules(recs map[string]*scheduleRecord, now time.Time) {
+	for _, id := range rules.SortedKeys(recs) {
+		rec := recs[id]
+		r := s.alertByID[id]
+		if r == nil {
+			r = s.globalAlertIDs[id]
+		}
+		if r == nil || (r.Status != statusOpen && r.Status != statusTracking) {
+			continue
+		}
+		sched := &schedule{rec: r, global: rec.Global}
+		for i, m := range rec.Notifications {
+			sched.targets = append(sched.targets, &notifyTarget{NotificationSpec: newNotificationSpec(m),
+				notified: i < len(rec.Notified) && rec.Notified[i]})
+		}
+		s.addSchedule(sched)
+		for i, t := range sched.targets {
+			if at, ok := t.dueAfter(r.created, now); ok {
+				s.enqueue(sched, i, at)
+			}
+		}
+	}
+}
+
+// dueAfter is the first time after now a target of an alert created at
+// created is due: created + delay + k × interval.
+func (t *notifyTarget) dueAfter(created, now time.Time) (time.Time, bool) {
+	at := created.Add(t.Delay)
+	if at.After(now) {
+		return at, true
+	}
+	if t.Interval <= 0 {
+		return time.Time{}, false
+	}
+	return at.Add((now.Sub(at)/t.Interval + 1) * t.Interval), true
+}
