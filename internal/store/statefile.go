@@ -74,6 +74,8 @@ func OpenState(path string) (*StateFile, error) {
 		return nil, fail("cannot be read: %v", plainError(err))
 	case info.IsDir():
 		return nil, fail("is a directory")
+	case !info.Mode().IsRegular():
+		return nil, fail("is not a regular file, so it is not a state file of omctl server")
 	case info.Size() == 0:
 		return nil, fail("is empty, so it is not a state file of omctl server; remove it to start afresh")
 	}
@@ -125,6 +127,9 @@ func verifyState(path string, size int64) (err error) {
 	if err != nil {
 		if errors.Is(err, berrors.ErrTimeout) {
 			return errors.New("is in use by another running omctl server")
+		}
+		if errors.Is(err, os.ErrPermission) {
+			return fmt.Errorf("cannot be read: %s", plainError(err))
 		}
 		return errors.New("is not a state file of omctl server (not a bbolt database, or a damaged one)")
 	}

@@ -390,3 +390,29 @@ func TestAnAdvancedRealClockStaysAheadAfterARestart(t *testing.T) {
 		t.Errorf("after a restart the clock is %v ahead of the real time, not 2h: %s", ahead.Round(time.Second), body)
 	}
 }
+
+// A state path that is not a regular file (a named pipe here) is refused
+// as such, without reading from it.
+func TestAStatePathThatIsNotAFileIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "state.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(omctlBinary(t), "server", "--listen", "127.0.0.1:0", "--state", fifo)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the server did not stop")
+	}
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), fifo+": is not a regular file") {
+		t.Errorf("exit %d: %s", cmd.ProcessState.ExitCode(), stderr.String())
+	}
+}
