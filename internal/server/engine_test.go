@@ -442,3 +442,30 @@ func TestRealClockSendsWhatFallsDue(t *testing.T) {
 		t.Errorf("after the delay: %s", a.raw)
 	}
 }
+
+func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
+	l := &notificationLog{}
+	for i := range 10 {
+		kind := "EMAIL"
+		if i%2 == 1 {
+			kind = "WEBHOOK"
+		}
+		l.add([]*store.Notification{{ID: fmt.Sprint(i), TypeName: kind}})
+	}
+	ids := func(ns []store.Notification) (out []string) {
+		for _, n := range ns {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	if page, total := l.page(nil, 8, 5); total != 10 || fmt.Sprint(ids(page)) != "[8 9]" {
+		t.Errorf("unfiltered: %v of %d", ids(page), total)
+	}
+	hooks := func(n *store.Notification) bool { return n.TypeName == "WEBHOOK" }
+	if page, total := l.page(hooks, 1, 2); total != 5 || fmt.Sprint(ids(page)) != "[3 5]" {
+		t.Errorf("webhooks, second and third: %v of %d", ids(page), total)
+	}
+	if page, total := l.page(hooks, 1<<40, 500); total != 5 || len(page) != 0 {
+		t.Errorf("past the end: %v of %d", ids(page), total)
+	}
+}

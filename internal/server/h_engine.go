@@ -82,21 +82,19 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 		"alertId": func(n *store.Notification) string { return n.AlertID }, "groupId": func(n *store.Notification) string { return n.GroupID },
 		"typeName": func(n *store.Notification) string { return n.TypeName }, "event": func(n *store.Notification) string { return n.Event },
 	}
-	all := s.notes.list(func(n *store.Notification) bool {
-		for k, get := range filters {
-			if v := q.Get(k); v != "" && get(n) != v {
-				return false
-			}
+	var keep func(*store.Notification) bool
+	for k, get := range filters {
+		if v := q.Get(k); v != "" {
+			prev := keep
+			keep = func(n *store.Notification) bool { return get(n) == v && (prev == nil || prev(n)) }
 		}
-		return true
-	})
-	start := min(p.Offset(), len(all))
-	end := min(start+p.Size, len(all))
-	items := make([][]byte, 0, end-start)
-	for i := range all[start:end] {
-		items = append(items, rules.EncodeJSON(&all[start+i]))
 	}
-	c.listRaw(items, len(all), p)
+	page, total := s.notes.page(keep, p.Offset(), p.Size)
+	items := make([][]byte, len(page))
+	for i := range page {
+		items[i] = rules.EncodeJSON(&page[i])
+	}
+	c.listRaw(items, total, p)
 	return nil
 }
 

@@ -31,6 +31,9 @@ type notificationLog struct {
 }
 
 func (l *notificationLog) add(notes []*store.Notification) {
+	if len(notes) == 0 {
+		return // most requests: they need not wait for a listing
+	}
 	l.mu.Lock()
 	l.entries = append(l.entries, notes...)
 	l.mu.Unlock()
@@ -42,17 +45,29 @@ func (l *notificationLog) clear() {
 	l.mu.Unlock()
 }
 
-// list returns copies of the entries that pass keep, oldest first.
-func (l *notificationLog) list(keep func(*store.Notification) bool) []store.Notification {
+// page returns copies of the entries that pass keep (all when keep is
+// nil) from the offset-th on, at most size of them, oldest first, and how
+// many pass in all. Only the page is copied: the log may be long.
+func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) ([]store.Notification, int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []store.Notification
-	for _, n := range l.entries {
-		if keep(n) {
+	if keep == nil {
+		for _, n := range l.entries[min(offset, len(l.entries)):min(offset+size, len(l.entries))] {
 			out = append(out, *n)
 		}
+		return out, len(l.entries)
 	}
-	return out
+	total := 0
+	for _, n := range l.entries {
+		if keep(n) {
+			if total >= offset && len(out) < size {
+				out = append(out, *n)
+			}
+			total++
+		}
+	}
+	return out, total
 }
 
 func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {
