@@ -354,6 +354,7 @@ type record struct {
 type batch struct {
 	replaceAll bool // drop every record first (reset)
 	puts       []encodedRecord
+	turn       uint64 // its place in the order of commits (commitTurns)
 	clock      string // the virtual clock's time; "" for the real clock
 	offset     string // how far the real clock was advanced; "" for none
 }

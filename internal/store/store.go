@@ -25,9 +25,11 @@ type Store struct {
 	file  *StateFile
 	clock *Clock
 
-	// commitMu orders commits to the state file as the changes were made:
-	// a writer takes it before it lets go of mu.
-	commitMu    sync.Mutex
+	// commits orders commits to the state file as the changes were made:
+	// a writer takes its turn before it lets go of mu, and waits for it
+	// after, so a long commit (a reset) holds up only later writers, not
+	// readers.
+	commits     commitTurns
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
 }
@@ -117,8 +119,11 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 		return Outcome{}, err
 	}
 	if b != nil {
-		cerr := s.file.Commit(b)
-		s.commitMu.Unlock()
+		s.commits.wait(b.turn)
+		cerr := func() error {
+			defer s.commits.done()
+			return s.file.Commit(b)
+		}()
 		if cerr != nil {
 			return Outcome{}, &CommitError{Path: s.file.Path(), Err: cerr}
 		}
@@ -137,7 +142,7 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 }
 
 // runLocked runs fn under mu. When it changed data and there is a state
-// file, the encoded change comes back with commitMu held.
+// file, the encoded change comes back with its turn to be committed.
 func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -160,7 +165,7 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	if err != nil {
 		return Outcome{}, nil, fmt.Errorf("state file %s: %w", s.file.Path(), err)
 	}
-	s.commitMu.Lock()
+	b.turn = s.commits.take()
 	return out, b, nil
 }
 
@@ -181,4 +186,44 @@ func (s *Store) clockMoved() bool {
 	}
 	s.savedClock = now
 	return true
+}
+
+// commitTurns hands out turns to commit, in the order they were taken.
+type commitTurns struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	next    uint64 // the turn the next writer takes
+	serving uint64 // the turn whose commit may run
+}
+
+// take is a writer's turn; called under the data lock, so turns follow
+// the order of the changes.
+func (t *commitTurns) take() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	turn := t.next
+	t.next++
+	return turn
+}
+
+// wait returns once the commits of every earlier turn are done.
+func (t *commitTurns) wait(turn uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cond == nil {
+		t.cond = sync.NewCond(&t.mu)
+	}
+	for t.serving != turn {
+		t.cond.Wait()
+	}
+}
+
+// done ends the turn being served.
+func (t *commitTurns) done() {
+	t.mu.Lock()
+	t.serving++
+	if t.cond != nil {
+		t.cond.Broadcast()
+	}
+	t.mu.Unlock()
 }

@@ -278,3 +278,48 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 		}
 	})
 }
+
+// A writer waiting for an earlier commit does not hold the data: reads
+// go on meanwhile, and the commits still reach the file in order.
+func TestReadsGoOnWhileAWriterWaitsToCommit(t *testing.T) {
+	s, path := openStore(t)
+	held := s.commits.take() // an earlier writer, still committing
+	written := make(chan error, 1)
+	go func() {
+		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("waiting", 1)) })
+		written <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		s.commits.mu.Lock()
+		taken := s.commits.next == held+2
+		s.commits.mu.Unlock()
+		if taken {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the writer never took its turn")
+		}
+	}
+	read := make(chan bool, 1)
+	go s.View(func(st *State) { read <- st.OplogStores().Get("waiting") != nil })
+	select {
+	case seen := <-read:
+		if !seen {
+			t.Error("a read did not see the change waiting to be committed")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a read waited for a writer waiting to commit")
+	}
+	select {
+	case <-written:
+		t.Fatal("the writer committed before the earlier commit was done")
+	default:
+	}
+	s.commits.done()
+	if err := <-written; err != nil {
+		t.Fatal(err)
+	}
+	if onDisk(t, s, path).OplogStores().Get("waiting") == nil {
+		t.Error("the change is not on disk")
+	}
+}
