@@ -15,7 +15,7 @@ func BenchmarkIndexActiveAlerts(b *testing.B) {
 		b.StopTimer()
 		st := newState(f, start)
 		b.StartTimer()
-		if n := len(st.activeIndex()); n != 100000 {
+		if n := len(st.activeIndex().byTarget); n != 100000 {
 			b.Fatalf("indexed %d alerts", n)
 		}
 	}

@@ -28,11 +28,19 @@ type targetKey struct{ project, identity string }
 // activeAlerts are the active alerts by target, each target's few in a
 // list (one a configuration): a condition that clears finds its target's
 // alerts without going through every active alert, for little more memory
-// than one map entry an alert.
-type activeAlerts map[targetKey][]*AlertRec
+// than one map entry an alert. How many each configuration has lets one
+// without any be disabled without a look through them.
+type activeAlerts struct {
+	byTarget map[targetKey][]*AlertRec
+	byConfig map[string]int
+}
 
-func (a activeAlerts) get(k activeKey) *AlertRec {
-	for _, r := range a[k.target] {
+func newActiveAlerts() *activeAlerts {
+	return &activeAlerts{byTarget: map[targetKey][]*AlertRec{}, byConfig: map[string]int{}}
+}
+
+func (a *activeAlerts) get(k activeKey) *AlertRec {
+	for _, r := range a.byTarget[k.target] {
 		if r.Cur.AlertConfigID == k.config {
 			return r
 		}
@@ -40,30 +48,48 @@ func (a activeAlerts) get(k activeKey) *AlertRec {
 	return nil
 }
 
-func (a activeAlerts) set(k activeKey, r *AlertRec) {
-	list := a[k.target]
+func (a *activeAlerts) set(k activeKey, r *AlertRec) {
+	list := a.byTarget[k.target]
 	for i, old := range list {
 		if old.Cur.AlertConfigID == k.config {
 			list[i] = r
 			return
 		}
 	}
-	a[k.target] = append(list, r)
+	a.byTarget[k.target] = append(list, r)
+	a.byConfig[k.config]++
 }
 
-func (a activeAlerts) remove(k activeKey) {
-	list := a[k.target]
+func (a *activeAlerts) remove(k activeKey) {
+	list := a.byTarget[k.target]
 	for i, r := range list {
 		if r.Cur.AlertConfigID == k.config {
 			list = slices.Delete(list, i, i+1)
+			if a.byConfig[k.config]--; a.byConfig[k.config] == 0 {
+				delete(a.byConfig, k.config)
+			}
 			break
 		}
 	}
 	if len(list) == 0 {
-		delete(a, k.target)
+		delete(a.byTarget, k.target)
 	} else {
-		a[k.target] = list
+		a.byTarget[k.target] = list
 	}
+}
+
+// ofConfig lists the active alerts of a configuration.
+func (a *activeAlerts) ofConfig(cfgID string) []*AlertRec {
+	if a.byConfig[cfgID] == 0 {
+		return nil
+	}
+	var out []*AlertRec
+	for target := range a.byTarget {
+		if r := a.get(activeKey{cfgID, target}); r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // activeKeyOf is the key of an active alert.
@@ -73,7 +99,7 @@ func activeKeyOf(r *AlertRec) activeKey {
 
 // engineState is the engine's part of the data.
 type engineState struct {
-	active     activeAlerts // built on first use
+	active     *activeAlerts // built on first use
 	schedules  map[*AlertRec]*schedule
 	queue      dueQueue
 	queued     int // a sequence, so equal times keep their order
@@ -121,11 +147,11 @@ func (q *dueQueue) Pop() any {
 
 // activeIndex finds the active alerts by configuration and target; alerts
 // loaded from fixtures join it by the same identity rule.
-func (s *State) activeIndex() activeAlerts {
+func (s *State) activeIndex() *activeAlerts {
 	if s.engine.active != nil {
 		return s.engine.active
 	}
-	s.engine.active = activeAlerts{}
+	s.engine.active = newActiveAlerts()
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
 			s.engine.active.set(activeKeyOf(r), r)
@@ -169,7 +195,7 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 	target := targetKey{c.Project, c.Target.identity()}
 	if c.Resolved {
 		// A copy: ending an alert takes it out of the list.
-		for _, r := range slices.Clone(s.activeIndex()[target]) {
+		for _, r := range slices.Clone(s.activeIndex().byTarget[target]) {
 			if r.Cur.EventTypeName == c.Event {
 				note(s.clear(r, now))
 			}
@@ -398,13 +424,7 @@ func (s *State) acknowledged(r *AlertRec, now time.Time) {
 // cancelConfig cancels every active alert of a configuration that was
 // disabled.
 func (s *State) cancelConfig(cfgID string, now time.Time) {
-	var ending []*AlertRec
-	for target := range s.activeIndex() {
-		if r := s.engine.active.get(activeKey{cfgID, target}); r != nil {
-			ending = append(ending, r)
-		}
-	}
-	for _, r := range ending {
+	for _, r := range s.activeIndex().ofConfig(cfgID) {
 		s.end(r, statusCancelled, "alert.cancel", now)
 	}
 }

@@ -163,7 +163,7 @@ func TestActiveAlertsKeepOneAConfigurationATarget(t *testing.T) {
 	alert := func(id, cfg string) *AlertRec {
 		return &AlertRec{Cur: &AlertDoc{alertFields: alertFields{ID: id, AlertConfigID: cfg}}}
 	}
-	a := activeAlerts{}
+	a := newActiveAlerts()
 	host := targetKey{"p", "db1:27017"}
 	a.set(activeKey{"c1", host}, alert("a1", "c1"))
 	a.set(activeKey{"c2", host}, alert("a2", "c2"))
@@ -171,16 +171,19 @@ func TestActiveAlertsKeepOneAConfigurationATarget(t *testing.T) {
 	if got := a.get(activeKey{"c1", host}); got == nil || got.Cur.ID != "a3" {
 		t.Fatalf("c1's alert on the host: %v", got)
 	}
-	if len(a[host]) != 2 || a.get(activeKey{"c1", targetKey{"p", "other"}}) != nil {
-		t.Fatalf("index: %v", a)
+	if len(a.byTarget[host]) != 2 || a.get(activeKey{"c1", targetKey{"p", "other"}}) != nil {
+		t.Fatalf("index: %v", a.byTarget)
+	}
+	if len(a.ofConfig("c1")) != 1 || len(a.ofConfig("c3")) != 0 || a.byConfig["c1"] != 1 {
+		t.Fatalf("by configuration: %v", a.byConfig)
 	}
 	a.remove(activeKey{"c1", host})
 	if a.get(activeKey{"c1", host}) != nil || a.get(activeKey{"c2", host}).Cur.ID != "a2" {
-		t.Fatalf("after removing c1's: %v", a[host])
+		t.Fatalf("after removing c1's: %v", a.byTarget[host])
 	}
 	a.remove(activeKey{"c2", host})
-	if _, left := a[host]; left {
-		t.Error("a target without active alerts stays in the index")
+	if _, left := a.byTarget[host]; left || len(a.byConfig) != 0 {
+		t.Errorf("a target or configuration without active alerts stays in the index: %v %v", a.byTarget, a.byConfig)
 	}
 }
 

@@ -146,7 +146,16 @@ func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID
 // change) and marks it all to be committed.
 func (s *State) ResetTo(f *Fixtures, now time.Time) {
 	*s = *newState(f.Clone(), now)
+	s.prepare(now)
 	s.touchAll()
+}
+
+// prepare does before the data is served what the first requests would
+// otherwise wait for, in proportion to the data: opening the TRACKING
+// alerts already due, and indexing the active alerts for the engine.
+func (s *State) prepare(now time.Time) {
+	s.PromoteAll(now)
+	s.activeIndex()
 }
 
 // alertRecord indexes an alert; one without a creation time was created now.

@@ -72,6 +72,7 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 	s := &Store{seed: seed, file: file, clock: clock}
 	s.st = newState(seed.Clone(), clock.Now())
 	if file == nil {
+		s.st.prepare(clock.Now())
 		return s, nil
 	}
 	if file.Empty() {
@@ -87,7 +88,7 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 		}
 		s.st = newState(data, clock.Now())
 	}
-	if _, err := s.Update(func(*State) {}); err != nil {
+	if _, err := s.Update(func(st *State) { st.prepare(clock.Now()) }); err != nil {
 		return nil, err
 	}
 	return s, nil
