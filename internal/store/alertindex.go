@@ -38,7 +38,8 @@ func newAlertSet(recs []*AlertRec) *AlertSet {
 	return s
 }
 
-// index builds the status trees for room alerts.
+// index builds the status trees for room alerts, in time linear in the
+// alerts.
 func (s *AlertSet) index(room int) {
 	s.byStatus = map[string]*fenwick{}
 	for _, st := range alertStatuses {
@@ -46,19 +47,40 @@ func (s *AlertSet) index(room int) {
 	}
 	for i, r := range s.items {
 		r.pos = i
-		s.byStatus[r.Status].add(i, 1)
+		s.byStatus[r.Status].tree[i+1]++
+	}
+	for _, f := range s.byStatus {
+		f.accumulate()
 	}
 }
 
 // add puts a new alert in the set: at the end when it is the newest, as
-// a raised alert is; elsewhere by rebuilding the index.
+// a raised alert is; elsewhere (the clock behind alerts of the fixtures)
+// in its place, rebuilding the index.
 func (s *AlertSet) add(r *AlertRec) {
 	n := len(s.items)
 	s.items = append(s.items, r)
 	switch {
 	case n > 0 && r.created.Before(s.items[n-1].created):
-		sort.SliceStable(s.items, func(i, j int) bool { return s.items[i].created.Before(s.items[j].created) })
-		s.index(len(s.items) * 2)
+		// After the alerts created at the same time, as a stable sort puts it.
+		i := sort.Search(n, func(i int) bool { return s.items[i].created.After(r.created) })
+		copy(s.items[i+1:], s.items[i:n])
+		s.items[i] = r
+		if room := len(s.byStatus[r.Status].tree) - 1; room < len(s.items) || n-i > room/16 {
+			// Out of room, or far from the end: building anew is cheaper.
+			s.index(max(room, len(s.items)*2))
+			return
+		}
+		for st, f := range s.byStatus {
+			v := 0
+			if st == r.Status {
+				v = 1
+			}
+			f.insert(i, v, len(s.items))
+		}
+		for j := i; j < len(s.items); j++ {
+			s.items[j].pos = j
+		}
 	case len(s.byStatus[r.Status].tree) <= len(s.items):
 		s.index(len(s.items) * 2)
 	default:
@@ -156,6 +178,44 @@ func newFenwick(n int) *fenwick {
 		f.log++
 	}
 	return f
+}
+
+// accumulate turns a tree holding each position's count at pos+1 into
+// the tree of those counts.
+func (f *fenwick) accumulate() {
+	for i := 1; i < len(f.tree); i++ {
+		if j := i + i&-i; j < len(f.tree) {
+			f.tree[j] += f.tree[i]
+		}
+	}
+}
+
+// insert moves the counts from pos on one place up and counts v at pos,
+// used places in all once it is in (fewer than the room). Only the nodes
+// that cover pos or a later used place change: those up to used, and the
+// few beyond it that cover it; so an alert that goes near the end costs
+// little.
+func (f *fenwick) insert(pos, v, used int) {
+	// after(m) counts the first m places once v is in.
+	after := func(m int) int {
+		if m <= pos {
+			return f.prefix(m)
+		}
+		return f.prefix(m-1) + v
+	}
+	node := func(k int) int { return after(k) - after(k-k&-k) }
+	nodes := make([]int, used-pos)
+	for k := pos + 1; k <= used; k++ {
+		nodes[k-pos-1] = node(k)
+	}
+	var beyond []int
+	for k := used + used&-used; k < len(f.tree); k += k & -k {
+		beyond = append(beyond, node(k))
+	}
+	copy(f.tree[pos+1:], nodes)
+	for i, k := 0, used+used&-used; k < len(f.tree); i, k = i+1, k+k&-k {
+		f.tree[k] = beyond[i]
+	}
 }
 
 func (f *fenwick) add(pos, delta int) {

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // BenchmarkIndexActiveAlerts is what the first event after start-up costs
@@ -45,4 +46,24 @@ func activeAlertsFixture(n int) (*Fixtures, string) {
 			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
 	}
 	return f, project
+}
+
+// BenchmarkAddAlertOlderThanTheNewest is an alert raised while the clock is
+// behind the newest of 200,000 alerts of its project: by an hour (a few
+// alerts are newer), or by nearly all of them.
+func BenchmarkAddAlertOlderThanTheNewest(b *testing.B) {
+	for _, behind := range []time.Duration{time.Hour, 50 * time.Hour} {
+		b.Run(behind.String(), func(b *testing.B) {
+			recs := make([]*AlertRec, 200000)
+			for i := range recs {
+				recs[i] = &AlertRec{Cur: &AlertDoc{}, Status: statusClosed, created: start.Add(time.Duration(i) * time.Second)}
+			}
+			set := newAlertSet(recs)
+			clock := recs[len(recs)-1].created.Add(-behind)
+			b.ResetTimer()
+			for i := range b.N {
+				set.add(&AlertRec{Cur: &AlertDoc{}, Status: statusOpen, created: clock.Add(time.Duration(i) * time.Millisecond)})
+			}
+		})
+	}
 }

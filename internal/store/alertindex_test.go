@@ -1,0 +1,67 @@
+package store
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// Alerts added in any order of creation keep the set in creation order
+// (those created at the same time as added), and every status tree counts
+// what a look through the alerts counts.
+func TestAnAlertSetStaysInOrderAndCounted(t *testing.T) {
+	// Added anywhere among the loaded alerts, and only among the newest
+	// (which moves the counts of a few places rather than building anew).
+	for _, addedFrom := range []int{0, 48} {
+		checkAlertSet(t, addedFrom)
+	}
+}
+
+func checkAlertSet(t *testing.T, addedFrom int) {
+	rng := rand.New(rand.NewPCG(1, uint64(addedFrom)))
+	rec := func(from int) *AlertRec {
+		return &AlertRec{Cur: &AlertDoc{}, Status: alertStatuses[rng.IntN(len(alertStatuses))],
+			created: start.Add(time.Duration(from+rng.IntN(50-from)) * time.Minute)}
+	}
+	var loaded []*AlertRec
+	for range 2000 {
+		loaded = append(loaded, rec(0))
+	}
+	set := newAlertSet(loaded)
+	var added []*AlertRec
+	for i := range 300 {
+		r := rec(addedFrom)
+		added = append(added, r)
+		set.add(r)
+		if i%7 == 0 {
+			set.setStatus(set.items[rng.IntN(len(set.items))], alertStatuses[rng.IntN(len(alertStatuses))])
+		}
+	}
+	if !slices.IsSortedFunc(set.items, func(a, b *AlertRec) int { return a.created.Compare(b.created) }) {
+		t.Fatal("the set is not in creation order")
+	}
+	// Among alerts created at the same time, one added later comes later.
+	for i := 1; i < len(added); i++ {
+		a, b := added[i-1], added[i]
+		if a.created.Equal(b.created) && a.pos > b.pos {
+			t.Fatalf("added %d before %d at the same time, but it comes after", i-1, i)
+		}
+	}
+	for i, r := range set.items {
+		if r.pos != i {
+			t.Fatalf("alert %d says it is at %d", i, r.pos)
+		}
+	}
+	for _, st := range alertStatuses {
+		count := 0
+		for n := 0; n <= len(set.items); n++ {
+			if got := set.byStatus[st].prefix(n); got != count {
+				t.Fatalf("%s: %d before position %d, the tree says %d", st, count, n, got)
+			}
+			if n < len(set.items) && set.items[n].Status == st {
+				count++
+			}
+		}
+	}
+}
