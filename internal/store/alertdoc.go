@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tidwall/sjson"
+
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
@@ -102,6 +104,18 @@ func (a *AlertDoc) with(edit func(doc)) *AlertDoc {
 	d := a.Doc()
 	edit(d)
 	return NewAlertDoc(d)
+}
+
+// withLastNotified returns the alert notified at at. The JSON is patched
+// rather than decoded and encoded again: moving the clock through a day of
+// notifications sets lastNotified hundreds of thousands of times, and the
+// round trip was most of what each cost.
+func (a *AlertDoc) withLastNotified(at string) *AlertDoc {
+	raw, err := sjson.SetBytes(a.Raw, "lastNotified", at)
+	if err != nil {
+		return a.with(func(d doc) { d["lastNotified"] = at })
+	}
+	return &AlertDoc{Raw: raw, alertFields: a.alertFields}
 }
 
 // alertWire is what parseAlert reads of an alert to take its fast path:

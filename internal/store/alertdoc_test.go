@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,29 @@ func TestAnAlertKnowsItsTargetHoweverItWasRead(t *testing.T) {
 		}
 		if again := NewAlertDoc(a.Doc()); again.identity != c.identity {
 			t.Errorf("%s: made as %q, want %q", c.rest, again.identity, c.identity)
+		}
+	}
+}
+
+// Setting lastNotified by patching the JSON gives the alert that decoding,
+// setting and encoding gives, and touches only the top-level member.
+func TestLastNotifiedIsSetAsAMemberOfTheAlert(t *testing.T) {
+	for _, raw := range []string{
+		`{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","futureField":{"lastNotified":"kept"}}`,
+		`{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","lastNotified":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","tags":["lastNotified"]}`,
+	} {
+		a, err := parseAlert([]byte(raw), &arena{})
+		if err != nil {
+			t.Fatal(err.Rule())
+		}
+		before := string(a.Raw)
+		got := a.withLastNotified("2026-01-01T00:05:00Z")
+		want := a.with(func(d doc) { d["lastNotified"] = "2026-01-01T00:05:00Z" })
+		if fmt.Sprint(got.Doc()) != fmt.Sprint(want.Doc()) || got.alertFields != want.alertFields {
+			t.Errorf("patched %s\nwant    %s", got.Raw, want.Raw)
+		}
+		if string(a.Raw) != before {
+			t.Errorf("the alert it came from changed: %s", a.Raw)
 		}
 	}
 }

@@ -521,7 +521,7 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	}
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
-	r.Cur = r.Cur.with(func(d doc) { d["lastNotified"] = at })
+	r.Cur = r.Cur.withLastNotified(at)
 	s.touchAlert(r)
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
