@@ -118,6 +118,7 @@ type schedule struct {
 type notifyTarget struct {
 	*NotificationSpec
 	notified bool
+	shown    doc // the notification as the log shows it, made once: entries share it
 }
 
 type dueEntry struct {
@@ -525,7 +526,7 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	s.touchAlert(r)
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
-		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: rules.RedactNotification(t.raw()),
+		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: t.redacted(),
 		Delivery: DeliveryState{Status: "RECORDED"},
 	}
 	if t.TypeName == "WEBHOOK" {
@@ -533,6 +534,14 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, Cur: r.Cur})
 	}
 	s.engine.notes = append(s.engine.notes, n)
+}
+
+// redacted is the target's notification with its secrets redacted.
+func (t *notifyTarget) redacted() doc {
+	if t.shown == nil {
+		t.shown = rules.RedactNotification(t.raw())
+	}
+	return t.shown
 }
 
 // takeNotifications returns what was recorded since the last call.
