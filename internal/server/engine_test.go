@@ -273,6 +273,18 @@ func TestAConditionThatComesBackRaisesANewAlert(t *testing.T) {
 	if again := r.str("alerts", "0", "id"); again == "" || again == first || r.str("alerts", "0", "status") != "OPEN" {
 		t.Fatalf("over again: %s", r.raw)
 	}
+	// A global BACKUP_AGENT_DOWN alert does not show the host it came from:
+	// the condition's host is not what tells its target, likewise.
+	agent := func(resolved bool) response {
+		return e.events(fmt.Sprintf(`{"groupId": %q, "eventTypeName": "BACKUP_AGENT_DOWN", "target": {"hostnameAndPort": "agent1:8080"}, "resolved": %t}`, projA, resolved))
+	}
+	down1 := agent(false).str("alerts", "0", "id")
+	if r := agent(true); r.str("alerts", "0", "status") != "CLOSED" {
+		t.Fatalf("agent back: %s", r.raw)
+	}
+	if r := agent(false); r.str("alerts", "0", "id") == down1 || r.str("alerts", "0", "status") != "OPEN" {
+		t.Fatalf("agent down again: %s", r.raw)
+	}
 	// A TRACKING alert cancelled before it opened, likewise.
 	down := e.events(hostDown("db9.example.com:27017", false)).str("alerts", "0", "id")
 	e.events(hostDown("db9.example.com:27017", true))
@@ -467,5 +479,59 @@ func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
 	}
 	if page, total := l.page(hooks, 1<<40, 500); total != 5 || len(page) != 0 {
 		t.Errorf("past the end: %v of %d", ids(page), total)
+	}
+}
+
+// On the real clock, a restarted server goes on notifying the alerts it
+// raised before, without waiting for a request to wake it.
+func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
+	f, err := store.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
+	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
+	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,
+	   "notifications": [{"typeName": "EMAIL", "emailAddress": "ops@example.com", "delayMin": 0, "intervalMin": 1}]}]}`,
+		orgA, projA, orgA, cfgDown, projA)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() + "/state.db"
+	file, err := store.OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: f, State: file, Clock: store.RealClock()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raised := time.Now()
+	if err := s.withData(func(st *store.State) *apiError {
+		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+		st.RunUntil(s.clock.Now())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	file.Close()
+
+	// Restarted with the clock a second short of the first repeat.
+	file, err = store.OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	again, err := New(Options{Fixtures: f, State: file, Clock: store.RealClockAhead(59*time.Second - time.Since(raised))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if page, _ := again.notes.page(nil, 0, 10); len(page) > 0 {
+			if page[0].Event != "alert.update" {
+				t.Errorf("after the restart: %+v", page[0])
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the repeat due a second after the restart was not sent")
+		}
 	}
 }

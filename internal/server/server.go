@@ -118,6 +118,14 @@ func New(opts Options) (*Server, error) {
 	}
 	s.store = st
 	s.routes()
+	if !s.clock.Virtual() {
+		// Schedules resumed from a state file run as those of a change do.
+		s.view(func(st *store.State) {
+			if st.Scheduled() {
+				s.startTicker()
+			}
+		})
+	}
 	return s, nil
 }
 

@@ -193,7 +193,7 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 			changed = append(changed, r)
 		}
 	}
-	target := targetKey{c.Project, c.Target.identity()}
+	target := targetKey{c.Project, c.Target.shownFor(c.Event).identity()}
 	if c.Resolved {
 		// A copy: ending an alert takes it out of the list.
 		for _, r := range slices.Clone(s.activeIndex().byTarget[target]) {
@@ -558,6 +558,7 @@ func (s *State) Pending() bool {
 	return due || opening
 }
 
-// scheduled reports whether raised alerts have anything left to do in
-// time: what keeps the real-clock loop running after a change.
-func (s *State) scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }
+// Scheduled reports whether raised alerts have anything left to do in
+// time: what keeps the real-clock loop running after a change, or starts
+// it when schedules were resumed from a state file.
+func (s *State) Scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }

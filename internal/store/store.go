@@ -126,6 +126,13 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 			return s.file.Commit(b)
 		}()
 		if cerr != nil {
+			if b.replaceAll {
+				// The file still holds the data from before: the next
+				// commit writes it all again.
+				s.mu.Lock()
+				s.st.touchAll()
+				s.mu.Unlock()
+			}
 			return Outcome{}, &CommitError{Path: s.file.Path(), Err: cerr}
 		}
 	}
@@ -154,7 +161,7 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	}()
 	fn(s.st)
 	out.Notes, out.Deliveries = s.st.takeNotifications()
-	out.Pending = s.st.scheduled()
+	out.Pending = s.st.Scheduled()
 	if s.file == nil {
 		return out, nil, nil
 	}

@@ -326,3 +326,29 @@ func TestReadsGoOnWhileAWriterWaitsToCommit(t *testing.T) {
 		t.Error("the change is not on disk")
 	}
 }
+
+// A reset that could not be written leaves the file as it was before; the
+// next commit then writes the data whole, so the file never mixes the two.
+func TestAResetThatCouldNotBeWrittenIsWrittenWithTheNextChange(t *testing.T) {
+	s, path := openStore(t)
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	// Where the reset is put together, something that cannot be replaced.
+	blocker := s.file.replacement()
+	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var cerr *CommitError
+	if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); !errors.As(err, &cerr) {
+		t.Fatalf("the reset was written: %v", err)
+	}
+	os.RemoveAll(blocker)
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	disk := onDisk(t, s, path)
+	if disk.OplogStores().Get("before") != nil || disk.OplogStores().Get("after") == nil {
+		t.Errorf("the file does not hold the data as it is: %v", raws(disk.OplogStores().all()))
+	}
+}
