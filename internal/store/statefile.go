@@ -167,7 +167,12 @@ func plainError(err error) string {
 }
 
 // Close closes the file.
-func (sf *StateFile) Close() error { return sf.db.Close() }
+func (sf *StateFile) Close() error {
+	if sf.db == nil { // it could not be opened again after loading
+		return nil
+	}
+	return sf.db.Close()
+}
 
 // Path is where the state lives.
 func (sf *StateFile) Path() string { return sf.path }
@@ -411,29 +416,19 @@ func (sf *StateFile) Commit(b *batch) error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := db.Close(); err != nil {
+	// The new file takes the old one's place while both are open, and so
+	// locked: no other server can open the path in between, and the old
+	// file stays in use should the rename fail.
+	if err := os.Rename(tmp, sf.path); err != nil {
+		db.Close()
 		os.Remove(tmp)
 		return err
 	}
-	if err := sf.db.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	renamed := os.Rename(tmp, sf.path)
-	if renamed == nil {
-		renamed = syncDir(filepath.Dir(sf.path))
-	} else {
-		os.Remove(tmp)
-	}
-	// The old file when the new one could not take its place.
-	if sf.db, err = bolt.Open(sf.path, 0o600, openOptions); err != nil {
-		return errors.Join(renamed, err)
-	}
-	if renamed != nil {
-		return renamed
-	}
-	sf.seq = next.seq
-	return nil
+	old := sf.db
+	sf.db, sf.seq = db, next.seq
+	synced := syncDir(filepath.Dir(sf.path))
+	old.Close()
+	return synced
 }
 
 // writeWhole writes every record of b into a file of no data, a bounded
