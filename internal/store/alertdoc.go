@@ -106,16 +106,35 @@ func (a *AlertDoc) with(edit func(doc)) *AlertDoc {
 	return NewAlertDoc(d)
 }
 
-// withLastNotified returns the alert notified at at. The JSON is patched
-// rather than decoded and encoded again: moving the clock through a day of
-// notifications sets lastNotified hundreds of thousands of times, and the
-// round trip was most of what each cost.
-func (a *AlertDoc) withLastNotified(at string) *AlertDoc {
-	raw, err := sjson.SetBytes(a.Raw, "lastNotified", at)
-	if err != nil {
-		return a.with(func(d doc) { d["lastNotified"] = at })
+// withTimes returns the alert with top-level members set to strings
+// (names and values in pairs): its status, and times such as updated,
+// resolved and lastNotified. The JSON is patched rather than decoded and
+// encoded again: the engine does this for every notification and every
+// alert a condition or a configuration ends, hundreds of thousands of
+// times as the clock moves through a day, and the round trip was most of
+// what each cost.
+func (a *AlertDoc) withTimes(members ...string) *AlertDoc {
+	raw := a.Raw
+	f := a.alertFields
+	for i := 0; i+1 < len(members); i += 2 {
+		name, value := members[i], members[i+1]
+		patched, err := sjson.SetBytes(raw, name, value)
+		if err != nil {
+			return a.with(func(d doc) {
+				for j := 0; j+1 < len(members); j += 2 {
+					d[members[j]] = members[j+1]
+				}
+			})
+		}
+		raw = patched
+		if name == "status" {
+			f.Status = value
+		}
 	}
-	return &AlertDoc{Raw: raw, alertFields: a.alertFields}
+	if !f.mayBeActive() {
+		f.identity = ""
+	}
+	return &AlertDoc{Raw: raw, alertFields: f}
 }
 
 // alertWire is what parseAlert reads of an alert to take its fast path:

@@ -56,11 +56,11 @@ func TestAnAlertKnowsItsTargetHoweverItWasRead(t *testing.T) {
 	}
 }
 
-// Setting lastNotified by patching the JSON gives the alert that decoding,
-// setting and encoding gives, and touches only the top-level member.
-func TestLastNotifiedIsSetAsAMemberOfTheAlert(t *testing.T) {
+// Setting the status and times by patching the JSON gives the alert that
+// decoding, setting and encoding gives, and touches only top-level members.
+func TestStatusAndTimesAreSetAsMembersOfTheAlert(t *testing.T) {
 	for _, raw := range []string{
-		`{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","futureField":{"lastNotified":"kept"}}`,
+		`{"id":"5f1a00000000000000000009","groupId":"` + projA + `","alertConfigId":"5f2a00000000000000000001","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","hostnameAndPort":"db1:1","futureField":{"lastNotified":"kept","status":"kept"}}`,
 		`{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","lastNotified":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","tags":["lastNotified"]}`,
 	} {
 		a, err := parseAlert([]byte(raw), &arena{})
@@ -68,8 +68,10 @@ func TestLastNotifiedIsSetAsAMemberOfTheAlert(t *testing.T) {
 			t.Fatal(err.Rule())
 		}
 		before := string(a.Raw)
-		got := a.withLastNotified("2026-01-01T00:05:00Z")
-		want := a.with(func(d doc) { d["lastNotified"] = "2026-01-01T00:05:00Z" })
+		got := a.withTimes("status", "CLOSED", "updated", "2026-01-01T00:05:00Z", "resolved", "2026-01-01T00:05:00Z", "lastNotified", "2026-01-01T00:05:00Z")
+		want := a.with(func(d doc) {
+			d["status"], d["updated"], d["resolved"], d["lastNotified"] = "CLOSED", "2026-01-01T00:05:00Z", "2026-01-01T00:05:00Z", "2026-01-01T00:05:00Z"
+		})
 		if fmt.Sprint(got.Doc()) != fmt.Sprint(want.Doc()) || got.alertFields != want.alertFields {
 			t.Errorf("patched %s\nwant    %s", got.Raw, want.Raw)
 		}

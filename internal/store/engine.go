@@ -389,13 +389,11 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
 	s.activeIndex().remove(activeKeyOf(r))
-	r.Cur = r.Cur.with(func(d doc) {
-		d["status"] = status
-		d["updated"] = at
-		if status == statusClosed {
-			d["resolved"] = at
-		}
-	})
+	if status == statusClosed {
+		r.Cur = r.Cur.withTimes("status", status, "updated", at, "resolved", at)
+	} else {
+		r.Cur = r.Cur.withTimes("status", status, "updated", at)
+	}
 	s.setStatus(r, status)
 	if sched := s.engine.schedules[r]; sched != nil {
 		sched.ended = true
@@ -522,7 +520,7 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	}
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
-	r.Cur = r.Cur.withLastNotified(at)
+	r.Cur = r.Cur.withTimes("lastNotified", at)
 	s.touchAlert(r)
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,

@@ -217,14 +217,12 @@ func (s *State) promote(set *AlertSet, now time.Time) {
 	set.promote(now, func(r *AlertRec) {
 		at := rules.FormatTime(r.openAt)
 		_, raised := s.engine.schedules[r]
-		r.Cur = r.Cur.with(func(d doc) {
-			d["status"] = statusOpen
-			d["updated"] = at
-			if !raised {
-				// A fixture alert has no schedule: it counts as notified on opening.
-				d["lastNotified"] = at
-			}
-		})
+		if raised {
+			r.Cur = r.Cur.withTimes("status", statusOpen, "updated", at)
+		} else {
+			// A fixture alert has no schedule: it counts as notified on opening.
+			r.Cur = r.Cur.withTimes("status", statusOpen, "updated", at, "lastNotified", at)
+		}
 		s.touchAlert(r)
 	})
 }
