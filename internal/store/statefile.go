@@ -208,42 +208,29 @@ func (sf *StateFile) maxSeq() uint64 {
 	return top
 }
 
-// SavedClock is the virtual clock's saved time; zero when the server ran
-// on the real clock.
-func (sf *StateFile) SavedClock() (time.Time, error) {
-	var clock time.Time
+// SavedClock is the clock the server last saved, to resume: a virtual
+// clock at its time, or the real clock as far ahead as it was advanced
+// (not at all for a file that saved neither).
+func (sf *StateFile) SavedClock() (*Clock, error) {
+	clock := RealClock()
 	err := sf.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket([]byte(metaBucket)).Get([]byte(metaClockKey))
-		if v == nil {
-			return nil
+		meta := tx.Bucket([]byte(metaBucket))
+		if v := meta.Get([]byte(metaClockKey)); v != nil {
+			t, err := time.Parse(time.RFC3339Nano, string(v))
+			if err != nil || CheckTime(t) != nil {
+				return &StateError{sf.path, fmt.Sprintf("the saved clock %q cannot be read", v)}
+			}
+			clock = VirtualClock(t)
+		} else if v := meta.Get([]byte(metaOffsetKey)); v != nil {
+			d, err := time.ParseDuration(string(v))
+			if err != nil || d < 0 {
+				return &StateError{sf.path, fmt.Sprintf("the saved clock offset %q cannot be read", v)}
+			}
+			clock = RealClockAhead(d)
 		}
-		t, err := time.Parse(time.RFC3339Nano, string(v))
-		if err != nil || CheckTime(t) != nil {
-			return &StateError{sf.path, fmt.Sprintf("the saved clock %q cannot be read", v)}
-		}
-		clock = t
 		return nil
 	})
 	return clock, err
-}
-
-// SavedOffset is how far the real clock was advanced when the server last
-// saved; 0 when it was not (or ran on a virtual clock).
-func (sf *StateFile) SavedOffset() (time.Duration, error) {
-	var offset time.Duration
-	err := sf.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket([]byte(metaBucket)).Get([]byte(metaOffsetKey))
-		if v == nil {
-			return nil
-		}
-		d, err := time.ParseDuration(string(v))
-		if err != nil || d < 0 {
-			return &StateError{sf.path, fmt.Sprintf("the saved clock offset %q cannot be read", v)}
-		}
-		offset = d
-		return nil
-	})
-	return offset, err
 }
 
 // Load reads the data back as fixtures, in the order it was written.

@@ -282,24 +282,11 @@ func TestBadStateFilesAreRefusedAndKept(t *testing.T) {
 		if err := os.WriteFile(path, content, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(omctlBinary(t), "server", "--listen", "127.0.0.1:0", "--state", path)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		done := make(chan error, 1)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		code, msg := stoppedAtStart(t, "--state", path)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1", name, code)
 		}
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err = <-done:
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("%s: the server started", name)
-		}
-		if cmd.ProcessState.ExitCode() != 1 {
-			t.Errorf("%s: exit %v, want 1", name, err)
-		}
-		if msg := stderr.String(); !strings.Contains(msg, path) || strings.Contains(msg, "panic") || strings.Contains(msg, "goroutine") {
+		if !strings.Contains(msg, path) || strings.Contains(msg, "panic") || strings.Contains(msg, "goroutine") {
 			t.Errorf("%s: message %q does not name the file plainly", name, msg)
 		}
 		if after, _ := os.ReadFile(path); !bytes.Equal(after, content) {
@@ -398,21 +385,30 @@ func TestAStatePathThatIsNotAFileIsRefused(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
-	cmd := exec.Command(omctlBinary(t), "server", "--listen", "127.0.0.1:0", "--state", fifo)
+	code, msg := stoppedAtStart(t, "--state", fifo)
+	if code != 1 || !strings.Contains(msg, fifo+": is not a regular file") {
+		t.Errorf("exit %d: %s", code, msg)
+	}
+}
+
+// stoppedAtStart runs `omctl server ARGS...`, which must stop by itself,
+// and returns its exit status and what it wrote to stderr.
+func stoppedAtStart(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(omctlBinary(t), append([]string{"server", "--listen", "127.0.0.1:0"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("the server did not stop")
+		<-done
+		t.Fatalf("omctl server %v started", args)
 	}
-	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), fifo+": is not a regular file") {
-		t.Errorf("exit %d: %s", cmd.ProcessState.ExitCode(), stderr.String())
-	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
 }

@@ -121,26 +121,17 @@ func Run(ctx context.Context, opts *Options) error {
 		journalSize = -1 // the server's 0 means its default
 	}
 	var state *store.StateFile
-	var savedClock time.Time
-	var savedOffset time.Duration
+	// A restart resumes the clock it saved; --clock sets it anew.
+	clock := store.RealClock()
 	if opts.StateFile != "" {
 		var err error
 		if state, err = store.OpenState(opts.StateFile); err != nil {
 			return err
 		}
 		defer state.Close()
-		if savedClock, err = state.SavedClock(); err != nil {
+		if clock, err = state.SavedClock(); err != nil {
 			return err
 		}
-		if savedOffset, err = state.SavedOffset(); err != nil {
-			return err
-		}
-	}
-	// A restart resumes a real clock as far ahead as it was advanced.
-	clock := store.RealClockAhead(savedOffset)
-	if !savedClock.IsZero() {
-		// A restart resumes a virtual clock where it stood; --clock sets it anew.
-		clock = store.VirtualClock(savedClock)
 	}
 	if opts.Clock != "" {
 		t, err := time.Parse(time.RFC3339, opts.Clock)
