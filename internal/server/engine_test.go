@@ -511,6 +511,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	s.Close()
 	file.Close()
 
 	// Restarted with the clock a second short of the first repeat.
@@ -523,6 +524,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer again.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if page, _ := again.notes.page(nil, 0, 10); len(page) > 0 {
 			if page[0].Event != "alert.update" {

@@ -145,7 +145,12 @@ func (s *Server) startTicker() {
 	go func() {
 		t := time.NewTicker(engineTick)
 		defer t.Stop()
-		for range t.C {
+		for {
+			select {
+			case <-t.C:
+			case <-s.stop:
+				return
+			}
 			pending := false
 			s.withData(func(st *store.State) *apiError {
 				st.RunUntil(s.clock.Now())
@@ -157,7 +162,9 @@ func (s *Server) startTicker() {
 			}
 			s.ticking.Store(false)
 			// A change may have found the loop still running just now.
-			s.view(func(st *store.State) { pending = st.Pending() })
+			// (Pending drops stale entries of the engine's queues: under
+			// the write lock.)
+			s.withData(func(st *store.State) *apiError { pending = st.Pending(); return nil })
 			if !pending || !s.ticking.CompareAndSwap(false, true) {
 				return
 			}

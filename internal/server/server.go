@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -61,10 +62,12 @@ type Server struct {
 
 	store *store.Store
 
-	notes   *notificationLog
-	hooks   *webhooks
-	ticking atomic.Bool  // the real-clock engine loop runs
-	base    atomic.Value // the base URL clients last used, for webhook bodies
+	notes     *notificationLog
+	hooks     *webhooks
+	ticking   atomic.Bool   // the real-clock engine loop runs
+	stop      chan struct{} // closed by Close: the engine loop ends
+	closeOnce sync.Once
+	base      atomic.Value // the base URL clients last used, for webhook bodies
 
 	// The test controls' own state, each under its own lock.
 	journal *journal
@@ -107,6 +110,7 @@ func New(opts Options) (*Server, error) {
 		limiter:       newRateLimiter(opts.RateLimit),
 	}
 	s.notes = &notificationLog{}
+	s.stop = make(chan struct{})
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
 	if err != nil {
 		return nil, err
@@ -127,6 +131,11 @@ func New(opts Options) (*Server, error) {
 		})
 	}
 	return s, nil
+}
+
+// Close stops the real-clock engine loop; requests are still served.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.stop) })
 }
 
 // Clock returns the server's clock.
