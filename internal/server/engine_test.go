@@ -273,17 +273,21 @@ func TestAConditionThatComesBackRaisesANewAlert(t *testing.T) {
 	if again := r.str("alerts", "0", "id"); again == "" || again == first || r.str("alerts", "0", "status") != "OPEN" {
 		t.Fatalf("over again: %s", r.raw)
 	}
-	// A global BACKUP_AGENT_DOWN alert does not show the host it came from:
-	// the condition's host is not what tells its target, likewise.
-	agent := func(resolved bool) response {
-		return e.events(fmt.Sprintf(`{"groupId": %q, "eventTypeName": "BACKUP_AGENT_DOWN", "target": {"hostnameAndPort": "agent1:8080"}, "resolved": %t}`, projA, resolved))
+	// A global BACKUP_AGENT_DOWN alert does not show the host it came from;
+	// the host still tells one target from another, likewise.
+	agent := func(host string, resolved bool) response {
+		return e.events(fmt.Sprintf(`{"groupId": %q, "eventTypeName": "BACKUP_AGENT_DOWN", "target": {"hostnameAndPort": %q}, "resolved": %t}`, projA, host, resolved))
 	}
-	down1 := agent(false).str("alerts", "0", "id")
-	if r := agent(true); r.str("alerts", "0", "status") != "CLOSED" {
-		t.Fatalf("agent back: %s", r.raw)
+	down1 := agent("agent1:8080", false).str("alerts", "0", "id")
+	down2 := agent("agent2:8080", false).str("alerts", "0", "id")
+	if down2 == "" || down2 == down1 {
+		t.Fatalf("a second agent down raised %q besides %q", down2, down1)
 	}
-	if r := agent(false); r.str("alerts", "0", "id") == down1 || r.str("alerts", "0", "status") != "OPEN" {
-		t.Fatalf("agent down again: %s", r.raw)
+	if r := agent("agent1:8080", true); r.str("alerts", "0", "id") != down1 || r.str("alerts", "0", "status") != "CLOSED" || r.get("alerts", "1") != nil {
+		t.Fatalf("agent1 back: %s", r.raw)
+	}
+	if r := agent("agent1:8080", false); r.str("alerts", "0", "id") == down1 || r.str("alerts", "0", "status") != "OPEN" {
+		t.Fatalf("agent1 down again: %s", r.raw)
 	}
 	// A TRACKING alert cancelled before it opened, likewise.
 	down := e.events(hostDown("db9.example.com:27017", false)).str("alerts", "0", "id")

@@ -3,10 +3,7 @@ package store
 import (
 	"encoding/json"
 	"net"
-	"slices"
 	"strings"
-
-	"github.com/omctl/omctl/internal/rules"
 )
 
 // Target is what a condition is about (docs/server.md, "Alert engine").
@@ -47,18 +44,6 @@ func (t Target) identity() string {
 		}
 	}
 	return ""
-}
-
-// shownFor is the target as an alert of event shows it: the fields that
-// event type does not show are left out, so that a condition and the
-// alert it raised have one identity.
-func (t Target) shownFor(event string) Target {
-	for _, f := range TargetFields {
-		if slices.Contains(rules.ConditionalAlertFields, f) && !rules.AlertFieldAllowed(f, event) {
-			*t.Field(f) = ""
-		}
-	}
-	return t
 }
 
 // targetOf reads the target an alert document carries.

@@ -92,9 +92,16 @@ func (a *activeAlerts) ofConfig(cfgID string) []*AlertRec {
 	return out
 }
 
-// activeKeyOf is the key of an active alert.
-func activeKeyOf(r *AlertRec) activeKey {
-	return activeKey{r.Cur.AlertConfigID, targetKey{r.Cur.GroupID, r.Cur.identity}}
+// activeKeyOf is the key of an active alert. One the engine raised is
+// known by the identity of the condition that raised it: the alert may
+// not show the fields that told it (a BACKUP_AGENT_DOWN alert does not
+// show its host). One from fixtures is known by its own fields.
+func (s *State) activeKeyOf(r *AlertRec) activeKey {
+	identity := r.Cur.identity
+	if sched := s.engine.schedules[r]; sched != nil {
+		identity = sched.identity
+	}
+	return activeKey{r.Cur.AlertConfigID, targetKey{r.Cur.GroupID, identity}}
 }
 
 // engineState is the engine's part of the data.
@@ -109,10 +116,11 @@ type engineState struct {
 
 // schedule is when each target of a raised alert's configuration is due.
 type schedule struct {
-	rec     *AlertRec
-	global  bool
-	targets []*notifyTarget
-	ended   bool
+	rec      *AlertRec
+	identity string // of the condition that raised the alert
+	global   bool
+	targets  []*notifyTarget
+	ended    bool
 }
 
 type notifyTarget struct {
@@ -155,7 +163,7 @@ func (s *State) activeIndex() *activeAlerts {
 	s.engine.active = newActiveAlerts()
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
-			s.engine.active.set(activeKeyOf(r), r)
+			s.engine.active.set(s.activeKeyOf(r), r)
 		}
 	}
 	for _, set := range s.alerts {
@@ -193,7 +201,7 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 			changed = append(changed, r)
 		}
 	}
-	target := targetKey{c.Project, c.Target.shownFor(c.Event).identity()}
+	target := targetKey{c.Project, c.Target.identity()}
 	if c.Resolved {
 		// A copy: ending an alert takes it out of the list.
 		for _, r := range slices.Clone(s.activeIndex().byTarget[target]) {
@@ -312,7 +320,7 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 	for i, n := range cfg.Notifications {
 		targets[i] = &notifyTarget{NotificationSpec: n}
 	}
-	sched := &schedule{rec: r, global: global, targets: targets}
+	sched := &schedule{rec: r, identity: key.target.identity, global: global, targets: targets}
 	s.addSchedule(sched)
 	s.touchSchedule(sched)
 	for i, t := range targets {
@@ -388,7 +396,7 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 // already notified.
 func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
-	s.activeIndex().remove(activeKeyOf(r))
+	s.activeIndex().remove(s.activeKeyOf(r))
 	if status == statusClosed {
 		r.Cur = r.Cur.withTimes("status", status, "updated", at, "resolved", at)
 	} else {

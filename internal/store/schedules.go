@@ -17,13 +17,14 @@ const schedulesKind = "schedules"
 
 // scheduleRecord is a schedule as the state file keeps it.
 type scheduleRecord struct {
-	Global        bool   `json:"global"`
-	Notifications []doc  `json:"notifications"`
-	Notified      []bool `json:"notified"`
+	Identity      *string `json:"identity"` // of the condition that raised the alert
+	Global        bool    `json:"global"`
+	Notifications []doc   `json:"notifications"`
+	Notified      []bool  `json:"notified"`
 }
 
 func (sched *schedule) record() *scheduleRecord {
-	rec := &scheduleRecord{Global: sched.global}
+	rec := &scheduleRecord{Identity: &sched.identity, Global: sched.global}
 	for _, t := range sched.targets {
 		rec.Notifications = append(rec.Notifications, t.raw())
 		rec.Notified = append(rec.Notified, t.notified)
@@ -49,7 +50,10 @@ func (s *State) resumeSchedules(recs map[string]*scheduleRecord, now time.Time) 
 		if r == nil || (r.Status != statusOpen && r.Status != statusTracking) {
 			continue
 		}
-		sched := &schedule{rec: r, global: rec.Global}
+		sched := &schedule{rec: r, identity: r.Cur.identity, global: rec.Global}
+		if rec.Identity != nil {
+			sched.identity = *rec.Identity
+		}
 		for i, m := range rec.Notifications {
 			sched.targets = append(sched.targets, &notifyTarget{NotificationSpec: newNotificationSpec(m),
 				notified: i < len(rec.Notified) && rec.Notified[i]})

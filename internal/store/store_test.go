@@ -352,3 +352,46 @@ func TestAResetThatCouldNotBeWrittenIsWrittenWithTheNextChange(t *testing.T) {
 		t.Errorf("the file does not hold the data as it is: %v", raws(disk.OplogStores().all()))
 	}
 }
+
+// After a restart, a raised alert is still known by the target of the
+// condition that raised it, though it does not show it.
+func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": "5f2a00000000000000000003", "groupId": project, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true,
+		"notifications": []any{map[string]any{"typeName": "ADMIN", "delayMin": int64(0)}}})
+	path := filepath.Join(t.TempDir(), "state.db")
+	file, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(f, file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := func(host string, resolved bool) Condition {
+		return Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: Target{HostnameAndPort: host}, Resolved: resolved}
+	}
+	var one, two *AlertRec
+	if _, err := s.Update(func(st *State) {
+		one = st.Apply(agent("agent1:8080", false), start)[0]
+		two = st.Apply(agent("agent2:8080", false), start)[0]
+	}); err != nil {
+		t.Fatal(err)
+	}
+	file.Close()
+	file, err = OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var closed []*AlertRec
+	again.Update(func(st *State) { closed = st.Apply(agent("agent2:8080", true), start) })
+	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
+		t.Errorf("agent2 back closed %d alerts, want its own %s (agent1's is %s)", len(closed), two.Cur.ID, one.Cur.ID)
+	}
+}
