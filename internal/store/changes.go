@@ -56,27 +56,7 @@ func (s *State) touchAll() { s.dirtyAll = true }
 // takeChanges returns what changed, in the order it changed, and forgets it.
 func (s *State) takeChanges() (recs []record, all bool) {
 	if s.dirtyAll {
-		f := s.Fixtures()
-		lists := f.lists()
-		for _, kind := range fixtureKeys {
-			switch kind {
-			case "alerts", "globalAlerts":
-				alerts := f.Alerts
-				if kind == "globalAlerts" {
-					alerts = f.GlobalAlerts
-				}
-				for _, a := range alerts {
-					recs = append(recs, record{kind, a.ID, a})
-				}
-			default:
-				for _, d := range *lists[kind] {
-					recs = append(recs, record{kind, recordKey(kind, d), d})
-				}
-			}
-		}
-		for sched := range s.engine.schedules {
-			recs = append(recs, record{schedulesKind, sched.Cur.ID, s.engine.schedules[sched].record()})
-		}
+		recs = s.allRecords()
 	} else {
 		for _, ref := range s.dirtyOrder {
 			recs = append(recs, record{ref.kind, ref.key, s.dirty[ref]()})
@@ -85,4 +65,30 @@ func (s *State) takeChanges() (recs []record, all bool) {
 	all = s.dirtyAll
 	s.dirty, s.dirtyOrder, s.dirtyAll = nil, nil, false
 	return recs, all
+}
+
+// allRecords is every record of the data, to write it whole.
+func (s *State) allRecords() (recs []record) {
+	f := s.Fixtures()
+	lists := f.lists()
+	for _, kind := range fixtureKeys {
+		switch kind {
+		case "alerts", "globalAlerts":
+			alerts := f.Alerts
+			if kind == "globalAlerts" {
+				alerts = f.GlobalAlerts
+			}
+			for _, a := range alerts {
+				recs = append(recs, record{kind, a.ID, a})
+			}
+		default:
+			for _, d := range *lists[kind] {
+				recs = append(recs, record{kind, recordKey(kind, d), d})
+			}
+		}
+	}
+	for r, sched := range s.engine.schedules {
+		recs = append(recs, record{schedulesKind, r.Cur.ID, sched.record()})
+	}
+	return recs
 }

@@ -30,6 +30,7 @@ type Store struct {
 	// after, so a long commit (a reset) holds up only later writers, not
 	// readers.
 	commits     commitTurns
+	wholeOwed   bool          // data written whole failed: commit it whole next (in a commit's turn)
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
 }
@@ -123,20 +124,34 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 		s.commits.wait(b.turn)
 		cerr := func() error {
 			defer s.commits.done()
-			return s.file.Commit(b)
+			return s.commit(b)
 		}()
 		if cerr != nil {
-			if b.replaceAll {
-				// The file still holds the data from before: the next
-				// commit writes it all again.
-				s.mu.Lock()
-				s.st.touchAll()
-				s.mu.Unlock()
-			}
 			return Outcome{}, &CommitError{Path: s.file.Path(), Err: cerr}
 		}
 	}
 	return out, nil
+}
+
+// commit writes a batch in its turn. After data written whole could not be
+// written, the file still holds the data from before it: until the data is
+// written whole again, each commit writes it whole, as it is then (a
+// change on top of the old data would mix the two).
+func (s *Store) commit(b *batch) error {
+	if s.wholeOwed && !b.replaceAll {
+		s.mu.RLock()
+		whole, err := encodeBatch(s.st.allRecords(), true, s.clock)
+		s.mu.RUnlock()
+		if err != nil {
+			return err
+		}
+		b = whole
+	}
+	err := s.file.Commit(b)
+	if b.replaceAll {
+		s.wholeOwed = err != nil
+	}
+	return err
 }
 
 // OpenDue opens the TRACKING alerts whose delay has passed by now, taking

@@ -327,32 +327,6 @@ func TestReadsGoOnWhileAWriterWaitsToCommit(t *testing.T) {
 	}
 }
 
-// A reset that could not be written leaves the file as it was before; the
-// next commit then writes the data whole, so the file never mixes the two.
-func TestAResetThatCouldNotBeWrittenIsWrittenWithTheNextChange(t *testing.T) {
-	s, path := openStore(t)
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
-		t.Fatal(err)
-	}
-	// Where the reset is put together, something that cannot be replaced.
-	blocker := s.file.replacement()
-	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	var cerr *CommitError
-	if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); !errors.As(err, &cerr) {
-		t.Fatalf("the reset was written: %v", err)
-	}
-	os.RemoveAll(blocker)
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
-		t.Fatal(err)
-	}
-	disk := onDisk(t, s, path)
-	if disk.OplogStores().Get("before") != nil || disk.OplogStores().Get("after") == nil {
-		t.Errorf("the file does not hold the data as it is: %v", raws(disk.OplogStores().all()))
-	}
-}
-
 // After a restart, a raised alert is still known by the target of the
 // condition that raised it, though it does not show it.
 func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
@@ -393,5 +367,56 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	again.Update(func(st *State) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
 		t.Errorf("agent2 back closed %d alerts, want its own %s (agent1's is %s)", len(closed), two.Cur.ID, one.Cur.ID)
+	}
+}
+
+// A writer whose change was made while a reset was being written, and
+// which commits right after the reset failed, does not land its change on
+// the data from before the reset.
+func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.T) {
+	s, path := openStore(t)
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	blocker := s.file.replacement()
+	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	held := s.commits.take() // an earlier writer still committing
+	turns := func(n uint64) {
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+			s.commits.mu.Lock()
+			taken := s.commits.next == n
+			s.commits.mu.Unlock()
+			if taken {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("a writer never took its turn")
+			}
+		}
+	}
+	reset, change := make(chan error, 1), make(chan error, 1)
+	go func() { _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); reset <- err }()
+	turns(held + 2)
+	pause := s.commits.take() // between the reset's commit and the change's
+	go func() {
+		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) })
+		change <- err
+	}()
+	turns(pause + 2)
+	s.commits.done()
+	if err := <-reset; err == nil {
+		t.Fatal("the reset was written")
+	}
+	os.RemoveAll(blocker) // so that the next commit can be written
+	s.commits.wait(pause)
+	s.commits.done()
+	if err := <-change; err != nil {
+		t.Fatal(err)
+	}
+	disk := onDisk(t, s, path)
+	if disk.OplogStores().Get("before") != nil || disk.OplogStores().Get("after") == nil {
+		t.Errorf("the file mixes the data from before the reset with a later change: %v", raws(disk.OplogStores().all()))
 	}
 }
