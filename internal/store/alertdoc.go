@@ -202,7 +202,7 @@ func (a *arena) keep(b []byte) []byte {
 // is; any other goes through the schema, which says what is wrong.
 func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	var w alertWire
-	if json.Unmarshal(raw, &w) == nil {
+	if json.Unmarshal(raw, &w) == nil && patchable(raw) {
 		if f, ok, drop := w.canonical(); ok {
 			if len(drop) > 0 {
 				raw = dropMembers(raw, drop)
@@ -239,6 +239,43 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 		return nil, err
 	}
 	return NewAlertDoc(d), nil
+}
+
+// patchable reports whether the members the engine patches in place
+// (withTimes) appear as written, once: the fast path keeps an alert's JSON
+// as it came, and a member written twice, or in other letter case (which
+// the decoder matches too), would be patched in one place and read from
+// another. Anything else takes the schema's path, which writes the alert
+// anew. A nested member of the same name sends an alert there too.
+func patchable(raw []byte) bool {
+	var status, updated, resolved, notified int
+	// One pass from quote to quote: a million alerts are read at start.
+	for i := bytes.IndexByte(raw, '"'); i >= 0 && i+1 < len(raw); {
+		rest := raw[i+1:]
+		switch rest[0] {
+		case 's':
+			status += prefixed(rest, `status":`)
+		case 'u':
+			updated += prefixed(rest, `updated":`)
+		case 'r':
+			resolved += prefixed(rest, `resolved":`)
+		case 'l':
+			notified += prefixed(rest, `lastNotified":`)
+		}
+		next := bytes.IndexByte(rest, '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return status == 1 && updated <= 1 && resolved <= 1 && notified <= 1
+}
+
+func prefixed(b []byte, prefix string) int {
+	if len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix {
+		return 1
+	}
+	return 0
 }
 
 // canonical reports whether the alert is valid as it is, its fields, and

@@ -80,3 +80,23 @@ func TestStatusAndTimesAreSetAsMembersOfTheAlert(t *testing.T) {
 		}
 	}
 }
+
+// An alert whose status is written twice is written anew when it is read,
+// so that patching its status later cannot leave another copy behind; a
+// member in other letter case is a member the API does not name, kept.
+func TestAlertsWithARepeatedStatusAreWrittenAnew(t *testing.T) {
+	const head = `{"id":"5f1a00000000000000000009","groupId":"` + projA + `","eventTypeName":"HOST_DOWN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",`
+	for _, raw := range []string{
+		head + `"status":"OPEN","status":"OPEN"}`,
+		head + `"STATUS":"OPEN","status":"OPEN"}`,
+	} {
+		a, err := parseAlert([]byte(raw), &arena{})
+		if err != nil {
+			continue // refused, which is as good
+		}
+		closed := a.withTimes("status", statusClosed)
+		if n := strings.Count(string(closed.Raw), `"status":`); n != 1 || closed.Doc()["status"] != statusClosed {
+			t.Errorf("%s: closed as %s", raw, closed.Raw)
+		}
+	}
+}
