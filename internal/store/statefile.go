@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -167,12 +168,7 @@ func plainError(err error) string {
 }
 
 // Close closes the file.
-func (sf *StateFile) Close() error {
-	if sf.db == nil { // it could not be opened again after loading
-		return nil
-	}
-	return sf.db.Close()
-}
+func (sf *StateFile) Close() error { return sf.db.Close() }
 
 // Path is where the state lives.
 func (sf *StateFile) Path() string { return sf.path }
@@ -407,6 +403,9 @@ func (sf *StateFile) Commit(b *batch) error {
 	// locked: no other server can open the path in between, and the old
 	// file stays in use should the rename fail.
 	if err := os.Rename(tmp, sf.path); err != nil {
+		if runtime.GOOS == "windows" {
+			return sf.replaceClosed(db, tmp, next.seq)
+		}
 		db.Close()
 		os.Remove(tmp)
 		return err
@@ -416,6 +415,28 @@ func (sf *StateFile) Commit(b *batch) error {
 	synced := syncDir(filepath.Dir(sf.path))
 	old.Close()
 	return synced
+}
+
+// replaceClosed puts the new file in place on Windows, which renames no
+// file that is open: both are closed, and the state file opened again.
+// Another server could open the path in between; Windows has no better.
+func (sf *StateFile) replaceClosed(db *bolt.DB, tmp string, seq uint64) error {
+	db.Close()
+	sf.db.Close()
+	renamed := os.Rename(tmp, sf.path)
+	if renamed != nil {
+		os.Remove(tmp)
+	}
+	reopened, err := bolt.Open(sf.path, 0o600, openOptions)
+	if err != nil {
+		// Nothing to write to any more: every later commit fails.
+		return errors.Join(renamed, err)
+	}
+	sf.db = reopened
+	if renamed == nil {
+		sf.seq = seq
+	}
+	return renamed
 }
 
 // writeWhole writes every record of b into a file of no data, a bounded
@@ -455,8 +476,12 @@ func (sf *StateFile) writeWhole(b *batch) error {
 	}
 }
 
-// syncDir makes a rename in dir durable.
+// syncDir makes a rename in dir durable (Windows cannot sync a directory,
+// and needs not).
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
