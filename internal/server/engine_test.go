@@ -541,3 +541,25 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// Webhooks sent before any request has come in (a restarted server's
+// resumed schedules) link to the URL the server listens at.
+func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
+	hook := newReceiver(t)
+	e := newEngineEnv(t, hook.URL)
+	e.s.SetBaseURL("http://omctl.test:8080/api/public/v1.0")
+	if err := e.s.change(func(st *store.State) *apiError {
+		st.Apply(store.Condition{Project: projA, Metric: "CONNECTIONS", Value: "150", Event: "OUTSIDE_METRIC_THRESHOLD",
+			Target: store.Target{HostnameAndPort: "db1:27017"}}, e.s.clock.Now())
+		st.RunUntil(e.s.clock.Now())
+		return nil
+	}, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := hook.events(); len(got) != 1 {
+		t.Fatalf("sent %v", got)
+	}
+	if body := string(hook.last().body); !strings.Contains(body, `"href":"http://omctl.test:8080/api/public/v1.0/groups/`+projA+`/alerts/`) {
+		t.Errorf("the alert's self link: %s", body)
+	}
+}

@@ -184,6 +184,7 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 	}
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
+	server.SetBaseURL(baseURL)
 
 	httpServer := srv.NewHTTPServer(server)
 	errc := make(chan error, 1)
