@@ -12,7 +12,8 @@ import (
 // are AlertDocs, API keys APIKeys). A record holds the members it was
 // written with, those the API does not name included (a fixture may carry
 // them, and GET returns them), and typed fields for what the server
-// reasons about, read once when the record is made. A record never
+// reasons about, read once when the record is made (the rules of
+// internal/rules check the members themselves). A record never
 // changes: an operation puts a new one in its place, so one a handler holds
 // always says what it said when found.
 
@@ -21,9 +22,6 @@ type members struct{ m doc }
 
 // Members is a copy of the record's members, for a handler to render.
 func (r members) Members() doc { return maps.Clone(r.m) }
-
-// Member is one member's value, nil when absent.
-func (r members) Member(name string) any { return r.m[name] }
 
 // changed copies the members with set applied, for a new record.
 func (r members) changed(set func(doc)) doc {
@@ -43,13 +41,12 @@ type storedRecord interface {
 // Org is an organization.
 type Org struct {
 	members
-	ID, Name string
+	ID string
 }
 
 func newOrg(d doc) *Org {
 	o := &Org{members: members{d}}
 	o.ID, _ = d["id"].(string)
-	o.Name, _ = d["name"].(string)
 	return o
 }
 
@@ -58,13 +55,12 @@ func (o *Org) key() string { return o.ID }
 // Project is a project (a group), within an organization.
 type Project struct {
 	members
-	ID, Name, OrgID string
+	ID, OrgID string
 }
 
 func newProject(d doc) *Project {
 	p := &Project{members: members{d}}
 	p.ID, _ = d["id"].(string)
-	p.Name, _ = d["name"].(string)
 	p.OrgID, _ = d["orgId"].(string)
 	return p
 }
@@ -211,8 +207,6 @@ func (b *BackupConfig) key() string { return joinKey(b.GroupID, b.ClusterID) }
 type Snapshot struct {
 	members
 	ID, GroupID, ClusterID, HostID string
-	DoNotDelete                    bool
-	Expires                        time.Time // zero when it has no expiry
 }
 
 func newSnapshot(d doc) *Snapshot {
@@ -221,10 +215,6 @@ func newSnapshot(d doc) *Snapshot {
 	s.GroupID, _ = d["groupId"].(string)
 	s.ClusterID, _ = d["clusterId"].(string)
 	s.HostID = snapshotHost(d)
-	s.DoNotDelete = d["doNotDelete"] == true
-	if e, ok := d["expires"].(string); ok {
-		s.Expires, _ = rules.ParseTimestamp(e)
-	}
 	return s
 }
 

@@ -67,13 +67,13 @@ func TestOperationsLeaveTheRecordsFoundAsTheyWere(t *testing.T) {
 	st := newState(f.Clone(), start)
 	old := st.AlertConfigs(project).Get("c1")
 	changed := st.SetConfigEnabled(old, false, start.Add(time.Minute))
-	if !old.Enabled || old.Member("enabled") != true {
+	if !old.Enabled || old.raw()["enabled"] != true {
 		t.Errorf("the record found changed: %+v", old.Members())
 	}
 	if changed.Enabled || st.AlertConfigs(project).Get("c1") != changed {
 		t.Errorf("the state does not hold the disabled configuration")
 	}
-	if changed.Member("x-team") != "dba" || changed.Member("updated") != "2026-01-01T00:01:00Z" {
+	if changed.raw()["x-team"] != "dba" || changed.raw()["updated"] != "2026-01-01T00:01:00Z" {
 		t.Errorf("members kept and updated: %v", changed.Members())
 	}
 	if got := st.Fixtures().AlertConfigs; !slices.ContainsFunc(got, func(d doc) bool { return d["id"] == "c1" && d["x-team"] == "dba" }) {
@@ -81,7 +81,7 @@ func TestOperationsLeaveTheRecordsFoundAsTheyWere(t *testing.T) {
 	}
 	m := changed.Members()
 	m["enabled"] = true
-	if changed.Member("enabled") != false {
+	if changed.raw()["enabled"] != false {
 		t.Error("changing the copy Members returns changed the record")
 	}
 }
@@ -94,10 +94,10 @@ func TestUpdateBackupConfigStoresSettingsOnly(t *testing.T) {
 		break
 	}
 	got := st.UpdateBackupConfig(cfg, doc{"syncSource": "PRIMARY", "deploymentConfigs": []any{}, "excludedNamespaces": []any{"a.b"}})
-	if got.Member("syncSource") != nil || got.Member("deploymentConfigs") != nil {
+	if got.raw()["syncSource"] != nil || got.raw()["deploymentConfigs"] != nil {
 		t.Errorf("syncSource and deploymentConfigs are not settings: %v", got.Members())
 	}
-	if got.Member("multiRegionMisconfigured") != false || !slices.Equal(got.Member("excludedNamespaces").([]any), []any{"a.b"}) {
+	if got.raw()["multiRegionMisconfigured"] != false || !slices.Equal(got.raw()["excludedNamespaces"].([]any), []any{"a.b"}) {
 		t.Errorf("settings: %v", got.Members())
 	}
 	if st.BackupConfig(cfg.GroupID, cfg.ClusterID) != got {
@@ -130,7 +130,7 @@ func TestSnapshotStoresTakeTheirDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Member("loadFactor") != int64(rules.DefaultLoadFactor) || got.Member("s3MaxConnections") != int64(rules.DefaultS3MaxConnections) {
+	if got.raw()["loadFactor"] != int64(rules.DefaultLoadFactor) || got.raw()["s3MaxConnections"] != int64(rules.DefaultS3MaxConnections) {
 		t.Errorf("defaults: %v", got.Members())
 	}
 	if _, err := st.CreateSnapshotStore(doc{"id": "new"}); err == nil || err.Code != "DUPLICATE_STORE_ID" {

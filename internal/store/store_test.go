@@ -62,7 +62,7 @@ func TestUpdateIsOnDiskWhenItReturns(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := onDisk(t, s, path).OplogStores().Get("o1")
-	if got == nil || got.Member("s3MaxConnections") != int64(5) {
+	if got == nil || got.raw()["s3MaxConnections"] != int64(5) {
 		t.Fatalf("state file holds %v", got)
 	}
 }
@@ -94,11 +94,11 @@ func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
 	s.View(func(st *State) { mem = raws(st.OplogStores().all()) })
 	disk := onDisk(t, s, path).OplogStores()
 	for _, d := range mem {
-		if got := disk.Get(d["id"].(string)); got == nil || got.Member("s3MaxConnections") != d["s3MaxConnections"] {
+		if got := disk.Get(d["id"].(string)); got == nil || got.raw()["s3MaxConnections"] != d["s3MaxConnections"] {
 			t.Errorf("%s: memory %v, state file %v", d["id"], d["s3MaxConnections"], got)
 		}
 	}
-	if disk.Get("w3").Member("s3MaxConnections") != int64(25) {
+	if disk.Get("w3").raw()["s3MaxConnections"] != int64(25) {
 		t.Errorf("the last write of w3 is not the one kept: %v", disk.Get("w3"))
 	}
 }
