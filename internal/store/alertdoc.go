@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tidwall/sjson"
@@ -202,7 +203,7 @@ func (a *arena) keep(b []byte) []byte {
 // is; any other goes through the schema, which says what is wrong.
 func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	var w alertWire
-	if json.Unmarshal(raw, &w) == nil && patchable(raw) {
+	if json.Unmarshal(raw, &w) == nil && w.asWritten(raw) {
 		if f, ok, drop := w.canonical(); ok {
 			if len(drop) > 0 {
 				raw = dropMembers(raw, drop)
@@ -241,41 +242,69 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	return NewAlertDoc(d), nil
 }
 
-// patchable reports whether the members the engine patches in place
-// (withTimes) appear as written, once: the fast path keeps an alert's JSON
-// as it came, and a member written twice, or in other letter case (which
-// the decoder matches too), would be patched in one place and read from
-// another. Anything else takes the schema's path, which writes the alert
-// anew. A nested member of the same name sends an alert there too.
-func patchable(raw []byte) bool {
-	var status, updated, resolved, notified int
+// wireMembers are the members alertWire reads, numbered as asWritten
+// lists them.
+var wireMembers = []string{"id", "groupId", "alertConfigId", "eventTypeName", "status", "created", "updated",
+	"lastNotified", "resolved", "acknowledgedUntil", "metricName", "sourceTypeName", "currentValue", "clusterId",
+	"clusterName", "hostId", "hostnameAndPort", "replicaSetName"}
+
+// foldedMembers numbers wireMembers by their names in lower case.
+var foldedMembers = func() map[string]int {
+	m := map[string]int{}
+	for k, name := range wireMembers {
+		m[strings.ToLower(name)] = k
+	}
+	return m
+}()
+
+// asWritten reports whether each member the decoder gave w was written
+// once, under its own name. The decoder also takes a name in other letter
+// case, escaped or folded, and the last of a repeated member, while the
+// fast path keeps the JSON as it came, which GET shows and the engine
+// patches (withTimes) where the name first appears. Anything else takes
+// the schema's path, which writes the alert anew; so does a name with an
+// escape or a letter beyond ASCII, and a nested member of such a name.
+func (w *alertWire) asWritten(raw []byte) bool {
+	var folded, exact [18]int
+	var lower [64]byte // no longer name folds to a member's (3 bytes a letter at most)
 	// One pass from quote to quote: a million alerts are read at start.
-	for i := bytes.IndexByte(raw, '"'); i >= 0 && i+1 < len(raw); {
+	for i := bytes.IndexByte(raw, '"'); i >= 0; {
 		rest := raw[i+1:]
-		switch rest[0] {
-		case 's':
-			status += prefixed(rest, `status":`)
-		case 'u':
-			updated += prefixed(rest, `updated":`)
-		case 'r':
-			resolved += prefixed(rest, `resolved":`)
-		case 'l':
-			notified += prefixed(rest, `lastNotified":`)
-		}
-		next := bytes.IndexByte(rest, '"')
-		if next < 0 {
+		end := bytes.IndexByte(rest, '"')
+		if end < 0 {
 			break
 		}
-		i += 1 + next
+		if end+1 < len(rest) && rest[end+1] == ':' {
+			name := rest[:end]
+			if len(name) <= len(lower) {
+				for j, c := range name {
+					if c >= 0x80 || c == '\\' {
+						return false
+					}
+					if 'A' <= c && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					lower[j] = c
+				}
+				if k, ok := foldedMembers[string(lower[:len(name)])]; ok {
+					folded[k]++
+					if string(name) == wireMembers[k] {
+						exact[k]++
+					}
+				}
+			}
+		}
+		i += 1 + end
 	}
-	return status == 1 && updated <= 1 && resolved <= 1 && notified <= 1
-}
-
-func prefixed(b []byte, prefix string) int {
-	if len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix {
-		return 1
+	for k, present := range [18]bool{w.ID != nil, w.GroupID != nil, w.AlertConfigID != nil, w.EventTypeName != nil,
+		w.Status != nil, w.Created != nil, w.Updated != nil, w.LastNotified != nil, w.Resolved != nil,
+		w.AcknowledgedUntil != nil, w.MetricName != nil, w.SourceTypeName != nil, w.CurrentValue != nil,
+		w.ClusterID != nil, w.ClusterName != nil, w.HostID != nil, w.HostnameAndPort != nil, w.ReplicaSetName != nil} {
+		if folded[k] > 1 || present != (exact[k] == 1) {
+			return false
+		}
 	}
-	return 0
+	return true
 }
 
 // canonical reports whether the alert is valid as it is, its fields, and
