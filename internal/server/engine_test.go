@@ -546,12 +546,21 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 // resumed schedules) link to the URL the server listens at.
 func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	hook := newReceiver(t)
-	e := newEngineEnv(t, hook.URL)
-	e.s.SetBaseURL("http://omctl.test:8080/api/public/v1.0")
-	if err := e.s.change(func(st *store.State) *apiError {
-		st.Apply(store.Condition{Project: projA, Metric: "CONNECTIONS", Value: "150", Event: "OUTSIDE_METRIC_THRESHOLD",
-			Target: store.Target{HostnameAndPort: "db1:27017"}}, e.s.clock.Now())
-		st.RunUntil(e.s.clock.Now())
+	f, err := store.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
+	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
+	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,
+	   "notifications": [{"typeName": "WEBHOOK", "webhookUrl": %q, "delayMin": 0}]}]}`, orgA, projA, orgA, cfgDown, projA, hook.URL)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start), BaseURL: "http://omctl.test:8080/api/public/v1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.change(func(st *store.State) *apiError {
+		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+		st.RunUntil(s.clock.Now())
 		return nil
 	}, true); err != nil {
 		t.Fatal(err)

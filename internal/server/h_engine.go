@@ -108,11 +108,6 @@ func (c *reqCtx) waitForDeliveries() bool {
 // links of alerts sent by webhook.
 func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 
-// SetBaseURL is the base URL the server listens at, for the links of the
-// alerts webhooks carry before any request has said how clients reach it
-// (after a restart, schedules resumed from a state file send at once).
-func (s *Server) SetBaseURL(u string) { s.base.CompareAndSwap(nil, u) }
-
 // deliver sends webhook deliveries once the data lock is released: each
 // carries the alert as GET showed it when the notification was recorded.
 func (s *Server) deliver(ds []*store.Delivery, wait bool) {

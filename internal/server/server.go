@@ -47,6 +47,10 @@ type Options struct {
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
+	// BaseURL is where clients reach the API, for the links of the alerts
+	// webhooks carry until a request says how clients reach it (schedules
+	// resumed from a state file may send before any request).
+	BaseURL string
 }
 
 // Server serves the API from memory. It is an http.Handler.
@@ -121,6 +125,9 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.store = st
+	if opts.BaseURL != "" {
+		s.base.Store(opts.BaseURL)
+	}
 	s.routes()
 	if !s.clock.Virtual() {
 		// Schedules resumed from a state file run as those of a change do.

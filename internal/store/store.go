@@ -30,7 +30,7 @@ type Store struct {
 	// after, so a long commit (a reset) holds up only later writers, not
 	// readers.
 	commits     commitTurns
-	wholeOwed   bool          // data written whole failed: commit it whole next (in a commit's turn)
+	wholeOwed   bool          // a commit failed: commit the data whole next (in a commit's turn)
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
 }
@@ -133,10 +133,10 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 	return out, nil
 }
 
-// commit writes a batch in its turn. After data written whole could not be
-// written, the file still holds the data from before it: until the data is
-// written whole again, each commit writes it whole, as it is then (a
-// change on top of the old data would mix the two).
+// commit writes a batch in its turn. After a commit failed, the file
+// lacks a change that memory holds: until the data is written whole again,
+// each commit writes it whole, as it is then (a change on top of the file
+// would mix the two).
 func (s *Store) commit(b *batch) error {
 	if s.wholeOwed && !b.replaceAll {
 		s.mu.RLock()
@@ -148,8 +148,10 @@ func (s *Store) commit(b *batch) error {
 		b = whole
 	}
 	err := s.file.Commit(b)
-	if b.replaceAll {
-		s.wholeOwed = err != nil
+	if err != nil {
+		s.wholeOwed = true
+	} else if b.replaceAll {
+		s.wholeOwed = false
 	}
 	return err
 }

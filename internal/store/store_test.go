@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/omctl/omctl/internal/api"
 )
 
@@ -418,5 +420,27 @@ func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.
 	disk := onDisk(t, s, path)
 	if disk.OplogStores().Get("before") != nil || disk.OplogStores().Get("after") == nil {
 		t.Errorf("the file mixes the data from before the reset with a later change: %v", raws(disk.OplogStores().all()))
+	}
+}
+
+// A change whose commit failed stays in memory; the next commit writes the
+// data whole, so the file does not lack it while holding later ones.
+func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
+	s, path := openStore(t)
+	s.file.db.Close() // the file cannot be written for a moment
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("unwritten", 1)) }); err == nil {
+		t.Fatal("a change was committed to a closed file")
+	}
+	db, err := bolt.Open(path, 0o600, openOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.file.db = db
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	disk := onDisk(t, s, path)
+	if disk.OplogStores().Get("unwritten") == nil || disk.OplogStores().Get("next") == nil {
+		t.Errorf("the file does not hold the data as memory does: %v", raws(disk.OplogStores().all()))
 	}
 }

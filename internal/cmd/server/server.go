@@ -143,6 +143,30 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		clock = store.VirtualClock(t)
 	}
+	// Listening comes first: the server knows its URL from the start, for
+	// the links of the webhooks that schedules resumed from a state file
+	// send at once.
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		// A busy or unavailable address is a failure of the run, not a usage error.
+		return fmt.Errorf("cannot listen on %s: %w", opts.Listen, err)
+	}
+	defer ln.Close() // when a later step fails; closing twice is harmless
+	scheme := "http"
+	var caFile string
+	if opts.TLSSelfSigned || opts.TLSCert != "" {
+		tlsConf, ca, err := tlsConfig(opts, ln.Addr())
+		if err != nil {
+			return err
+		}
+		ln = tls.NewListener(ln, tlsConf)
+		scheme, caFile = "https", ca
+		if opts.TLSSelfSigned {
+			// The certificate is this run's alone: leave nothing behind.
+			defer os.RemoveAll(filepath.Dir(ca))
+		}
+	}
+	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 	restoreGC := collectOftenWhileLoading()
 	defer restoreGC() // when loading fails; restoring twice is harmless
 	fixtures, err := seedData(opts, clock.Now())
@@ -155,36 +179,15 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
-		RateLimit: opts.RateLimit, JournalSize: journalSize})
+		RateLimit: opts.RateLimit, JournalSize: journalSize, BaseURL: baseURL})
 	if err != nil {
 		return err
 	}
+	defer server.Close() // before the state file closes
 	// Loading a large data set leaves much garbage behind: give it back
 	// before serving, so that the resident size is the data's.
 	restoreGC()
 	debug.FreeOSMemory()
-	ln, err := net.Listen("tcp", opts.Listen)
-	if err != nil {
-		// A busy or unavailable address is a failure of the run, not a usage error.
-		return fmt.Errorf("cannot listen on %s: %w", opts.Listen, err)
-	}
-	scheme := "http"
-	var caFile string
-	if opts.TLSSelfSigned || opts.TLSCert != "" {
-		tlsConf, ca, err := tlsConfig(opts, ln.Addr())
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		ln = tls.NewListener(ln, tlsConf)
-		scheme, caFile = "https", ca
-		if opts.TLSSelfSigned {
-			// The certificate is this run's alone: leave nothing behind.
-			defer os.RemoveAll(filepath.Dir(ca))
-		}
-	}
-	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
-	server.SetBaseURL(baseURL)
 
 	httpServer := srv.NewHTTPServer(server)
 	errc := make(chan error, 1)
