@@ -24,12 +24,18 @@ var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // fixtures, and the path of that file.
 func openStore(t *testing.T) (*Store, string) {
 	t.Helper()
+	return openStoreWith(t, DefaultFixtures())
+}
+
+// openStoreWith is openStore seeded with f.
+func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.db")
 	file, err := OpenState(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
+	s, err := Open(f, file, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +47,7 @@ func openStore(t *testing.T) (*Store, string) {
 // a restarted server would.
 func onDisk(t *testing.T, s *Store, path string) *State {
 	t.Helper()
-	s.file.Close()
-	file, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return again.st
+	return restarted(t, s.file, path).st
 }
 
 func oplogStore(id string, maxConns int) doc {
@@ -188,16 +184,8 @@ func TestASeedLeavesNoFreePagesForLaterWritesToCarry(t *testing.T) {
 		d["id"] = fmt.Sprintf("%024x", rng.Uint64())
 		f.Alerts[i] = NewAlertDoc(d)
 	}
-	path := filepath.Join(t.TempDir(), "state.db")
-	file, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	s, err := Open(f, file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := openStoreWith(t, f)
+	file := s.file
 	r := s.st.alertByID[f.Alerts[0].ID]
 	ack := func() {
 		if _, err := s.Update(func(st *State) { st.AcknowledgeAlert(r, "2027-01-01T00:00:00Z", "", "u", start) }); err != nil {
@@ -232,15 +220,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	f.AlertConfigs = append(f.AlertConfigs,
 		doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{email(0, 10)}},
 		doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
-	path := filepath.Join(t.TempDir(), "state.db")
-	file, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(f, file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := openStoreWith(t, f)
 	var host, rs *AlertRec
 	out, err := s.Update(func(st *State) {
 		host = st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
@@ -250,17 +230,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	if err != nil || len(out.Notes) != 1 || out.Notes[0].Event != "alert.open" {
 		t.Fatalf("before the restart: %+v %v", out.Notes, err)
 	}
-	file.Close()
-
-	file, err = OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := restarted(t, s.file, path)
 	out, err = again.Update(func(st *State) { st.RunUntil(start.Add(20 * time.Minute)) })
 	if err != nil {
 		t.Fatal(err)
@@ -336,15 +306,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": "5f2a00000000000000000003", "groupId": project, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "ADMIN", "delayMin": int64(0)}}})
-	path := filepath.Join(t.TempDir(), "state.db")
-	file, err := OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(f, file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := openStoreWith(t, f)
 	agent := func(host string, resolved bool) Condition {
 		return Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: Target{HostnameAndPort: host}, Resolved: resolved}
 	}
@@ -355,16 +317,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	file.Close()
-	file, err = OpenState(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	again, err := Open(DefaultFixtures(), file, VirtualClock(start), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := restarted(t, s.file, path)
 	var closed []*AlertRec
 	again.Update(func(st *State) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
@@ -443,4 +396,21 @@ func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
 	if disk.OplogStores().Get("unwritten") == nil || disk.OplogStores().Get("next") == nil {
 		t.Errorf("the file does not hold the data as memory does: %v", raws(disk.OplogStores().all()))
 	}
+}
+
+// restarted closes file and opens the store again over the state file at
+// path, as a restarted server does.
+func restarted(t *testing.T, file *StateFile, path string) *Store {
+	t.Helper()
+	file.Close()
+	again, err := OpenState(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	s, err := Open(DefaultFixtures(), again, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
