@@ -189,6 +189,55 @@ func TestDeleteWithYesSendsDeleteAndPrints(t *testing.T) {
 	}
 }
 
+// The real service answers DELETE with 200 and no body: that is success,
+// whatever the output format.
+func TestDeleteAnsweredWithAnEmptyBody(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		tty    bool
+		want   string
+	}{
+		{"table", false, configID + "\n"},
+		{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
+		{"json", false, "{}\n"},
+		{"jsonl", false, "{}\n"},
+		{"yaml", false, "{}\n"},
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, ``)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(tc.tty)
+		ios.SetNoColor(true)
+		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
+		if err != nil {
+			t.Errorf("-o %s: %v", tc.format, err)
+			continue
+		}
+		if out.String() != tc.want {
+			t.Errorf("-o %s tty=%v: output %q, want %q", tc.format, tc.tty, out.String(), tc.want)
+		}
+	}
+}
+
+func TestDeleteDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+	ios, _, out, _ := iostreams.Test()
+	err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	got := out.String()
+	for _, want := range []string{"DELETE /groups/" + project + "/alertConfigs/" + configID, "--- current", "+++ /dev/null", `-  "eventTypeName": "HOST_DOWN"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("preview has no %q:\n%s", want, got)
+		}
+	}
+}
+
 func TestDeleteAsksOnATerminal(t *testing.T) {
 	for _, tc := range []struct {
 		answer  string
