@@ -1,13 +1,19 @@
 package cmdutil
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/client"
 )
 
 // AddReplaceFlag adds --replace to an update built from flags: the body is
@@ -120,3 +126,18 @@ func sortedKeys(m map[string]any) []string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Current reads the resource a write addresses, as the server shows it,
+// out of its envelope. With missingOK, a 404 is no resource yet (nil): the
+// write creates it.
+func Current(ctx context.Context, c *client.Client, path string, missingOK bool) (json.RawMessage, error) {
+	body, err := c.Get(ctx, path, nil)
+	var apiErr *client.APIError
+	if missingOK && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.Content(body), nil
+}
