@@ -14,7 +14,7 @@ const (
 	cluster = "5e3c0c2e8f9d4b0012345678"
 	// assignedJSON answers an assignment of shard0 and shard1.
 	assignedJSON = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"deploymentConfigs":[{"rsId":"shard0","deploymentId":"us-east"},{"rsId":"shard1","deploymentId":"eu-west"}]}`
-	bcJSON  = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"availableMembers":["db1:27017","db2:27017"]}`
+	bcJSON       = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"availableMembers":["db1:27017","db2:27017"]}`
 )
 
 func TestDescribeWithAndWithoutMembers(t *testing.T) {
