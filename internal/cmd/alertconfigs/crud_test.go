@@ -269,3 +269,39 @@ func TestDeleteUnknownIsNotFound(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// --dry-run of create and update prints the request with its secrets
+// masked and the diff, and sends no write.
+func TestCreateAndUpdateDryRunSendNothing(t *testing.T) {
+	doc := `{"eventTypeName":"HOST_DOWN","enabled":true,"notifications":[{"typeName":"WEBHOOK","webhookUrl":"https://hooks.example.com/T0/secret-path","webhookSecret":"s3cret"}]}`
+	for _, update := range []bool{false, true} {
+		srv := stubapi.New(t)
+		ios, stdin, out, _ := iostreams.Test()
+		stdin.WriteString(doc)
+		var err error
+		if update {
+			srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+			err = updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, File: "-", DryRun: true})
+		} else {
+			err = createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), File: "-", DryRun: true})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range srv.Requests() {
+			if r.Method != "GET" {
+				t.Errorf("update=%v: sent %s", update, r.Method)
+			}
+		}
+		got := out.String()
+		if strings.Contains(got, "s3cret") || strings.Contains(got, "secret-path") || !strings.Contains(got, `"webhookUrl": "https://hooks.example.com/****"`) {
+			t.Errorf("update=%v: secrets not masked:\n%s", update, got)
+		}
+		if want := map[bool]string{false: "POST /groups/" + project + "/alertConfigs\n", true: "PUT /groups/" + project + "/alertConfigs/" + configID + "\n"}[update]; !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+		if update && !strings.Contains(got, `-      "typeName": "SMS"`) {
+			t.Errorf("update: the diff does not show the SMS target going:\n%s", got)
+		}
+	}
+}
