@@ -161,60 +161,37 @@ func TestDeleteNeedsYesWithoutATerminal(t *testing.T) {
 	}
 }
 
+// The real service answers DELETE with 200 and no body, omctl server with
+// {}: both are success, whatever the output format.
 func TestDeleteWithYesSendsDeleteAndPrints(t *testing.T) {
-	for _, tc := range []struct {
-		format string
-		tty    bool
-		want   string
-	}{
-		{"table", false, configID + "\n"},
-		{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
-		{"json", false, "{}\n"},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, `{}`)
-		ios, _, out, _ := iostreams.Test()
-		ios.SetStdoutTTY(tc.tty)
-		ios.SetNoColor(true)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := srv.Only(); r.Method != "DELETE" || len(r.Body) != 0 {
-			t.Errorf("sent %s %q", r.Method, r.Body)
-		}
-		if out.String() != tc.want {
-			t.Errorf("%s tty=%v: output %q, want %q", tc.format, tc.tty, out.String(), tc.want)
-		}
-	}
-}
-
-// The real service answers DELETE with 200 and no body: that is success,
-// whatever the output format.
-func TestDeleteAnsweredWithAnEmptyBody(t *testing.T) {
-	for _, tc := range []struct {
-		format string
-		tty    bool
-		want   string
-	}{
-		{"table", false, configID + "\n"},
-		{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
-		{"json", false, "{}\n"},
-		{"jsonl", false, "{}\n"},
-		{"yaml", false, "{}\n"},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, ``)
-		ios, _, out, _ := iostreams.Test()
-		ios.SetStdoutTTY(tc.tty)
-		ios.SetNoColor(true)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
-		if err != nil {
-			t.Errorf("-o %s: %v", tc.format, err)
-			continue
-		}
-		if out.String() != tc.want {
-			t.Errorf("-o %s tty=%v: output %q, want %q", tc.format, tc.tty, out.String(), tc.want)
+	for _, answer := range []string{`{}`, ``} {
+		for _, tc := range []struct {
+			format string
+			tty    bool
+			want   string
+		}{
+			{"table", false, configID + "\n"},
+			{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
+			{"json", false, "{}\n"},
+			{"jsonl", false, "{}\n"},
+			{"yaml", false, "{}\n"},
+		} {
+			srv := stubapi.New(t)
+			srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, answer)
+			ios, _, out, _ := iostreams.Test()
+			ios.SetStdoutTTY(tc.tty)
+			ios.SetNoColor(true)
+			err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
+			if err != nil {
+				t.Errorf("answer %q -o %s: %v", answer, tc.format, err)
+				continue
+			}
+			if r := srv.Only(); r.Method != "DELETE" || len(r.Body) != 0 {
+				t.Errorf("sent %s %q", r.Method, r.Body)
+			}
+			if out.String() != tc.want {
+				t.Errorf("answer %q -o %s tty=%v: output %q, want %q", answer, tc.format, tc.tty, out.String(), tc.want)
+			}
 		}
 	}
 }

@@ -46,11 +46,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return nil
 	}
 	verb := EnableVerb(opts.Enabled)
-	previews := make([]cmdutil.Write, len(ids))
-	index := make(map[string]int, len(ids))
-	for i, id := range ids {
-		index[id] = i
-	}
+	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		if opts.DryRun {
 			cfg := current[id]
@@ -65,7 +61,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 			if err != nil {
 				return bulk.Failure(id, err)
 			}
-			previews[index[id]] = w
+			previews.Set(id, w)
 			return bulk.Result{ID: id, Outcome: "would " + verb}
 		}
 		res, got, err := ProjectScope.setEnabled(ctx, c, projectID, id, opts.Enabled)
@@ -75,19 +71,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
 	})
 	if opts.DryRun {
-		n := 0
-		for i, r := range results {
-			if r.Err != nil {
-				fmt.Fprintf(opts.IO.ErrOut, "%s: %v\n", r.ID, r.Err)
-				continue
-			}
-			if err := previews[i].Preview(opts.IO.Out, printer.Format()); err != nil {
-				return err
-			}
-			n++
-		}
-		fmt.Fprintf(opts.IO.ErrOut, "Dry run: %d alert configuration(s) would be %sd; nothing was sent.\n", n, verb)
-		return bulk.Failed(results, "alert configurations")
+		return previews.Print(opts.IO, printer.Format(), results, "alert configuration", verb+"d")
 	}
 	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
 		return err

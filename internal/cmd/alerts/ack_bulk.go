@@ -60,11 +60,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	if opts.Unack {
 		verb = "unacknowledge"
 	}
-	previews := make([]cmdutil.Write, len(ids))
-	index := make(map[string]int, len(ids))
-	for i, id := range ids {
-		index[id] = i
-	}
+	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		path := api.AckAlert.Path(projectID, id)
 		body := body
@@ -86,7 +82,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 				if err != nil {
 					return bulk.Failure(id, err)
 				}
-				previews[index[id]] = w
+				previews.Set(id, w)
 				return bulk.Result{ID: id, Outcome: "would " + verb}
 			}
 		}
@@ -109,29 +105,11 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		return r
 	})
 	if opts.DryRun {
-		return printPreviews(opts, printer.Format(), results, previews, verb)
+		return previews.Print(opts.IO, printer.Format(), results, "alert", verb+"d")
 	}
 	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
 		return err
 	}
-	return bulk.Failed(results, "alerts")
-}
-
-// printPreviews prints what --dry-run found: each alert's PATCH and diff,
-// then how many would change; an alert that could not be read fails.
-func printPreviews(opts *AckOptions, format string, results []bulk.Result, previews []cmdutil.Write, verb string) error {
-	n := 0
-	for i, r := range results {
-		if r.Err != nil {
-			fmt.Fprintf(opts.IO.ErrOut, "%s: %v\n", r.ID, r.Err)
-			continue
-		}
-		if err := previews[i].Preview(opts.IO.Out, format); err != nil {
-			return err
-		}
-		n++
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "Dry run: %d alert(s) would be %sd; nothing was sent.\n", n, verb)
 	return bulk.Failed(results, "alerts")
 }
 
