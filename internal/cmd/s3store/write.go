@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +31,27 @@ type WriteOptions struct {
 // comes from the kind of store and the operation.
 type Help struct {
 	Short, Long, Example string
+}
+
+// UpdateLong is the help of a store update: how it changes a store, then
+// extra, what the kind adds.
+func UpdateLong(kind Kind, extra string) string {
+	what, path := "oplog", endpointsOf[Oplog].put.Pattern
+	if kind == Snapshot {
+		what, path = "snapshot", endpointsOf[Snapshot].put.Pattern
+	}
+	return "Change the settings of an S3-compatible " + what + " store\n(PUT " + strings.Replace(path, "{store_id}", "{id}", 1) + `).
+
+With flags alone, omctl reads the store and changes only the fields the
+flags name; the rest is sent back as it was, and omctl prints which fields
+the server's answer changed. The endpoint replaces the whole store, so
+--replace sends the flags' fields alone, and --file sends the file (flags
+overriding its fields) as the whole store; both then need every required
+field: --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --max-connections (positive), --sse, --uri. A secret key the
+server shows only redacted is never sent back: give --secret-key. With
+--auth-method IAM_ROLE the key fields are ignored and not returned.
+--dry-run prints the PUT and its diff against the store, and sends nothing.` + extra
 }
 
 // NewCmdWrite builds the create or update command of one kind of store:

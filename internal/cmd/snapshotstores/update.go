@@ -19,20 +19,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	}
 	return s3store.NewCmdWrite(f, s3store.Snapshot, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible snapshot store",
-		Long: `Change the settings of an S3-compatible snapshot store
-(PUT /admin/backup/snapshot/s3Configs/{id}).
-
-With flags alone, omctl reads the store and changes only the fields the
-flags name; the rest is sent back as it was, and omctl prints which fields
-the server's answer changed. The endpoint replaces the whole store, so
---replace sends the flags' fields alone, and --file sends the file (flags
-overriding its fields) as the whole store; both then need every required
-field: --accepted-tos, --path-style-access, --bucket-endpoint,
---bucket-name, --max-connections (positive), --sse, --uri. --load-factor,
-when given, must be positive. A secret key the server shows only redacted
-is never sent back: give --secret-key. With --auth-method IAM_ROLE the key
-fields are ignored and not returned. --dry-run prints the PUT and its diff
-against the store, and sends nothing.`,
+		Long: s3store.UpdateLong(s3store.Snapshot, "\n\n--load-factor, when given, must be positive."),
 		Example: `  omctl snapshotstores update blockstore-1 --load-factor 2
   omctl snapshotstores update blockstore-1 --file blockstore.json
   omctl snapshotstores update blockstore-1 --max-connections 80 --dry-run`,
