@@ -19,7 +19,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	}
 	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible oplog store",
-		Long: s3store.UpdateLong(s3store.Oplog, "\n\nA file may repeat the store's id, but not name another: a store cannot be\nrenamed."),
+		Long:  s3store.UpdateLong(s3store.Oplog, "\n\nA file may repeat the store's id, but not name another: a store cannot be\nrenamed."),
 		Example: `  omctl oplogstores update oplog-east-1 --max-connections 100
   omctl oplogstores update oplog-east-1 --label us --label ssd --dry-run
   omctl oplogstores describe oplog-east-1 -o json > store.json   # edit, then:

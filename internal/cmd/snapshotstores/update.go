@@ -19,7 +19,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	}
 	return s3store.NewCmdWrite(f, s3store.Snapshot, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible snapshot store",
-		Long: s3store.UpdateLong(s3store.Snapshot, "\n\n--load-factor, when given, must be positive."),
+		Long:  s3store.UpdateLong(s3store.Snapshot, "\n\n--load-factor, when given, must be positive."),
 		Example: `  omctl snapshotstores update blockstore-1 --load-factor 2
   omctl snapshotstores update blockstore-1 --file blockstore.json
   omctl snapshotstores update blockstore-1 --max-connections 80 --dry-run`,
