@@ -162,9 +162,14 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 			return cmdutil.ErrNotApplied("backup job settings of project "+projectID, missing)
 		}
 	}
-	msg := fmt.Sprintf("Backup job settings of project %s created", projectID)
-	if before != nil || !readModify {
+	var msg string
+	switch {
+	case current != nil:
 		msg = fmt.Sprintf("Backup job settings of project %s saved: %s", projectID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)))
+	case readModify:
+		msg = fmt.Sprintf("Backup job settings of project %s created", projectID)
+	default:
+		msg = fmt.Sprintf("Backup job settings of project %s replaced", projectID)
 	}
 	return printer.Confirm(res, Table, msg)
 }
