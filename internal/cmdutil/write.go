@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // The machinery every write command shares (docs/writes.md): --dry-run,
@@ -37,8 +38,9 @@ type Write struct {
 	After any
 }
 
-// Preview prints a write instead of sending it (--dry-run): with -o json,
-// jsonl or yaml one JSON object (method, path, body, current, after);
+// Preview prints a write instead of sending it (--dry-run): with -o json
+// or jsonl one JSON object a line (dryRun, method, path, body, current,
+// after), with -o yaml the same as a YAML document;
 // otherwise the request line, its body and a unified diff of the
 // resource. Secrets are masked in all of it.
 func (w Write) Preview(out io.Writer, format string) error {
@@ -53,6 +55,14 @@ func (w Write) Preview(out io.Writer, format string) error {
 	if format == api.FormatJSON || format == api.FormatJSONL || format == api.FormatYAML {
 		doc := map[string]any{"dryRun": true, "method": w.Method, "path": w.Path, "body": mBody, "current": mBefore, "after": mAfter}
 		b, _ := json.Marshal(doc)
+		if format == api.FormatYAML {
+			y, err := output.ToYAML(b)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(out, "---\n%s", y)
+			return err
+		}
 		_, err := fmt.Fprintf(out, "%s\n", b)
 		return err
 	}

@@ -96,3 +96,16 @@ func TestPreview(t *testing.T) {
 		t.Errorf("no change: %q", got)
 	}
 }
+
+func TestPreviewAsYAML(t *testing.T) {
+	var out bytes.Buffer
+	w := Write{Method: "DELETE", Path: "/x", Before: json.RawMessage(`{"id":"a","serviceKey":"abcdefgh"}`)}
+	if err := w.Preview(&out, "yaml"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"---\n", "dryRun: true\n", "method: DELETE\n", "after: null\n", "serviceKey: '********'"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+}
