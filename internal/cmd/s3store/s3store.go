@@ -143,6 +143,34 @@ func Merge(current, changes map[string]any, kind Kind) (map[string]any, error) {
 	return body, Validate(body, kind, Update)
 }
 
+// CheckChanges checks the fields the flags of an update give, before the
+// store is read: values of the right type, in their enum, positive where
+// the API says so, and acceptedTos not false. What is required is checked
+// once they are merged into the store (Merge).
+func CheckChanges(changes map[string]any, kind Kind) error {
+	if changes["acceptedTos"] == false {
+		return errNoTerms()
+	}
+	if kind == Oplog && changes["loadFactor"] != nil {
+		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
+	}
+	raw, _ := json.Marshal(changes)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var known map[string]any
+	_ = dec.Decode(&known)
+	sch := rules.StoreBody(ruleKind(kind), rules.Replace).Optional()
+	for k := range known {
+		if _, named := sch[k]; !named {
+			delete(known, k)
+		}
+	}
+	if err := sch.Check(known, "", nil); err != nil {
+		return ruleError(err)
+	}
+	return nil
+}
+
 // Validate checks a store request with the API's own rules
 // (internal/rules), so the command refuses what the server would, naming
 // flags: acceptedTos true, every required field (all missing ones at

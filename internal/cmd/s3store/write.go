@@ -104,6 +104,9 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 		if len(changes) == 0 {
 			return cmdutil.FlagErrorf("nothing to change: give the flags of the fields to change, or --file")
 		}
+		if err := CheckChanges(changes, kind); err != nil {
+			return err
+		}
 	} else if body, err = opts.Store.Body(opts.IO, kind, op); err != nil {
 		return err
 	}

@@ -295,3 +295,25 @@ func TestWriteDryRunSendsNothingAndMasksTheKey(t *testing.T) {
 		t.Errorf("preview shows a secret:\n%s", got)
 	}
 }
+
+// An update from flags checks their values before it reads the store.
+func TestWriteUpdateFromFlagsChecksValuesBeforeReading(t *testing.T) {
+	for _, tc := range []struct {
+		flags func(*Flags)
+		want  string
+	}{
+		{func(f *Flags) { f.Store.S3MaxConnections = ptr(int64(0)) }, "s3MaxConnections must be a positive integer (--max-connections)"},
+		{func(f *Flags) { f.Store.AcceptedTos = ptr(false) }, "acceptedTos must be true"},
+		{func(f *Flags) { f.Store.WriteConcern = "SOME" }, `invalid writeConcern "SOME"`},
+		{func(f *Flags) {}, "nothing to change"},
+	} {
+		srv := stubapi.New(t)
+		ios, _, _, _ := iostreams.Test()
+		var flags Flags
+		tc.flags(&flags)
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update)
+		if !isUsageError(err) || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
+			t.Errorf("want %q: err = %v, %d requests", tc.want, err, len(srv.Requests()))
+		}
+	}
+}
