@@ -139,7 +139,7 @@ func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) (*BackupConf
 	if assigning {
 		shards := s.shardsOf(cfg)
 		for i, a := range assigned {
-			rs, _ := a.(map[string]any)["rsId"].(string)
+			rs := rsID(a)
 			if !shards[rs] {
 				name := fmt.Sprintf("deploymentConfigs[%d].rsId", i)
 				return nil, rules.Invalidf("INVALID_ATTRIBUTE",
@@ -186,7 +186,7 @@ func (s *State) shardsOf(cfg *BackupConfig) map[string]bool {
 	}
 	list, _ := cfg.m["deploymentConfigs"].([]any)
 	for _, item := range list {
-		if rs, _ := item.(map[string]any)["rsId"].(string); rs != "" {
+		if rs := rsID(item); rs != "" {
 			shards[rs] = true
 		}
 	}
@@ -201,13 +201,12 @@ func assignRegions(old any, assigned []any) []any {
 	out := append([]any{}, prev...)
 	at := map[string]int{}
 	for i, item := range out {
-		rs, _ := item.(map[string]any)["rsId"].(string)
-		at[rs] = i
+		at[rsID(item)] = i
 	}
 	for _, item := range assigned {
-		m := item.(map[string]any)
+		m, _ := item.(map[string]any)
 		entry := map[string]any{"rsId": m["rsId"], "deploymentId": m["deploymentId"]}
-		rs, _ := m["rsId"].(string)
+		rs := rsID(item)
 		if i, ok := at[rs]; ok {
 			out[i] = entry
 			continue
@@ -216,6 +215,13 @@ func assignRegions(old any, assigned []any) []any {
 		out = append(out, entry)
 	}
 	return out
+}
+
+// rsID is the shard an entry of deploymentConfigs names, "" for none.
+func rsID(entry any) string {
+	m, _ := entry.(map[string]any)
+	rs, _ := m["rsId"].(string)
+	return rs
 }
 
 // CreateOplogStore adds an oplog store, which passed rules.CheckStore,
