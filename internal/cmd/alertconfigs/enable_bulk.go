@@ -83,22 +83,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 // change means something for (those not enabled already, to enable), with
 // each as read.
 func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string, enabled bool) ([]string, map[string][]byte, error) {
-	items := map[string][]byte{}
-	var decodeErr error
-	ids, err := bulk.Select(ctx, c, api.ListAlertConfigs.Path(projectID), nil, "an alert configuration", func(item json.RawMessage) (string, bool) {
-		var cfg api.AlertConfig
-		if err := cmdutil.DecodeAnswer(item, "an alert configuration", &cfg); err != nil {
-			decodeErr = err
-			return "", false
-		}
-		if cfg.EventTypeName != event || cfg.Enabled == enabled {
-			return "", false
-		}
-		items[cfg.ID] = item
-		return cfg.ID, true
+	return bulk.Select(ctx, c, api.ListAlertConfigs.Path(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
+		return cfg.ID, cfg.EventTypeName == event && cfg.Enabled != enabled
 	})
-	if err == nil {
-		err = decodeErr
-	}
-	return ids, items, err
 }

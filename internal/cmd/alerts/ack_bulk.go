@@ -122,28 +122,15 @@ func matchingAlerts(ctx context.Context, c *client.Client, projectID string, opt
 	if opts.Status != "" {
 		q.Set("status", opts.Status)
 	}
-	items := map[string][]byte{}
-	var decodeErr error
-	ids, err := bulk.Select(ctx, c, alertsPath(projectID), q, "an alert", func(item json.RawMessage) (string, bool) {
-		var a api.Alert
-		if err := cmdutil.DecodeAnswer(item, "an alert", &a); err != nil {
-			decodeErr = err
+	return bulk.Select(ctx, c, alertsPath(projectID), q, "an alert", func(a api.Alert) (string, bool) {
+		switch {
+		case opts.Event != "" && a.EventTypeName != opts.Event:
+			return "", false
+		case opts.Status == "" && a.Status != api.StatusOpen && a.Status != api.StatusTracking:
+			return "", false
+		case opts.Status == "" && opts.Unack && a.AcknowledgedUntil == "":
 			return "", false
 		}
-		if opts.Event != "" && a.EventTypeName != opts.Event {
-			return "", false
-		}
-		if opts.Status == "" && a.Status != api.StatusOpen && a.Status != api.StatusTracking {
-			return "", false
-		}
-		if opts.Status == "" && opts.Unack && a.AcknowledgedUntil == "" {
-			return "", false
-		}
-		items[a.ID] = item
 		return a.ID, true
 	})
-	if err == nil {
-		err = decodeErr
-	}
-	return ids, items, err
 }
