@@ -118,7 +118,9 @@ type BackupConfig struct {
 	MultiRegionMisconfigured bool     `json:"multiRegionMisconfigured"`
 	AvailableMembers         []string `json:"availableMembers,omitempty"`
 	PreferredMember          string   `json:"preferredMember,omitempty"`
-	Links                    []Link   `json:"links,omitempty"`
+	// DeploymentConfigs are the regions assigned to shards (endpoint 11).
+	DeploymentConfigs []DeploymentConfig `json:"deploymentConfigs,omitempty"`
+	Links             []Link             `json:"links,omitempty"`
 }
 
 // DeploymentConfig assigns a deployment region to one shard (endpoint 11).

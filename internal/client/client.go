@@ -256,10 +256,16 @@ func (c *Client) Get(ctx context.Context, path string, query url.Values) ([]byte
 }
 
 // Send makes a write call and returns the JSON of its answer as received.
+// An empty 2xx answer (the real service's DELETE of an alert
+// configuration) is success, and reads as the empty object {}, so every
+// output format prints it (docs/writes.md).
 func (c *Client) Send(ctx context.Context, method, path string, body any) ([]byte, error) {
 	res, err := c.Do(ctx, method, path, nil, body)
 	if err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(res.Body)) == 0 {
+		return []byte("{}"), nil
 	}
 	return res.Body, nil
 }

@@ -54,6 +54,7 @@ func BackupConfigResource() Schema {
 		"includedNamespaces":       Array(Str()),
 		"availableMembers":         Array(Str()),
 		"preferredMember":          Str(),
+		"deploymentConfigs":        Array(Object(Schema{"rsId": Str().Req(), "deploymentId": Str().Req()})),
 	}
 }
 

@@ -1,6 +1,11 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/omctl/omctl/internal/rules"
+)
 
 func TestBackupConfigAndMembers(t *testing.T) {
 	e := newEnv(t)
@@ -30,6 +35,43 @@ func TestAssignRegionsEndsMisconfiguration(t *testing.T) {
 	e.expect(e.do("owner", "PATCH", path, map[string]any{"multiRegionBackupEnabled": true}), 400, "MISSING_ATTRIBUTE")
 	e.expect(e.do("owner", "PATCH", path, map[string]any{"multiRegionBackupEnabled": true, "deploymentConfigs": []any{map[string]any{"rsId": "s"}}}), 400, "MISSING_ATTRIBUTE")
 	e.expect(e.do("owner", "PATCH", path, map[string]any{"multiRegionMisconfigured": true}), 400, "ATTRIBUTE_READ_ONLY")
+}
+
+// Endpoint 11 records the regions it assigns, a shard at a time, and GET
+// shows them; a replica set that is not one of the cluster's shards (the
+// config server's included) is refused and changes nothing.
+func TestAssignRegionsAreRecordedForShardsOnly(t *testing.T) {
+	e := newEnv(t)
+	path := "/groups/" + projA + "/backupConfigs/" + clusterA
+	assign := func(pairs ...string) map[string]any {
+		var configs []any
+		for i := 0; i < len(pairs); i += 2 {
+			configs = append(configs, map[string]any{"rsId": pairs[i], "deploymentId": pairs[i+1]})
+		}
+		return map[string]any{"multiRegionBackupEnabled": true, "deploymentConfigs": configs}
+	}
+	e.expect(e.do("owner", "PATCH", path, assign("shard0", "us-east", "shard1", "eu-west")), 200, "")
+	r := e.do("owner", "PATCH", path, assign("shard0", "ap-south"))
+	e.expect(r, 200, "")
+	want := `[{"deploymentId":"ap-south","rsId":"shard0"},{"deploymentId":"eu-west","rsId":"shard1"}]`
+	if got := string(rules.EncodeJSON(r.get("deploymentConfigs"))); got != want {
+		t.Errorf("answer's deploymentConfigs = %s, want %s", got, want)
+	}
+	g := e.do("owner", "GET", path, nil)
+	if got := string(rules.EncodeJSON(g.get("deploymentConfigs"))); got != want {
+		t.Errorf("GET deploymentConfigs = %s, want %s", got, want)
+	}
+	for _, rs := range []string{"shard7", "configRS"} {
+		bad := e.do("owner", "PATCH", path, assign("shard1", "us-west", rs, "us-east"))
+		e.expect(bad, 400, "INVALID_ATTRIBUTE")
+		if !strings.Contains(string(bad.raw), "deploymentConfigs[1].rsId") {
+			t.Errorf("%s: the error does not name the attribute: %s", rs, bad.raw)
+		}
+	}
+	g = e.do("owner", "GET", path, nil)
+	if got := string(rules.EncodeJSON(g.get("deploymentConfigs"))); got != want {
+		t.Errorf("a refused assignment changed deploymentConfigs: %s", got)
+	}
 }
 
 func TestNamespaceAndEncryptionChangesNeedSyncSource(t *testing.T) {

@@ -70,7 +70,11 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	if err := rules.CheckBackupConfigChange(body, cfg.Members()); err != nil {
 		return fromRule(err)
 	}
-	c.ok(c.renderBackupConfig(c.st.UpdateBackupConfig(cfg, body), false))
+	updated, rerr := c.st.UpdateBackupConfig(cfg, body)
+	if rerr != nil {
+		return fromRule(rerr)
+	}
+	c.ok(c.renderBackupConfig(updated, false))
 	return nil
 }
 

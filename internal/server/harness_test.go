@@ -81,7 +81,9 @@ const fixtureJSON = `{
    "availableMembers": ["m1:27017", "m2:27017"], "preferredMember": "m2:27017"}],
  "snapshots": [
   {"id": "5f3c00000000000000000001", "groupId": "5e2b00000000000000000001", "clusterId": "5e3c00000000000000000001", "complete": true, "doNotDelete": false,
-   "expires": "2026-02-01T00:00:00Z", "created": {"date": "2025-12-30T00:00:00Z", "increment": 1}},
+   "expires": "2026-02-01T00:00:00Z", "created": {"date": "2025-12-30T00:00:00Z", "increment": 1},
+   "parts": [{"replicaSetName": "shard0", "typeName": "REPLICA_SET"}, {"replicaSetName": "shard1", "typeName": "REPLICA_SET"},
+     {"replicaSetName": "configRS", "typeName": "CONFIG_SERVER_REPLICA_SET"}]},
   {"id": "5f3c00000000000000000002", "groupId": "5e2b00000000000000000001", "clusterId": "5e3c00000000000000000001", "complete": true, "doNotDelete": false,
    "expires": "2025-12-31T00:00:00Z", "created": {"date": "2025-12-01T00:00:00Z", "increment": 1}}
  ],

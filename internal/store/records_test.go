@@ -86,22 +86,37 @@ func TestOperationsLeaveTheRecordsFoundAsTheyWere(t *testing.T) {
 	}
 }
 
-func TestUpdateBackupConfigStoresSettingsOnly(t *testing.T) {
+func TestUpdateBackupConfigStoresSettingsAndRegions(t *testing.T) {
 	st := newState(DemoFixtures(start), start)
 	var cfg *BackupConfig
 	for _, c := range st.backupConfigs {
 		cfg = c
 		break
 	}
-	got := st.UpdateBackupConfig(cfg, doc{"syncSource": "PRIMARY", "deploymentConfigs": []any{}, "excludedNamespaces": []any{"a.b"}})
-	if got.raw()["syncSource"] != nil || got.raw()["deploymentConfigs"] != nil {
-		t.Errorf("syncSource and deploymentConfigs are not settings: %v", got.Members())
+	got, err := st.UpdateBackupConfig(cfg, doc{"syncSource": "PRIMARY", "deploymentConfigs": []any{doc{"rsId": "rs0", "deploymentId": "us-east"}}, "excludedNamespaces": []any{"a.b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.raw()["syncSource"] != nil {
+		t.Errorf("syncSource is not a setting: %v", got.Members())
 	}
 	if got.raw()["multiRegionMisconfigured"] != false || !slices.Equal(got.raw()["excludedNamespaces"].([]any), []any{"a.b"}) {
 		t.Errorf("settings: %v", got.Members())
 	}
 	if st.BackupConfig(cfg.GroupID, cfg.ClusterID) != got {
 		t.Error("the state does not hold the new configuration")
+	}
+	// A shard's new region replaces its old one; the list keeps one entry a shard.
+	got, _ = st.UpdateBackupConfig(got, doc{"deploymentConfigs": []any{doc{"rsId": "rs0", "deploymentId": "eu-west"}}})
+	if regions := got.raw()["deploymentConfigs"].([]any); len(regions) != 1 || regions[0].(doc)["deploymentId"] != "eu-west" {
+		t.Errorf("deploymentConfigs = %v", regions)
+	}
+	_, err = st.UpdateBackupConfig(got, doc{"deploymentConfigs": []any{doc{"rsId": "shard9", "deploymentId": "us-east"}}})
+	if err == nil || err.Code != "INVALID_ATTRIBUTE" || err.Params[0] != "deploymentConfigs[0].rsId" {
+		t.Errorf("a replica set that is not a shard of the cluster: %v", err)
+	}
+	if st.BackupConfig(cfg.GroupID, cfg.ClusterID) != got {
+		t.Error("a refused assignment changed the configuration")
 	}
 }
 

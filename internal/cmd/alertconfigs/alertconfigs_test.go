@@ -2,6 +2,7 @@ package alertconfigs
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,7 +88,7 @@ func TestUpdateRequiresEventTypeAndNotifications(t *testing.T) {
 func TestEnableAndDisablePatchOnlyEnabled(t *testing.T) {
 	for _, enabled := range []bool{true, false} {
 		srv := stubapi.New(t)
-		srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+		srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, strings.Replace(cfgJSON, `"enabled":true`, fmt.Sprintf(`"enabled":%v`, enabled), 1))
 		ios, _, _, _ := iostreams.Test()
 		err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, Enabled: enabled})
 		if err != nil {

@@ -15,7 +15,8 @@ import (
 type CreateOptions struct {
 	cmdutil.Deps
 
-	File string
+	File   string
+	DryRun bool
 }
 
 // NewCmdCreate builds `alertconfigs create`.
@@ -31,7 +32,8 @@ eventTypeName and notifications are required; a configuration sent without
 "enabled" is created DISABLED. The server chooses the new configuration's id,
 so FILE must not hold one; a groupId, if any, must be the project's. links,
 created and updated are ignored, so another configuration's JSON without its
-id can be used as is.`,
+id can be used as is. --dry-run prints the POST and the configuration it
+would create, and sends nothing.`,
 		Example: `  omctl alertconfigs create --file hostdown.json
   omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json --jq 'del(.id, .groupId)' |
     omctl alertconfigs create --project 5e2b0c2e8f9d4b0012340002 --file -`,
@@ -45,6 +47,7 @@ id can be used as is.`,
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON file of the configuration, - for standard input")
 	_ = cmd.MarkFlagRequired("file")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -70,6 +73,10 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	c, err := opts.Client()
 	if err != nil {
 		return err
+	}
+	if opts.DryRun {
+		w := cmdutil.Write{Method: api.CreateAlertConfig.Method, Path: api.CreateAlertConfig.Path(projectID), Body: json.RawMessage(raw), After: json.RawMessage(raw)}
+		return w.Preview(opts.IO.Out, printer.Format())
 	}
 	res, err := c.Send(ctx, api.CreateAlertConfig.Method, api.CreateAlertConfig.Path(projectID), json.RawMessage(raw))
 	if err != nil {

@@ -161,30 +161,56 @@ func TestDeleteNeedsYesWithoutATerminal(t *testing.T) {
 	}
 }
 
+// The real service answers DELETE with 200 and no body, omctl server with
+// {}: both are success, whatever the output format.
 func TestDeleteWithYesSendsDeleteAndPrints(t *testing.T) {
-	for _, tc := range []struct {
-		format string
-		tty    bool
-		want   string
-	}{
-		{"table", false, configID + "\n"},
-		{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
-		{"json", false, "{}\n"},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, `{}`)
-		ios, _, out, _ := iostreams.Test()
-		ios.SetStdoutTTY(tc.tty)
-		ios.SetNoColor(true)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
-		if err != nil {
-			t.Fatal(err)
+	for _, answer := range []string{`{}`, ``} {
+		for _, tc := range []struct {
+			format string
+			tty    bool
+			want   string
+		}{
+			{"table", false, configID + "\n"},
+			{"table", true, "✓ Alert configuration " + configID + " deleted\n"},
+			{"json", false, "{}\n"},
+			{"jsonl", false, "{}\n"},
+			{"yaml", false, "{}\n"},
+		} {
+			srv := stubapi.New(t)
+			srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, answer)
+			ios, _, out, _ := iostreams.Test()
+			ios.SetStdoutTTY(tc.tty)
+			ios.SetNoColor(true)
+			err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, tc.format, project), ConfigID: configID, Yes: true})
+			if err != nil {
+				t.Errorf("answer %q -o %s: %v", answer, tc.format, err)
+				continue
+			}
+			if r := srv.Only(); r.Method != "DELETE" || len(r.Body) != 0 {
+				t.Errorf("sent %s %q", r.Method, r.Body)
+			}
+			if out.String() != tc.want {
+				t.Errorf("answer %q -o %s tty=%v: output %q, want %q", answer, tc.format, tc.tty, out.String(), tc.want)
+			}
 		}
-		if r := srv.Only(); r.Method != "DELETE" || len(r.Body) != 0 {
-			t.Errorf("sent %s %q", r.Method, r.Body)
-		}
-		if out.String() != tc.want {
-			t.Errorf("%s tty=%v: output %q, want %q", tc.format, tc.tty, out.String(), tc.want)
+	}
+}
+
+func TestDeleteDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+	ios, _, out, _ := iostreams.Test()
+	err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	got := out.String()
+	for _, want := range []string{"DELETE /groups/" + project + "/alertConfigs/" + configID, "--- current", "+++ /dev/null", `-  "eventTypeName": "HOST_DOWN"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("preview has no %q:\n%s", want, got)
 		}
 	}
 }
@@ -218,5 +244,41 @@ func TestDeleteUnknownIsNotFound(t *testing.T) {
 	err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, Yes: true})
 	if cmdutil.ExitCode(err) != cmdutil.ExitNotFound || !strings.Contains(err.Error(), "ALERT_CONFIG_NOT_FOUND") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// --dry-run of create and update prints the request with its secrets
+// masked and the diff, and sends no write.
+func TestCreateAndUpdateDryRunSendNothing(t *testing.T) {
+	doc := `{"eventTypeName":"HOST_DOWN","enabled":true,"notifications":[{"typeName":"WEBHOOK","webhookUrl":"https://hooks.example.com/T0/secret-path","webhookSecret":"s3cret"}]}`
+	for _, update := range []bool{false, true} {
+		srv := stubapi.New(t)
+		ios, stdin, out, _ := iostreams.Test()
+		stdin.WriteString(doc)
+		var err error
+		if update {
+			srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+			err = updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, File: "-", DryRun: true})
+		} else {
+			err = createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), File: "-", DryRun: true})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range srv.Requests() {
+			if r.Method != "GET" {
+				t.Errorf("update=%v: sent %s", update, r.Method)
+			}
+		}
+		got := out.String()
+		if strings.Contains(got, "s3cret") || strings.Contains(got, "secret-path") || !strings.Contains(got, `"webhookUrl": "https://hooks.example.com/****"`) {
+			t.Errorf("update=%v: secrets not masked:\n%s", update, got)
+		}
+		if want := map[bool]string{false: "POST /groups/" + project + "/alertConfigs\n", true: "PUT /groups/" + project + "/alertConfigs/" + configID + "\n"}[update]; !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+		if update && !strings.Contains(got, `-      "typeName": "SMS"`) {
+			t.Errorf("update: the diff does not show the SMS target going:\n%s", got)
+		}
 	}
 }

@@ -19,6 +19,7 @@ type DeleteOptions struct {
 
 	ConfigID string
 	Yes      bool
+	DryRun   bool
 }
 
 // errNotConfirmed ends a deletion the user did not confirm.
@@ -36,7 +37,11 @@ and OPEN alerts are cancelled.
 
 On a terminal omctl asks before deleting; --yes skips the question. When
 standard input is not a terminal (a script, a CI job) there is nobody to ask,
-so omctl refuses to delete without --yes.`,
+so omctl refuses to delete without --yes. --dry-run shows the configuration
+that would be deleted, asks nothing and deletes nothing.
+
+The real service answers a deletion with an empty body; omctl takes any
+success as done, and -o json prints {} for it.`,
 		Example: `  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678
   omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678 --yes`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
@@ -50,12 +55,16 @@ so omctl refuses to delete without --yes.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "delete without asking for confirmation")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
 func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
+	}
+	if opts.DryRun {
+		return deletePreview(ctx, opts)
 	}
 	if !opts.Yes && !opts.IO.IsStdinTTY() {
 		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: standard input is not a terminal, so omctl cannot ask for confirmation", opts.ConfigID)
@@ -88,4 +97,19 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 		return err
 	}
 	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s deleted", opts.ConfigID))
+}
+
+// deletePreview shows the DELETE that would be sent and the configuration
+// it would remove.
+func deletePreview(ctx context.Context, opts *DeleteOptions) error {
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
+	if err != nil {
+		return err
+	}
+	current, err := r.Client.Get(ctx, api.GetAlertConfig.Path(r.ProjectID, opts.ConfigID), nil)
+	if err != nil {
+		return err
+	}
+	w := cmdutil.Write{Method: api.DeleteAlertConfig.Method, Path: api.DeleteAlertConfig.Path(r.ProjectID, opts.ConfigID), Before: r.Client.Content(current)}
+	return w.Preview(opts.IO.Out, r.Printer.Format())
 }

@@ -34,12 +34,13 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 
 Several configurations: give several ids, or - to read them from standard
 input (one a line, the first field of each, as ` + "`alertconfigs list | cut -f1`" + `
-prints them), or --event to choose every configuration of an event type.
+prints them), or --event to choose the configurations of an event type that
+are not ` + verb + `d already (ids given are acted on as given).
 They are changed 8 at a time, and one line per configuration says what
 happened: a table on a terminal, tab-separated ID, RESULT and DETAIL when
 piped, a JSON object per line with -o json or jsonl. Every one is tried; the
-exit code is 1 when any failed. --dry-run prints what would be done and
-changes nothing.`,
+exit code is 1 when any failed. --dry-run prints, for each configuration,
+the PATCH it would send and its diff, and changes nothing.`,
 		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
 			"  omctl alertconfigs " + verb + " --event HOST_DOWN --dry-run\n" +
 			"  omctl alertconfigs list | cut -f1 | omctl alertconfigs " + verb + " -",
@@ -57,8 +58,8 @@ changes nothing.`,
 			return setEnabledRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Event, "event", "", verb+" every configuration of this event type (HOST_DOWN, ...)")
-	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print what would be done, change nothing")
+	cmd.Flags().StringVar(&opts.Event, "event", "", verb+" the configurations of this event type (HOST_DOWN, ...) that are not "+verb+"d")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -69,5 +70,5 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if opts.ConfigID == "" {
 		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
 	}
-	return ProjectScope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled)
+	return ProjectScope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, false)
 }

@@ -35,8 +35,9 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	current := map[string][]byte{}
 	if opts.Event != "" {
-		if ids, err = configsOfEvent(ctx, c, projectID, opts.Event); err != nil {
+		if ids, current, err = configsOfEvent(ctx, c, projectID, opts.Event, opts.Enabled); err != nil {
 			return err
 		}
 	}
@@ -45,8 +46,22 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return nil
 	}
 	verb := EnableVerb(opts.Enabled)
+	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		if opts.DryRun {
+			cfg := current[id]
+			if cfg == nil {
+				res, err := c.Get(ctx, api.GetAlertConfig.Path(projectID, id), nil)
+				if err != nil {
+					return bulk.Failure(id, err)
+				}
+				cfg = c.Content(res)
+			}
+			w, err := ProjectScope.preview(projectID, id, opts.Enabled, cfg)
+			if err != nil {
+				return bulk.Failure(id, err)
+			}
+			previews.Set(id, w)
 			return bulk.Result{ID: id, Outcome: "would " + verb}
 		}
 		res, got, err := ProjectScope.setEnabled(ctx, c, projectID, id, opts.Enabled)
@@ -55,15 +70,20 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		}
 		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
 	})
+	if opts.DryRun {
+		return previews.Print(opts.IO, printer.Format(), results, "alert configuration", verb+"d")
+	}
 	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
 		return err
 	}
 	return bulk.Failed(results, "alert configurations")
 }
 
-// configsOfEvent lists the ids of the project's configurations of event.
-func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string) ([]string, error) {
+// configsOfEvent lists the project's configurations of event that the
+// change means something for (those not enabled already, to enable), with
+// each as read.
+func configsOfEvent(ctx context.Context, c *client.Client, projectID, event string, enabled bool) ([]string, map[string][]byte, error) {
 	return bulk.Select(ctx, c, api.ListAlertConfigs.Path(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
-		return cfg.ID, cfg.EventTypeName == event
+		return cfg.ID, cfg.EventTypeName == event && cfg.Enabled != enabled
 	})
 }

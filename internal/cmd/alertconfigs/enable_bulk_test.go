@@ -53,11 +53,15 @@ func TestBulkDisableByIDsPrintsOneLineEach(t *testing.T) {
 	}
 }
 
+// --event takes the configurations of the event that are not enabled
+// already; the dry run shows each PATCH and diff and sends nothing.
 func TestBulkEnableByEventWithDryRun(t *testing.T) {
 	srv := stubapi.New(t)
 	other := strings.Replace(strings.Replace(cfgJSON, configID, config2, 1), "HOST_DOWN", "REPLICA_SET", 1)
-	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`,`+other+`],"totalCount":2,"links":[]}`)
-	ios, _, out, _ := iostreams.Test()
+	third := "5f2a0c2e8f9d4b001234567a"
+	disabled := strings.Replace(strings.Replace(other, config2, third, 1), `"enabled":true`, `"enabled":false`, 1)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`,`+other+`,`+disabled+`],"totalCount":3,"links":[]}`)
+	ios, _, out, stderr := iostreams.Test()
 	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), Event: "REPLICA_SET", DryRun: true, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +69,12 @@ func TestBulkEnableByEventWithDryRun(t *testing.T) {
 	if n := len(srv.Requests()); n != 1 || srv.Requests()[0].Method != "GET" {
 		t.Errorf("%d requests; a dry run only lists", n)
 	}
-	if out.String() != config2+"\twould enable\t\n" {
-		t.Errorf("output = %q", out.String())
+	got := out.String()
+	if !strings.Contains(got, "PATCH /groups/"+project+"/alertConfigs/"+third+"\n") || strings.Contains(got, config2) || !strings.Contains(got, `+  "enabled": true,`) {
+		t.Errorf("output = %q", got)
+	}
+	if !strings.Contains(stderr.String(), "1 alert configuration(s) would be enabled") {
+		t.Errorf("stderr = %q", stderr.String())
 	}
 }
 

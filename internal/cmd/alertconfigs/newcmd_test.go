@@ -268,8 +268,6 @@ func TestSetEnabledConfirmsWhatTheServerAnswered(t *testing.T) {
 	}{
 		{true, cfgJSON, "table", true, "✓ Alert configuration " + configID + " enabled\n"},
 		{false, disabled, "table", true, "✓ Alert configuration " + configID + " disabled\n"},
-		// The message follows the answer, not the request.
-		{true, disabled, "table", true, "✓ Alert configuration " + configID + " disabled\n"},
 		{false, disabled, "table", false, configID + "\tHOST_DOWN\tfalse\tEMAIL,SMS\t2026-11-01T00:00:00Z\n"},
 		{false, disabled, "jsonl", false, disabled + "\n"},
 	} {
@@ -288,6 +286,19 @@ func TestSetEnabledConfirmsWhatTheServerAnswered(t *testing.T) {
 		if out.String() != tt.want {
 			t.Errorf("enable=%v %s tty=%v: output %q, want %q", tt.enable, tt.format, tt.tty, out.String(), tt.want)
 		}
+	}
+}
+
+// An answer that shows the configuration not changed is an error, not a
+// confirmation of the state it shows.
+func TestSetEnabledAnswerWithoutTheChangeIsAnError(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("PATCH", "/groups/"+project+"/alertConfigs/"+configID, 200, strings.Replace(cfgJSON, `"enabled":true`, `"enabled":false`, 1))
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID, Enabled: true})
+	if err == nil || !strings.Contains(err.Error(), "still disabled") || cmdutil.ExitCode(err) != cmdutil.ExitError || out.Len() != 0 {
+		t.Errorf("err = %v, output %q", err, out.String())
 	}
 }
 

@@ -16,9 +16,9 @@ import (
 // for one of them, and their table. `alertconfigs` and `globalalertconfigs`
 // keep their own flags and help and run the same code through a Scope.
 type Scope struct {
-	// List and Enable are the endpoints; a project's take the project
-	// as their first value.
-	List, Enable api.Endpoint
+	// List, Get and Enable are the endpoints; a project's take the
+	// project as their first value.
+	List, Get, Enable api.Endpoint
 	// InProject says the endpoints take the project first.
 	InProject bool
 	// Noun and ANoun name one configuration in messages ("alert
@@ -30,7 +30,7 @@ type Scope struct {
 
 // ProjectScope is the alert configurations of the project of --project.
 var ProjectScope = Scope{
-	List: api.ListAlertConfigs, Enable: api.EnableAlertConfig, InProject: true,
+	List: api.ListAlertConfigs, Get: api.GetAlertConfig, Enable: api.EnableAlertConfig, InProject: true,
 	Noun: "alert configuration", ANoun: "an alert configuration", IDName: "alert config",
 	Table: Table,
 }
@@ -65,14 +65,25 @@ func (s Scope) ListRun(ctx context.Context, deps cmdutil.Deps, list *cmdutil.Lis
 }
 
 // SetEnabledRun enables or disables one configuration and confirms what
-// the server answered.
-func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, enabled bool) error {
+// the server answered; with dryRun it shows the change instead.
+func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, enabled, dryRun bool) error {
 	if err := cmdutil.CheckID(s.IDName, id); err != nil {
 		return err
 	}
 	r, err := deps.Resolve(s.need())
 	if err != nil {
 		return err
+	}
+	if dryRun {
+		current, err := cmdutil.Current(ctx, r.Client, s.path(s.Get, r.ProjectID, id), false)
+		if err != nil {
+			return err
+		}
+		w, err := s.preview(r.ProjectID, id, enabled, current)
+		if err != nil {
+			return err
+		}
+		return w.Preview(deps.IO.Out, r.Printer.Format())
 	}
 	res, got, err := s.setEnabled(ctx, r.Client, r.ProjectID, id, enabled)
 	if err != nil {
@@ -82,14 +93,31 @@ func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, 
 }
 
 // setEnabled sends one change, changing nothing but enabled, and reads
-// the configuration the server answers with.
+// the configuration the server answers with, which must show the change.
 func (s Scope) setEnabled(ctx context.Context, c *client.Client, projectID, id string, enabled bool) ([]byte, api.AlertConfig, error) {
 	var got api.AlertConfig
 	res, err := c.Send(ctx, s.Enable.Method, s.path(s.Enable, projectID, id), api.EnabledRequest{Enabled: enabled})
 	if err != nil {
 		return nil, got, err
 	}
-	return res, got, cmdutil.DecodeAnswer(c.Content(res), s.ANoun, &got)
+	if err := cmdutil.DecodeAnswer(c.Content(res), s.ANoun, &got); err != nil {
+		return nil, got, err
+	}
+	if got.Enabled != enabled {
+		return nil, got, fmt.Errorf("the server answered with success, but its answer shows %s %s still %s", s.Noun, id, enabledWord(got.Enabled))
+	}
+	return res, got, nil
+}
+
+// preview is the change of enabled that --dry-run shows, current being
+// the configuration as read.
+func (s Scope) preview(projectID, id string, enabled bool, current []byte) (cmdutil.Write, error) {
+	after, err := cmdutil.Object(current, s.ANoun)
+	if err != nil {
+		return cmdutil.Write{}, err
+	}
+	after["enabled"] = enabled
+	return cmdutil.Write{Method: s.Enable.Method, Path: s.path(s.Enable, projectID, id), Body: api.EnabledRequest{Enabled: enabled}, Before: current, After: after}, nil
 }
 
 // EnableVerb is the command, and the action, that sets enabled.

@@ -18,6 +18,7 @@ type UpdateOptions struct {
 
 	ConfigID string
 	File     string
+	DryRun   bool
 }
 
 // NewCmdUpdate builds `alertconfigs update`.
@@ -31,7 +32,8 @@ with --file - (PUT /groups/{project_id}/alertConfigs/{alert_config_id}).
 
 This is a full replacement: fields left out are dropped, and a configuration
 sent without "enabled" becomes DISABLED. eventTypeName and notifications are
-required.`,
+required. --dry-run prints the PUT and its diff against the configuration,
+and sends nothing.`,
 		Example: `  omctl alertconfigs list -o json --jq '.results[0]' > cfg.json
   omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file cfg.json
   jq '.enabled = true' cfg.json | omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file -`,
@@ -47,6 +49,7 @@ required.`,
 	}
 	cmd.Flags().StringVarP(&opts.File, "file", "f", "", "JSON file of the new configuration, - for standard input")
 	_ = cmd.MarkFlagRequired("file")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -63,6 +66,14 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	if opts.DryRun {
+		before, err := cmdutil.Current(ctx, c, api.GetAlertConfig.Path(projectID, opts.ConfigID), false)
+		if err != nil {
+			return err
+		}
+		w := cmdutil.Write{Method: api.PutAlertConfig.Method, Path: api.PutAlertConfig.Path(projectID, opts.ConfigID), Body: json.RawMessage(raw), Before: before, After: json.RawMessage(raw)}
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
 	res, err := c.Send(ctx, api.PutAlertConfig.Method, api.PutAlertConfig.Path(projectID, opts.ConfigID), json.RawMessage(raw))
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ type AckOptions struct {
 	Until   string
 	Forever bool
 	Comment string
+	// CommentSet says --comment was given, even empty: without it, a
+	// new acknowledgement keeps the alert's comment.
+	CommentSet bool
 	// Unack removes the acknowledgement instead.
 	Unack bool
 }
@@ -57,6 +61,7 @@ func (o *AckOptions) setArgs(args []string) {
 func (o *AckOptions) runE(runF func(context.Context, *AckOptions) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		o.setArgs(args)
+		o.CommentSet = cmd.Flags().Changed("comment")
 		if runF != nil {
 			return runF(cmd.Context(), o)
 		}
@@ -68,7 +73,7 @@ func (o *AckOptions) runE(runF func(context.Context, *AckOptions) error) func(*c
 func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatusFilters, ", "))
 	cmd.Flags().StringVar(&o.Event, "event", "", "act on every alert of this event type (HOST_DOWN, REPLICA_SET, ...)")
-	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "print what would be done, change nothing")
+	cmdutil.AddDryRunFlag(cmd, &o.DryRun)
 	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
 }
 
@@ -83,7 +88,8 @@ func NewCmdAck(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error
 
 TIME is RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration
 from now (4h, 30m, 7d). --forever acknowledges for 100 years, as the API
-recommends for an indefinite acknowledgement.
+recommends for an indefinite acknowledgement. Acknowledging an alert again
+keeps its comment unless --comment gives another (--comment "" removes it).
 
 ` + bulkHelp,
 		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
@@ -96,7 +102,7 @@ recommends for an indefinite acknowledgement.
 	}
 	cmd.Flags().StringVar(&opts.Until, "until", "", "acknowledge until this time (RFC 3339, date or duration like 4h)")
 	cmd.Flags().BoolVar(&opts.Forever, "forever", false, "acknowledge for 100 years")
-	cmd.Flags().StringVar(&opts.Comment, "comment", "", "comment shown next to the acknowledgement")
+	cmd.Flags().StringVar(&opts.Comment, "comment", "", "comment shown next to the acknowledgement (default: the alert's current comment)")
 	cmd.MarkFlagsMutuallyExclusive("until", "forever")
 	cmd.MarkFlagsOneRequired("until", "forever")
 	opts.addBulkFlags(cmd)
@@ -106,11 +112,16 @@ recommends for an indefinite acknowledgement.
 // bulkHelp describes how ack and unack choose several alerts.
 const bulkHelp = `Several alerts: give several ALERT_IDs, or - to read them from standard
 input (one a line, the first field of each, as ` + "`alerts list | cut -f1`" + ` prints
-them), or choose them with --status and --event instead of ids. They are
-changed 8 at a time, and one line per alert says what happened: a table on
-a terminal, tab-separated ID, RESULT and DETAIL when piped, a JSON object per
-line with -o json or jsonl. Every alert is tried; the exit code is 1 when any
-failed. --dry-run prints what would be done and changes nothing.`
+them), or choose them with --status and --event instead of ids. A filter
+selects only alerts the action means something for: without --status, ack
+takes the OPEN and TRACKING alerts (never CLOSED or CANCELLED ones), and
+unack the OPEN and TRACKING alerts that are acknowledged; --status STATUS
+takes the alerts in that status instead. Ids given are acted on as given.
+They are changed 8 at a time, and one line per alert says what happened: a
+table on a terminal, tab-separated ID, RESULT and DETAIL when piped, a JSON
+object per line with -o json or jsonl. Every alert is tried; the exit code
+is 1 when any failed. --dry-run prints, for each alert, the PATCH it would
+send and the diff of the alert, and changes nothing.`
 
 // NewCmdUnack builds `alerts unack`.
 func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
@@ -151,6 +162,15 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	if opts.needsCurrent() {
+		current, err := c.Get(ctx, api.GetAlert.Path(projectID, opts.AlertID), nil)
+		if err != nil {
+			return err
+		}
+		if body, err = opts.bodyFor(body, c.Content(current)); err != nil {
+			return err
+		}
+	}
 	res, err := c.Send(ctx, api.AckAlert.Method, api.AckAlert.Path(projectID, opts.AlertID), body)
 	if err != nil {
 		return err
@@ -159,7 +179,66 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert", &got); err != nil {
 		return err
 	}
+	if err := ackApplied(opts.AlertID, body, got); err != nil {
+		return err
+	}
 	return printer.Confirm(res, Table, ackMessage(opts.AlertID, body.AcknowledgedUntil != nil, got.AcknowledgedUntil))
+}
+
+// needsCurrent says whether the alert must be read before it is changed:
+// to keep its comment, or to show the change (--dry-run).
+func (opts *AckOptions) needsCurrent() bool {
+	return opts.DryRun || (!opts.Unack && !opts.commentGiven())
+}
+
+func (opts *AckOptions) commentGiven() bool { return opts.CommentSet || opts.Comment != "" }
+
+// bodyFor is the PATCH body for one alert, current as read: an
+// acknowledgement that gives no comment keeps the alert's.
+func (opts *AckOptions) bodyFor(body api.AcknowledgeRequest, current []byte) (api.AcknowledgeRequest, error) {
+	var a api.Alert
+	if err := cmdutil.DecodeAnswer(current, "an alert", &a); err != nil {
+		return body, err
+	}
+	if body.AcknowledgedUntil != nil && !opts.commentGiven() && a.AcknowledgedUntil != "" {
+		body.AcknowledgementComment = a.AcknowledgementComment
+	}
+	return body, nil
+}
+
+// ackApplied checks the server's answer shows the change asked for.
+func ackApplied(id string, body api.AcknowledgeRequest, got api.Alert) error {
+	switch {
+	case body.AcknowledgedUntil != nil && got.AcknowledgedUntil == "":
+		return errors.New(ackMessage(id, true, ""))
+	case body.AcknowledgedUntil == nil && got.AcknowledgedUntil != "":
+		return fmt.Errorf("alert %s is still acknowledged until %s: the server's answer shows the acknowledgement was not removed", id, got.AcknowledgedUntil)
+	}
+	return nil
+}
+
+// ackPreview is what --dry-run shows for one alert: the PATCH and the
+// alert as it would be.
+func ackPreview(path string, body api.AcknowledgeRequest, current []byte) (cmdutil.Write, error) {
+	before, err := cmdutil.Object(current, "an alert")
+	if err != nil {
+		return cmdutil.Write{}, err
+	}
+	after := make(map[string]any, len(before))
+	for k, v := range before {
+		after[k] = v
+	}
+	delete(after, "acknowledgementComment")
+	if body.AcknowledgedUntil == nil {
+		delete(after, "acknowledgedUntil")
+		delete(after, "acknowledgingUsername")
+	} else {
+		after["acknowledgedUntil"] = *body.AcknowledgedUntil
+		if body.AcknowledgementComment != "" {
+			after["acknowledgementComment"] = body.AcknowledgementComment
+		}
+	}
+	return cmdutil.Write{Method: api.AckAlert.Method, Path: path, Body: body, Before: current, After: after}, nil
 }
 
 // ackBody is the PATCH body: the end of the acknowledgement and its

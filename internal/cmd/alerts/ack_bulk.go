@@ -44,8 +44,11 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	// current holds the alerts as read: a filter's list gives them, ids
+	// are read one by one where needed (a kept comment, --dry-run).
+	current := map[string][]byte{}
 	if filtered {
-		if ids, err = matchingAlerts(ctx, c, projectID, opts.Status, opts.Event); err != nil {
+		if ids, current, err = matchingAlerts(ctx, c, projectID, opts); err != nil {
 			return err
 		}
 	}
@@ -57,15 +60,33 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	if opts.Unack {
 		verb = "unacknowledge"
 	}
+	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
-		if opts.DryRun {
-			detail := ""
-			if body.AcknowledgedUntil != nil {
-				detail = "until " + *body.AcknowledgedUntil
+		path := api.AckAlert.Path(projectID, id)
+		body := body
+		if opts.needsCurrent() {
+			alert := current[id]
+			if alert == nil {
+				res, err := c.Get(ctx, api.GetAlert.Path(projectID, id), nil)
+				if err != nil {
+					return bulk.Failure(id, err)
+				}
+				alert = c.Content(res)
 			}
-			return bulk.Result{ID: id, Outcome: "would " + verb, Detail: detail}
+			var err error
+			if body, err = opts.bodyFor(body, alert); err != nil {
+				return bulk.Failure(id, err)
+			}
+			if opts.DryRun {
+				w, err := ackPreview(path, body, alert)
+				if err != nil {
+					return bulk.Failure(id, err)
+				}
+				previews.Set(id, w)
+				return bulk.Result{ID: id, Outcome: "would " + verb}
+			}
 		}
-		res, err := c.Send(ctx, api.AckAlert.Method, api.AckAlert.Path(projectID, id), body)
+		res, err := c.Send(ctx, api.AckAlert.Method, path, body)
 		if err != nil {
 			return bulk.Failure(id, err)
 		}
@@ -74,29 +95,42 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		if err := cmdutil.DecodeAnswer(content, "an alert", &got); err != nil {
 			return bulk.Failure(id, err)
 		}
+		if err := ackApplied(id, body, got); err != nil {
+			return bulk.Result{ID: id, Outcome: "not " + verb + "d", Detail: err.Error(), Body: json.RawMessage(content), Err: err}
+		}
 		r := bulk.Result{ID: id, Outcome: verb + "d", Body: json.RawMessage(content)}
-		switch {
-		case got.AcknowledgedUntil != "":
+		if got.AcknowledgedUntil != "" {
 			r.Detail = "until " + got.AcknowledgedUntil
-		case body.AcknowledgedUntil != nil:
-			r.Outcome, r.Detail = "not acknowledged", "the server's answer has no acknowledgedUntil"
 		}
 		return r
 	})
+	if opts.DryRun {
+		return previews.Print(opts.IO, printer.Format(), results, "alert", verb+"d")
+	}
 	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
 		return err
 	}
 	return bulk.Failed(results, "alerts")
 }
 
-// matchingAlerts lists the ids of the project's alerts in status (all when
-// "") of event (all when "").
-func matchingAlerts(ctx context.Context, c *client.Client, projectID, status, event string) ([]string, error) {
+// matchingAlerts lists the project's alerts that a filter selects, with
+// each as read: of --event (any when ""), in --status, or without it those
+// the action means something for: OPEN and TRACKING alerts to
+// acknowledge, and those of them that are acknowledged to unacknowledge.
+func matchingAlerts(ctx context.Context, c *client.Client, projectID string, opts *AckOptions) ([]string, map[string][]byte, error) {
 	q := url.Values{}
-	if status != "" {
-		q.Set("status", status)
+	if opts.Status != "" {
+		q.Set("status", opts.Status)
 	}
 	return bulk.Select(ctx, c, alertsPath(projectID), q, "an alert", func(a api.Alert) (string, bool) {
-		return a.ID, event == "" || a.EventTypeName == event
+		switch {
+		case opts.Event != "" && a.EventTypeName != opts.Event:
+			return "", false
+		case opts.Status == "" && a.Status != api.StatusOpen && a.Status != api.StatusTracking:
+			return "", false
+		case opts.Status == "" && opts.Unack && a.AcknowledgedUntil == "":
+			return "", false
+		}
+		return a.ID, true
 	})
 }

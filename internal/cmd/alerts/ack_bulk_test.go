@@ -120,13 +120,78 @@ func TestBulkAckByFilterListsThenPatchesTheMatches(t *testing.T) {
 
 func TestBulkAckDryRunSendsNothing(t *testing.T) {
 	srv := stubapi.New(t)
-	ios, _, out, _ := iostreams.Test()
+	srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 200, alertJSON)
+	srv.Reply("GET", "/groups/"+project+"/alerts/"+alert2, 200, strings.Replace(alertJSON, alertID, alert2, 1))
+	ios, _, out, stderr := iostreams.Test()
 	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, AlertIDs: []string{alertID, alert2}, Until: "4h", DryRun: true})
-	if err != nil || len(srv.Requests()) != 0 {
-		t.Fatalf("err = %v, requests %d", err, len(srv.Requests()))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if want := alertID + "\twould acknowledge\tuntil 2026-11-21T12:00:00Z\n" + alert2 + "\twould acknowledge\tuntil 2026-11-21T12:00:00Z\n"; out.String() != want {
-		t.Errorf("output = %q, want %q", out.String(), want)
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("a dry run sent %s %s", r.Method, r.Path)
+		}
+	}
+	got := out.String()
+	for _, id := range []string{alertID, alert2} {
+		if want := "PATCH /groups/" + project + "/alerts/" + id + "\n"; !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, `+  "acknowledgedUntil": "2026-11-21T12:00:00Z",`); n != 2 {
+		t.Errorf("%d diffs show the new acknowledgedUntil:\n%s", n, got)
+	}
+	if !strings.Contains(stderr.String(), "2 alert(s) would be acknowledged; nothing was sent") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// A filter without --status acknowledges only OPEN and TRACKING alerts,
+// and keeps the comment of one acknowledged already.
+func TestBulkAckByEventSkipsClosedAndCancelledAlerts(t *testing.T) {
+	alert4 := "5f1a0c2e8f9d4b001234567b"
+	tracking := strings.Replace(alertWith(alert2, "HOST_DOWN", "TRACKING"), `"status":"TRACKING"`,
+		`"status":"TRACKING","acknowledgedUntil":"2026-11-21T09:00:00Z","acknowledgementComment":"rack 4"`, 1)
+	list := `{"results":[` + alertWith(alertID, "HOST_DOWN", "OPEN") + `,` + tracking + `,` + alertWith(alert3, "HOST_DOWN", "CLOSED") + `,` +
+		alertWith(alert4, "HOST_DOWN", "CANCELLED") + `,` + alertWith("5f1a0c2e8f9d4b001234567c", "REPLICA_SET", "OPEN") + `],"totalCount":5,"links":[]}`
+	acked := func(id string) string {
+		return strings.Replace(alertWith(id, "HOST_DOWN", "OPEN"), `"status":"OPEN"`, `"status":"OPEN","acknowledgedUntil":"2026-11-21T12:00:00Z"`, 1)
+	}
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, list)
+	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alertID, 200, acked(alertID))
+	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alert2, 200, acked(alert2))
+	ios, _, _, _ := iostreams.Test()
+	err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, Event: "HOST_DOWN", Until: "4h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || reqs[0].Method != "GET" || reqs[0].Query.Get("status") != "" {
+		t.Fatalf("requests = %+v", reqs)
+	}
+	comments := map[string]any{}
+	for _, r := range reqs[1:] {
+		comments[r.Path[strings.LastIndex(r.Path, "/")+1:]] = r.JSON(t)["acknowledgementComment"]
+	}
+	if len(comments) != 2 || comments[alertID] != nil || comments[alert2] != "rack 4" {
+		t.Errorf("acknowledged %v, want %s (no comment) and %s (its comment kept)", comments, alertID, alert2)
+	}
+}
+
+// unack by filter without --status removes only acknowledgements that exist.
+func TestBulkUnackByEventTakesOnlyAcknowledgedAlerts(t *testing.T) {
+	ackedOpen := strings.Replace(alertWith(alert2, "HOST_DOWN", "OPEN"), `"status":"OPEN"`, `"status":"OPEN","acknowledgedUntil":"2026-11-21T09:00:00Z"`, 1)
+	ackedClosed := strings.Replace(alertWith(alert3, "HOST_DOWN", "CLOSED"), `"status":"CLOSED"`, `"status":"CLOSED","acknowledgedUntil":"2026-11-21T09:00:00Z"`, 1)
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[`+alertWith(alertID, "HOST_DOWN", "OPEN")+`,`+ackedOpen+`,`+ackedClosed+`],"totalCount":3}`)
+	srv.Reply("PATCH", "/groups/"+project+"/alerts/"+alert2, 200, alertWith(alert2, "HOST_DOWN", "OPEN"))
+	ios, _, _, _ := iostreams.Test()
+	if err := ackRun(context.Background(), &AckOptions{Deps: srv.Deps(ios, "table", project), Now: bulkNow, Event: "HOST_DOWN", Unack: true}); err != nil {
+		t.Fatal(err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || !strings.HasSuffix(reqs[1].Path, alert2) {
+		t.Errorf("requests = %+v", reqs)
 	}
 }
 

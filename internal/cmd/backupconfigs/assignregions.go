@@ -18,6 +18,7 @@ type AssignRegionsOptions struct {
 	ClusterID   string
 	Regions     []string
 	MultiRegion bool
+	DryRun      bool
 }
 
 // NewCmdAssignRegions builds `backupconfigs assign-regions`.
@@ -29,7 +30,14 @@ func NewCmdAssignRegions(f *cmdutil.Factory, runF func(context.Context, *AssignR
 		Long: `Assign a deployment region to each shard (replica set) of a cluster for
 multi-region backup (PATCH /groups/{project_id}/backupConfigs/{cluster_id}).
 A cluster whose multi-region backup is misconfigured takes no new snapshots
-until every new member has a region.`,
+until every new member has a region.
+
+RS_ID is the replica set name of a shard (as a snapshot's parts name it);
+the server refuses one that is not a shard of the cluster. A shard keeps
+its region until it is given another. omctl reports the regions the
+server's answer shows, and fails if the answer lacks one it assigned.
+--dry-run prints the PATCH and the diff of the configuration, and sends
+nothing.`,
 		Example: `  omctl backupconfigs assign-regions 5e2b0c2e8f9d4b0012345678 \
     --region shard0=us-east --region shard1=eu-west`,
 		Args: cmdutil.ExactArgs(1, "CLUSTER_ID"),
@@ -43,6 +51,7 @@ until every new member has a region.`,
 	}
 	cmd.Flags().StringArrayVar(&opts.Regions, "region", nil, "RS_ID=DEPLOYMENT_ID: the deployment region of one shard (repeatable)")
 	cmd.Flags().BoolVar(&opts.MultiRegion, "multi-region", true, "enable multi-region backup")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	_ = cmd.MarkFlagRequired("region")
 	return cmd
 }
@@ -73,9 +82,70 @@ func assignRegionsRun(ctx context.Context, opts *AssignRegionsOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, api.PatchBackupConfig.Method, api.PatchBackupConfig.Path(projectID, opts.ClusterID), body)
+	path := api.PatchBackupConfig.Path(projectID, opts.ClusterID)
+	if opts.DryRun {
+		before, err := cmdutil.Current(ctx, c, api.GetBackupConfig.Path(projectID, opts.ClusterID), false)
+		if err != nil {
+			return err
+		}
+		after, err := cmdutil.Object(before, "a backup configuration")
+		if err != nil {
+			return err
+		}
+		after["multiRegionBackupEnabled"] = body.MultiRegionBackupEnabled
+		after["multiRegionMisconfigured"] = false
+		after["deploymentConfigs"] = withRegions(after["deploymentConfigs"], body.DeploymentConfigs)
+		w := cmdutil.Write{Method: api.PatchBackupConfig.Method, Path: path, Body: body, Before: before, After: after}
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, api.PatchBackupConfig.Method, path, body)
 	if err != nil {
 		return err
 	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Deployment regions assigned to %d shard(s) of cluster %s", len(body.DeploymentConfigs), opts.ClusterID))
+	var got api.BackupConfig
+	if err := cmdutil.DecodeAnswer(c.Content(res), "a backup configuration", &got); err != nil {
+		return err
+	}
+	shown := map[string]string{}
+	for _, d := range got.DeploymentConfigs {
+		shown[d.RSID] = d.DeploymentID
+	}
+	var assigned, missing []string
+	for _, d := range body.DeploymentConfigs {
+		if shown[d.RSID] != d.DeploymentID {
+			missing = append(missing, d.RSID+"="+d.DeploymentID)
+			continue
+		}
+		assigned = append(assigned, d.RSID+"="+shown[d.RSID])
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the server answered with success, but its answer does not show the region of %s for cluster %s: the regions may not have been assigned; check with describe",
+			strings.Join(missing, ", "), opts.ClusterID)
+	}
+	if got.MultiRegionBackupEnabled != body.MultiRegionBackupEnabled {
+		return cmdutil.ErrNotApplied("backup configuration of cluster "+opts.ClusterID, []string{"multiRegionBackupEnabled"})
+	}
+	return printer.Confirm(res, Table, fmt.Sprintf("Cluster %s: deployment regions %s (multi-region backup %s)",
+		opts.ClusterID, strings.Join(assigned, ", "), map[bool]string{true: "enabled", false: "disabled"}[got.MultiRegionBackupEnabled]))
+}
+
+// withRegions is a configuration's deploymentConfigs, as shown, with the
+// regions of assigned put in, as the server keeps them: a shard's new
+// region in place of its old one.
+func withRegions(shown any, assigned []api.DeploymentConfig) []any {
+	list, _ := shown.([]any)
+	out := append([]any{}, list...)
+	for _, d := range assigned {
+		entry := map[string]any{"rsId": d.RSID, "deploymentId": d.DeploymentID}
+		replaced := false
+		for i, e := range out {
+			if m, ok := e.(map[string]any); ok && m["rsId"] == d.RSID {
+				out[i], replaced = entry, true
+			}
+		}
+		if !replaced {
+			out = append(out, entry)
+		}
+	}
+	return out
 }

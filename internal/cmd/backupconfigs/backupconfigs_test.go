@@ -12,7 +12,9 @@ import (
 const (
 	project = "5e2b0c2e8f9d4b0012345678"
 	cluster = "5e3c0c2e8f9d4b0012345678"
-	bcJSON  = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"availableMembers":["db1:27017","db2:27017"]}`
+	// assignedJSON answers an assignment of shard0 and shard1.
+	assignedJSON = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"deploymentConfigs":[{"rsId":"shard0","deploymentId":"us-east"},{"rsId":"shard1","deploymentId":"eu-west"}]}`
+	bcJSON       = `{"clusterId":"5e3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"availableMembers":["db1:27017","db2:27017"]}`
 )
 
 func TestDescribeWithAndWithoutMembers(t *testing.T) {
@@ -36,7 +38,7 @@ func TestDescribeWithAndWithoutMembers(t *testing.T) {
 
 func TestAssignRegionsBody(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("PATCH", "/groups/"+project+"/backupConfigs/"+cluster, 200, bcJSON)
+	srv.Reply("PATCH", "/groups/"+project+"/backupConfigs/"+cluster, 200, assignedJSON)
 	ios, _, _, _ := iostreams.Test()
 	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: srv.Deps(ios, "json", project), ClusterID: cluster, Regions: []string{"shard0=us-east", "shard1=eu-west"}, MultiRegion: true})
 	if err != nil {

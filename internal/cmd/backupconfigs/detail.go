@@ -12,6 +12,10 @@ import (
 // members available for backup and the preferred one when --members
 // asked for them.
 var Detail = output.Details("a backup configuration", func(c api.BackupConfig) []output.Field {
+	regions := make([]string, len(c.DeploymentConfigs))
+	for i, d := range c.DeploymentConfigs {
+		regions[i] = d.RSID + "=" + d.DeploymentID
+	}
 	return []output.Field{
 		{Name: "Cluster", Value: c.ClusterID},
 		{Name: "Project", Value: c.GroupID},
@@ -22,6 +26,7 @@ var Detail = output.Details("a backup configuration", func(c api.BackupConfig) [
 		{Name: "Auth mechanism", Value: c.AuthMechanismName},
 		{Name: "Multi-region", Value: strconv.FormatBool(c.MultiRegionBackupEnabled)},
 		{Name: "Misconfigured", Value: strconv.FormatBool(c.MultiRegionMisconfigured)},
+		{Name: "Deployment regions", Value: strings.Join(regions, ", ")},
 		{Name: "Included namespaces", Value: strings.Join(c.IncludedNamespaces, ", ")},
 		{Name: "Excluded namespaces", Value: strings.Join(c.ExcludedNamespaces, ", ")},
 		{Name: "Preferred member", Value: c.PreferredMember},

@@ -116,7 +116,7 @@ func TestServerErrorsMapToExitCodes(t *testing.T) {
 
 func TestAssignRegionsConfirmsOnTerminal(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("PATCH", configPathWant, 200, bcJSON)
+	srv.Reply("PATCH", configPathWant, 200, strings.Replace(assignedJSON, `"multiRegionBackupEnabled":true`, `"multiRegionBackupEnabled":false`, 1))
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
@@ -124,7 +124,7 @@ func TestAssignRegionsConfirmsOnTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "✓ Deployment regions assigned to 2 shard(s) of cluster " + cluster + "\n"; out.String() != want {
+	if want := "✓ Cluster " + cluster + ": deployment regions shard0=us-east, shard1=eu-west (multi-region backup disabled)\n"; out.String() != want {
 		t.Errorf("output = %q, want %q", out.String(), want)
 	}
 	// Spaces around the names are trimmed; --multi-region=false is sent as false.
@@ -134,15 +134,48 @@ func TestAssignRegionsConfirmsOnTerminal(t *testing.T) {
 	}
 }
 
+// The confirmation comes from the answer: an answer that does not show a
+// region assigned (as the server of old answered) is an error, not a ✓.
+func TestAssignRegionsAnswerWithoutTheRegionsIsAnError(t *testing.T) {
+	for _, answer := range []string{bcJSON, strings.Replace(assignedJSON, `"eu-west"`, `"ap-south"`, 1)} {
+		srv := stubapi.New(t)
+		srv.Reply("PATCH", configPathWant, 200, answer)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard1=eu-west"}, MultiRegion: true})
+		if err == nil || !strings.Contains(err.Error(), "does not show the region of shard1=eu-west") || cmdutil.ExitCode(err) != cmdutil.ExitError || out.Len() != 0 {
+			t.Errorf("err = %v, output %q", err, out.String())
+		}
+	}
+}
+
+func TestAssignRegionsDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", configPathWant, 200, bcJSON)
+	ios, _, out, _ := iostreams.Test()
+	err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{IO: ios, Printer: printer(ios, "table"), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard0=us-east"}, MultiRegion: true, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	for _, want := range []string{"PATCH /groups/" + project + "/backupConfigs/" + cluster, `+  "deploymentConfigs": [`, `+      "rsId": "shard0"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+}
+
 func TestAssignRegionsPipedPrintsTheConfiguration(t *testing.T) {
 	for _, tc := range []struct {
 		format, want string
 	}{
-		{"table", cluster + "\tSTARTED\tWIRED_TIGER\tfalse\ttrue\tfalse\tdb1:27017,db2:27017\n"},
-		{"json", bcJSON + "\n"},
+		{"table", cluster + "\tSTARTED\tWIRED_TIGER\tfalse\ttrue\tfalse\t\n"},
+		{"json", assignedJSON + "\n"},
 	} {
 		srv := stubapi.New(t)
-		srv.Reply("PATCH", configPathWant, 200, bcJSON)
+		srv.Reply("PATCH", configPathWant, 200, assignedJSON)
 		ios, _, out, _ := iostreams.Test()
 		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: printer(ios, tc.format), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard0=us-east"}, MultiRegion: true})
 		if err != nil || out.String() != tc.want {

@@ -19,6 +19,11 @@ type UpdateOptions struct {
 	// Project is the PROJECT_ID argument; empty means --project or the profile's.
 	Project string
 	File    string
+	// Replace sends the flags' fields alone, as a full replacement;
+	// without it (and without File) the flags change the current
+	// settings.
+	Replace bool
+	DryRun  bool
 
 	// Flags that replace a field of the file; nil when not given.
 	Labels         []string
@@ -34,18 +39,29 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	var kmipPath string
 	cmd := &cobra.Command{
 		Use:   "update [PROJECT_ID] (--file FILE | flags)",
-		Short: "Create or replace the backup job settings of a project",
-		Long: `Create or replace which daemons, stores and labels a project's backup jobs may
-use (PUT /admin/backup/groups/{project_id}), from a JSON file, from flags, or
-from a file with flags replacing its fields. PROJECT_ID defaults to --project.
+		Short: "Change, create or replace the backup job settings of a project",
+		Long: `Change which daemons, stores and labels a project's backup jobs may use
+(PUT /admin/backup/groups/{project_id}). PROJECT_ID defaults to --project.
 
-This is a whole replacement: a field left out is dropped. Every store that
---oplog-store or --snapshot-store (or the file's oplogStoreFilter and
-snapshotStoreFilter) names must exist, or the server refuses the settings.
---snapshot-store takes ID or ID:TYPE, TYPE being s3blockstore (the default),
-blockstore or fileSystemStore. A file may repeat the project's id, but not
-name another project.`,
-		Example: `  omctl backupjobs update --oplog-store oplog-us-east-1 --snapshot-store blockstore-us-1 --label us
+With flags alone, omctl reads the current settings and changes only the
+fields the flags name: everything else (labels, daemon filter, KMIP
+settings, ...) is sent back as it was, and omctl prints which fields the
+server's answer changed. A project without settings gets the flags' fields.
+The endpoint replaces the whole settings, so --replace sends the flags'
+fields alone and drops the rest; --file sends the file (with flags replacing
+its fields) as the whole settings. A secret the server shows only redacted
+is never sent back: omctl refuses and asks for its value.
+
+Every store that --oplog-store or --snapshot-store (or the file's
+oplogStoreFilter and snapshotStoreFilter) names must exist, or the server
+refuses the settings. A flag replaces its whole list: --label us sets the
+labels to [us]. --snapshot-store takes ID or ID:TYPE, TYPE being s3blockstore
+(the default), blockstore or fileSystemStore. A file may repeat the
+project's id, but not name another project. --dry-run prints the PUT and its
+diff against the current settings, and sends nothing.`,
+		Example: `  omctl backupjobs update --oplog-store oplog-us-east-1 --snapshot-store blockstore-us-1
+  omctl backupjobs update --label us --dry-run
+  omctl backupjobs update --replace --oplog-store oplog-us-east-1 --label us
   omctl backupjobs describe -o json > jobs.json   # edit, then:
   omctl backupjobs update --file jobs.json`,
 		Args: cmdutil.RangeArgs(0, 1, "PROJECT_ID"),
@@ -75,6 +91,8 @@ name another project.`,
 	fs.StringArrayVar(&opts.SnapshotStores, "snapshot-store", nil, "ID or ID:TYPE of a snapshot store the jobs may use (repeatable)")
 	fs.StringArrayVar(&opts.SyncStores, "sync-store", nil, "ID of a sync store the jobs may use (repeatable)")
 	fs.StringVar(&kmipPath, "kmip-cert-path", "", "directory of the KMIP client certificate on the daemon host")
+	cmdutil.AddReplaceFlag(cmd, &opts.Replace)
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -106,11 +124,54 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := c.Send(ctx, api.PutBackupJobConfig.Method, api.PutBackupJobConfig.Path(projectID), body)
+	// The flags' fields, to merge into the current settings and to find
+	// in the server's answer.
+	changes := body
+	readModify := opts.File == "" && !opts.Replace
+	var before json.RawMessage
+	var current map[string]any
+	if readModify || opts.DryRun {
+		if before, err = cmdutil.Current(ctx, c, api.GetBackupJobConfig.Path(projectID), true); err != nil {
+			return err
+		}
+		if before != nil {
+			if current, err = cmdutil.Object(before, "backup job settings"); err != nil {
+				return err
+			}
+		}
+	}
+	if readModify && current != nil {
+		if body, err = cmdutil.MergeUpdate(current, changes, nil); err != nil {
+			return err
+		}
+	}
+	w := cmdutil.Write{Method: api.PutBackupJobConfig.Method, Path: api.PutBackupJobConfig.Path(projectID), Body: body, Before: before, After: body}
+	if opts.DryRun {
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, w.Method, w.Path, body)
 	if err != nil {
 		return err
 	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Backup job settings of project %s saved", projectID))
+	answer, err := cmdutil.Object(c.Content(res), "backup job settings")
+	if err != nil {
+		return err
+	}
+	if opts.File == "" {
+		if missing := cmdutil.Unapplied(changes, answer); len(missing) > 0 {
+			return cmdutil.ErrNotApplied("backup job settings of project "+projectID, missing)
+		}
+	}
+	var msg string
+	switch {
+	case current != nil:
+		msg = fmt.Sprintf("Backup job settings of project %s saved: %s", projectID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)))
+	case readModify:
+		msg = fmt.Sprintf("Backup job settings of project %s created", projectID)
+	default:
+		msg = fmt.Sprintf("Backup job settings of project %s replaced", projectID)
+	}
+	return printer.Confirm(res, Table, msg)
 }
 
 // body merges the file with the flags and checks the store filters.

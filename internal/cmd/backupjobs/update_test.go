@@ -49,7 +49,7 @@ func TestUpdateFromFlagsPutsTheFilters(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, answer)
 	ios, _, out, _ := iostreams.Test()
-	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Labels: []string{"us"}, OplogStores: []string{"o1"}, SnapshotStores: []string{"b1", "fs:fileSystemStore"}})
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Replace: true, Labels: []string{"us"}, OplogStores: []string{"o1"}, SnapshotStores: []string{"b1", "fs:fileSystemStore"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,10 +113,109 @@ func TestUpdateChecksBeforeSending(t *testing.T) {
 
 func TestUpdateUnknownStoreIsTheServersAnswer(t *testing.T) {
 	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 404, `{"detail":"No backup jobs configuration exists.","error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`)
 	srv.Reply("PUT", "/admin/backup/groups/"+project, 400, `{"detail":"Invalid attribute oplogStoreFilter[0].id specified: no oplog store with ID nope exists.","error":400,"errorCode":"INVALID_ATTRIBUTE","parameters":["oplogStoreFilter[0].id","nope"],"reason":"Bad Request"}`)
 	ios, _, _, _ := iostreams.Test()
 	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), OplogStores: []string{"nope"}})
 	if err == nil || !strings.Contains(err.Error(), "no oplog store with ID nope") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// current is a project's settings with every kind of field a flag does not
+// name: a flag-driven update must send them back unchanged.
+const current = `{"id":"` + project + `","labelFilter":["us","ssd"],"daemonFilter":[{"machine":"daemon1.example.com","headRootDirectory":"/heads"}],` +
+	`"kmipClientCertPath":"/etc/kmip","kmipClientCertPassword":"kmip-pass","oplogStoreFilter":[{"id":"old","type":"oplogStore"}],` +
+	`"syncStoreFilter":["sync1"],"links":[{"href":"x","rel":"self"}]}`
+
+func TestUpdateFromFlagsChangesOnlyWhatTheyName(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, current)
+	answer := strings.Replace(current, `[{"id":"old","type":"oplogStore"}]`, `[{"id":"oplog-us-east-1","type":"oplogStore"}]`, 1)
+	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, answer)
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), OplogStores: []string{"oplog-us-east-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].Method != "GET" || reqs[1].Method != "PUT" {
+		t.Fatalf("requests = %v", reqs)
+	}
+	want := `{"daemonFilter":[{"headRootDirectory":"/heads","machine":"daemon1.example.com"}],"id":"` + project + `",` +
+		`"kmipClientCertPassword":"kmip-pass","kmipClientCertPath":"/etc/kmip","labelFilter":["us","ssd"],` +
+		`"oplogStoreFilter":[{"id":"oplog-us-east-1","type":"oplogStore"}],"syncStoreFilter":["sync1"]}`
+	if string(reqs[1].Body) != want {
+		t.Errorf("PUT body:\n%s\nwant\n%s", reqs[1].Body, want)
+	}
+	if want := "✓ Backup job settings of project " + project + " saved: changed oplogStoreFilter\n"; out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
+}
+
+func TestUpdateFromFlagsCreatesMissingSettings(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 404, `{"detail":"none","error":404,"errorCode":"RESOURCE_NOT_FOUND","reason":"Not Found"}`)
+	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, `{"id":"`+project+`","labelFilter":["us"]}`)
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	if err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Labels: []string{"us"}}); err != nil {
+		t.Fatal(err)
+	}
+	if body := srv.Requests()[1].Body; string(body) != `{"labelFilter":["us"]}` {
+		t.Errorf("PUT body %s", body)
+	}
+	if want := "✓ Backup job settings of project " + project + " created\n"; out.String() != want {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+func TestUpdateRefusesToSendBackARedactedSecret(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, strings.Replace(current, `"kmip-pass"`, `"********"`, 1))
+	ios, _, _, _ := iostreams.Test()
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Labels: []string{"eu"}})
+	if err == nil || !strings.Contains(err.Error(), "kmipClientCertPassword only redacted") || !strings.Contains(err.Error(), "--replace") {
+		t.Errorf("err = %v", err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+}
+
+func TestUpdateAnswerWithoutTheChangeIsAnError(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, current)
+	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, current)
+	ios, _, _, _ := iostreams.Test()
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "json", project), Labels: []string{"eu"}})
+	if err == nil || !strings.Contains(err.Error(), "does not show the new labelFilter") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestUpdateDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, current)
+	ios, _, out, _ := iostreams.Test()
+	err := updateRun(context.Background(), &UpdateOptions{Deps: srv.Deps(ios, "table", project), Labels: []string{"eu"}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	got := out.String()
+	for _, want := range []string{"PUT /admin/backup/groups/" + project, `"kmipClientCertPassword": "********"`, "--- current", "+++ after",
+		`-    "us",`, `-    "ssd"`, `+    "eu"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("preview has no %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "kmip-pass") {
+		t.Errorf("preview shows the secret:\n%s", got)
 	}
 }

@@ -185,22 +185,25 @@ func Failure(id string, err error) Result {
 
 // Select walks every page of the list at path (with the query q) and
 // returns the ids that keep picks out of its items, each read as a T
-// (what names one, for an answer that is not).
-func Select[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, keep func(T) (string, bool)) ([]string, error) {
+// (what names one, for an answer that is not), with each picked item as
+// the server sent it, by id: what an action or its dry run starts from.
+func Select[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, keep func(T) (string, bool)) ([]string, map[string][]byte, error) {
 	var ids []string
+	items := map[string][]byte{}
 	for page, err := range c.Pages(ctx, path, client.ListOptions{PageNum: 1, ItemsPerPage: 500, All: true, Query: q}) {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, item := range page.Results {
 			var v T
 			if err := cmdutil.DecodeAnswer(item, what, &v); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if id, ok := keep(v); ok {
 				ids = append(ids, id)
+				items[id] = item
 			}
 		}
 	}
-	return ids, nil
+	return ids, items, nil
 }

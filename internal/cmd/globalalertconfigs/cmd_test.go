@@ -180,18 +180,33 @@ func TestDisablePutsFalseAndConfirms(t *testing.T) {
 	}
 }
 
-func TestDisableAtATerminalConfirmsWithTheAnswersState(t *testing.T) {
+func TestDisableAnswerStillEnabledIsAnError(t *testing.T) {
 	srv := stubapi.New(t)
-	// The answer says enabled: the message follows the server, not the request.
+	// The answer says enabled: the change did not happen.
 	srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, 200, strings.Replace(cfg, `"enabled":false`, `"enabled":true`, 1))
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: cfgID, Enabled: false})
+	if err == nil || !strings.Contains(err.Error(), "global alert configuration "+cfgID+" still enabled") || out.Len() != 0 {
+		t.Errorf("err = %v, stdout %q", err, out.String())
+	}
+}
+
+func TestDisableDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/globalAlertConfigs/"+cfgID, 200, strings.Replace(cfg, `"enabled":false`, `"enabled":true`, 1))
+	ios, _, out, _ := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", ""), ConfigID: cfgID, Enabled: false, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(srv.Only().Body) != `{"enabled":false}` || !strings.Contains(out.String(), "Global alert configuration "+cfgID+" enabled\n") {
-		t.Errorf("stdout %q", out.String())
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	for _, want := range []string{"PUT /globalAlertConfigs/" + cfgID + "\n", `-  "enabled": true,`, `+  "enabled": false,`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
 	}
 }
 

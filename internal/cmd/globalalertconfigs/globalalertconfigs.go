@@ -37,7 +37,7 @@ var Table = output.Columns([]string{"ID", "EVENT", "ENABLED", "ALL PROJECTS", "N
 // scope is the global alert configurations, which list, enable and
 // disable as a project's do.
 var scope = alertconfigs.Scope{
-	List: api.ListGlobalAlertConfigs, Enable: api.EnableGlobalAlertConfig,
+	List: api.ListGlobalAlertConfigs, Get: api.GetGlobalAlertConfig, Enable: api.EnableGlobalAlertConfig,
 	Noun: "global alert configuration", ANoun: "a global alert configuration", IDName: "global alert config",
 	Table: Table,
 }
@@ -65,16 +65,18 @@ type SetEnabledOptions struct {
 
 	ConfigID string
 	Enabled  bool
+	DryRun   bool
 }
 
 // NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
 func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Context, *SetEnabledOptions) error) *cobra.Command {
 	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
 	verb := alertconfigs.EnableVerb(enabled)
-	return &cobra.Command{
-		Use:               verb + " GLOBAL_ALERT_CONFIG_ID",
-		Short:             cmdutil.Title(verb) + " a global alert configuration",
-		Long:              cmdutil.Title(verb) + " a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).",
+	cmd := &cobra.Command{
+		Use:   verb + " GLOBAL_ALERT_CONFIG_ID",
+		Short: cmdutil.Title(verb) + " a global alert configuration",
+		Long: cmdutil.Title(verb) + ` a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).
+--dry-run prints the PUT and the configuration's diff, and sends nothing.`,
 		Example:           "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
 		Args:              cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
 		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return api.ListGlobalAlertConfigs.Path(), nil }),
@@ -86,8 +88,10 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 			return setEnabledRun(cmd.Context(), opts)
 		},
 	}
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
+	return cmd
 }
 
 func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
-	return scope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled)
+	return scope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, opts.DryRun)
 }

@@ -2,6 +2,7 @@ package globalalertconfigs
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/omctl/omctl/internal/cmdutil"
@@ -26,7 +27,7 @@ func TestListShowsForAllGroups(t *testing.T) {
 
 func TestEnablePutsEnabled(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("PUT", "/globalAlertConfigs/5f2a0c2e8f9d4b0012345679", 200, cfg)
+	srv.Reply("PUT", "/globalAlertConfigs/5f2a0c2e8f9d4b0012345679", 200, strings.Replace(cfg, `"enabled":false`, `"enabled":true`, 1))
 	ios, _, _, _ := iostreams.Test()
 	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", ""), ConfigID: "5f2a0c2e8f9d4b0012345679", Enabled: true})
 	if err != nil {

@@ -153,7 +153,7 @@ func TestCommandsRunThroughTheFactory(t *testing.T) {
 		{[]string{"describe", "oplog-1"}, "json", "GET", store + "\n"},
 		{[]string{"describe", "oplog-1"}, "yaml", "GET", "id: oplog-1\ns3BucketName: oplogs\ns3BucketEndpoint: https://s3.example.com\ns3MaxConnections: 50\ns3AuthMethod: IAM_ROLE\n"},
 		{append([]string{"create", "--id", "oplog-1"}, required...), "table", "POST", row},
-		{append([]string{"update", "oplog-1"}, required...), "json", "PUT", store + "\n"},
+		{append([]string{"update", "oplog-1", "--replace"}, required...), "json", "PUT", store + "\n"},
 	} {
 		f, ios := factory(t, srv, tc.format)
 		before := len(srv.Requests())
@@ -198,7 +198,7 @@ func TestUpdateServerErrorsKeepTheirExitCodes(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("PUT", "/admin/backup/oplog/s3Configs/oplog-1", tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		opts := &UpdateOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1", Store: validFlags()}
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1", Replace: true, Store: validFlags()}
 		err := updateRun(context.Background(), opts)
 		if cmdutil.ExitCode(err) != tc.code || !strings.HasPrefix(err.Error(), fmt.Sprint(tc.status)) || out.Len() != 0 {
 			t.Errorf("%d: err = %v (exit %d), want exit %d", tc.status, err, cmdutil.ExitCode(err), tc.code)

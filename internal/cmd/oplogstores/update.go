@@ -19,17 +19,11 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	}
 	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible oplog store",
-		Long: `Replace the settings of an S3-compatible oplog store
-(PUT /admin/backup/oplog/s3Configs/{id}) from a JSON file, from flags, or from
-a file with flags overriding its fields.
-
-Required: --accepted-tos, --path-style-access, --bucket-endpoint,
---bucket-name, --max-connections (positive), --sse, --uri. A file may repeat
-the store's id, but not name another: a store cannot be renamed. With
---auth-method IAM_ROLE the key fields are ignored and not returned.`,
-		Example: `  omctl oplogstores update oplog-east-1 --file store.json
+		Long:  s3store.UpdateLong(s3store.Oplog, "\n\nA file may repeat the store's id, but not name another: a store cannot be\nrenamed."),
+		Example: `  omctl oplogstores update oplog-east-1 --max-connections 100
+  omctl oplogstores update oplog-east-1 --label us --label ssd --dry-run
   omctl oplogstores describe oplog-east-1 -o json > store.json   # edit, then:
-  omctl oplogstores update oplog-east-1 --file store.json --max-connections 100`,
+  omctl oplogstores update oplog-east-1 --file store.json`,
 	}, runF)
 }
 

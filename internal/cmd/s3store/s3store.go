@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,6 +97,19 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any
 			return nil, cmdutil.FlagErrorf("--file %s: a store must be a JSON object: %s", f.File, cmdutil.DescribeJSONError(err))
 		}
 	}
+	overlay, err := f.Changes()
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range overlay {
+		body[k] = v
+	}
+	return body, Validate(body, kind, op)
+}
+
+// Changes are the fields the flags give, the PEM files of --custom-cert
+// read.
+func (f *Flags) Changes() (map[string]any, error) {
 	s := f.Store
 	for _, path := range f.CertFiles {
 		data, err := os.ReadFile(path)
@@ -108,12 +122,53 @@ func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any
 		s.CustomCertificates = append(s.CustomCertificates, api.CustomCertificate{Filename: filepath.Base(path), CertString: string(data)})
 	}
 	fromFlags, _ := json.Marshal(s)
-	var overlay map[string]any
+	overlay := map[string]any{}
 	_ = json.Unmarshal(fromFlags, &overlay)
-	for k, v := range overlay {
-		body[k] = v
+	return overlay, nil
+}
+
+// Merge is the body of an update from flags alone: the store as read,
+// current, with the flags' fields changes in place, checked. Keys given
+// by flags take the place of keys stored under the other names.
+func Merge(current, changes map[string]any, kind Kind) (map[string]any, error) {
+	if changes["cloudAccessKey"] != nil || changes["cloudSecretKey"] != nil {
+		current = maps.Clone(current)
+		delete(current, "awsAccessKey")
+		delete(current, "awsSecretKey")
 	}
-	return body, Validate(body, kind, op)
+	body, err := cmdutil.MergeUpdate(current, changes, map[string]string{"cloudSecretKey": "--secret-key", "awsSecretKey": "--secret-key"})
+	if err != nil {
+		return nil, err
+	}
+	return body, Validate(body, kind, Update)
+}
+
+// CheckChanges checks the fields the flags of an update give, before the
+// store is read: values of the right type, in their enum, positive where
+// the API says so, and acceptedTos not false. What is required is checked
+// once they are merged into the store (Merge).
+func CheckChanges(changes map[string]any, kind Kind) error {
+	if changes["acceptedTos"] == false {
+		return errNoTerms()
+	}
+	if kind == Oplog && changes["loadFactor"] != nil {
+		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
+	}
+	raw, _ := json.Marshal(changes)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var known map[string]any
+	_ = dec.Decode(&known)
+	sch := rules.StoreBody(ruleKind(kind), rules.Replace).Optional()
+	for k := range known {
+		if _, named := sch[k]; !named {
+			delete(known, k)
+		}
+	}
+	if err := sch.Check(known, "", nil); err != nil {
+		return ruleError(err)
+	}
+	return nil
 }
 
 // Validate checks a store request with the API's own rules

@@ -2,7 +2,9 @@ package s3store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,12 +21,37 @@ type WriteOptions struct {
 	// from the flags or the file.
 	StoreID string
 	Store   Flags
+	// Replace sends an update's flags alone as the whole store; without
+	// it (and without a file) the flags change the store as read.
+	Replace bool
+	DryRun  bool
 }
 
 // Help is what a store command says of itself; the rest of the command
 // comes from the kind of store and the operation.
 type Help struct {
 	Short, Long, Example string
+}
+
+// UpdateLong is the help of a store update: how it changes a store, then
+// extra, what the kind adds.
+func UpdateLong(kind Kind, extra string) string {
+	what, path := "oplog", endpointsOf[Oplog].put.Pattern
+	if kind == Snapshot {
+		what, path = "snapshot", endpointsOf[Snapshot].put.Pattern
+	}
+	return "Change the settings of an S3-compatible " + what + " store\n(PUT " + strings.Replace(path, "{store_id}", "{id}", 1) + `).
+
+With flags alone, omctl reads the store and changes only the fields the
+flags name; the rest is sent back as it was, and omctl prints which fields
+the server's answer changed. The endpoint replaces the whole store, so
+--replace sends the flags' fields alone, and --file sends the file (flags
+overriding its fields) as the whole store; both then need every required
+field: --accepted-tos, --path-style-access, --bucket-endpoint,
+--bucket-name, --max-connections (positive), --sse, --uri. A secret key the
+server shows only redacted is never sent back: give --secret-key. With
+--auth-method IAM_ROLE the key fields are ignored and not returned.
+--dry-run prints the PUT and its diff against the store, and sends nothing.` + extra
 }
 
 // NewCmdWrite builds the create or update command of one kind of store:
@@ -50,24 +77,46 @@ func NewCmdWrite(f *cmdutil.Factory, kind Kind, op Op, help Help, run func(conte
 		cmd.Args = cmdutil.ExactArgs(1, "STORE_ID")
 	}
 	AddFlags(cmd, kind, op, &opts.Store)
+	if op == Update {
+		cmdutil.AddReplaceFlag(cmd, &opts.Replace)
+	}
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
-// Write checks the store of opts and sends it: a creation (POST to
-// the kind's create endpoint), or with op Update a replacement of
-// opts.StoreID (its put endpoint), then
+// Write checks the store of opts and sends it: a creation (POST to the
+// kind's create endpoint), or with op Update a change of opts.StoreID (its
+// put endpoint): with flags alone, the store as read with the flags'
+// fields changed; with a file or --replace, the whole store given. Then it
 // tells what the server answered.
 func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 	storeID := opts.StoreID
-	body, err := opts.Store.Body(opts.IO, kind, op)
-	if err != nil {
+	readModify := op == Update && opts.Store.File == "" && !opts.Replace
+	var body, changes map[string]any
+	var err error
+	if readModify {
+		if storeID == "" {
+			return cmdutil.FlagErrorf("STORE_ID must not be empty")
+		}
+		if changes, err = opts.Store.Changes(); err != nil {
+			return err
+		}
+		if len(changes) == 0 {
+			return cmdutil.FlagErrorf("nothing to change: give the flags of the fields to change, or --file")
+		}
+		if err := CheckChanges(changes, kind); err != nil {
+			return err
+		}
+	} else if body, err = opts.Store.Body(opts.IO, kind, op); err != nil {
 		return err
 	}
 	e := endpointsOf[kind]
 	method, path := e.create.Method, e.create.Path()
 	if op == Update {
-		if err := CheckStoreID(body, storeID); err != nil {
-			return err
+		if body != nil {
+			if err := CheckStoreID(body, storeID); err != nil {
+				return err
+			}
 		}
 		method, path = e.put.Method, e.put.Path(storeID)
 	}
@@ -76,21 +125,52 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	res, err := c.Send(ctx, method, path, body)
-	if err != nil {
-		return err
-	}
 	what, aWhat := "oplog store", "an oplog store"
 	if kind == Snapshot {
 		what, aWhat = "snapshot store", "a snapshot store"
+	}
+	var before json.RawMessage
+	var current map[string]any
+	if op == Update && (readModify || opts.DryRun) {
+		if before, err = cmdutil.Current(ctx, c, e.get.Path(storeID), false); err != nil {
+			return err
+		}
+		if current, err = cmdutil.Object(before, aWhat); err != nil {
+			return err
+		}
+	}
+	if readModify {
+		if body, err = Merge(current, changes, kind); err != nil {
+			return err
+		}
+	}
+	w := cmdutil.Write{Method: method, Path: path, Body: body, Before: before, After: body}
+	if opts.DryRun {
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, method, path, body)
+	if err != nil {
+		return err
 	}
 	var got api.S3Store
 	if err := cmdutil.DecodeAnswer(c.Content(res), aWhat, &got); err != nil {
 		return err
 	}
-	done := "created"
+	msg := fmt.Sprintf("%s %s created", cmdutil.Title(what), got.ID)
 	if op == Update {
-		done, got.ID = "updated", storeID
+		answer, _ := cmdutil.Object(c.Content(res), aWhat)
+		if readModify {
+			for _, key := range []string{"cloudAccessKey", "awsAccessKey"} {
+				delete(changes, key) // not shown for a store that authenticates with a role
+			}
+			if missing := cmdutil.Unapplied(changes, answer); len(missing) > 0 {
+				return cmdutil.ErrNotApplied(what+" "+storeID, missing)
+			}
+		}
+		msg = fmt.Sprintf("%s %s updated: %s", cmdutil.Title(what), storeID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)))
+		if current == nil {
+			msg = fmt.Sprintf("%s %s updated", cmdutil.Title(what), storeID)
+		}
 	}
-	return printer.Confirm(res, TableFor(kind), fmt.Sprintf("%s %s %s", cmdutil.Title(what), got.ID, done))
+	return printer.Confirm(res, TableFor(kind), msg)
 }

@@ -64,7 +64,7 @@ func TestWriteSendsTheStoreAndConfirms(t *testing.T) {
 			if tc.op == Update {
 				flags.Store.ID = ""
 			}
-			err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, format.name, ""), Store: flags, StoreID: tc.storeID},
+			err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, format.name, ""), Replace: true, Store: flags, StoreID: tc.storeID},
 				tc.kind, tc.op)
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.method, tc.path, err)
@@ -97,7 +97,7 @@ func TestWriteYAMLIsTheAnswer(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	flags := validFlags()
 	flags.Store.LoadFactor = ptr(int64(2))
-	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "yaml", ""), Store: flags, StoreID: "store-1"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "yaml", ""), Replace: true, Store: flags, StoreID: "store-1"},
 		Snapshot, Update)
 	if want := "id: store-1\nlabels:\n  - a\nloadFactor: 2\nsseEnabled: true\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
@@ -111,12 +111,12 @@ func TestWriteUpdateRefusesAnotherStoresID(t *testing.T) {
 	srv := stubapi.New(t)
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags() // names store-1
-	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "store-2"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags, StoreID: "store-2"},
 		Oplog, Update)
 	if !isUsageError(err) || !strings.Contains(err.Error(), `the file's id "store-1" differs from STORE_ID "store-2"`) {
 		t.Errorf("err = %v", err)
 	}
-	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags},
+	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags},
 		Oplog, Update)
 	if !isUsageError(err) || !strings.Contains(err.Error(), "STORE_ID must not be empty") {
 		t.Errorf("empty STORE_ID: err = %v", err)
@@ -140,7 +140,7 @@ func TestWriteFailsBeforeSending(t *testing.T) {
 		ios, _, out, _ := iostreams.Test()
 		flags := validFlags()
 		tc.change(&flags)
-		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tc.format, ""), Client: tc.client}, Store: flags},
+		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tc.format, ""), Client: tc.client}, Replace: true, Store: flags},
 			Oplog, Create)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != tc.code || out.Len() != 0 {
 			t.Errorf("%s: err = %v (exit %d), want %q (exit %d)", tc.name, err, cmdutil.ExitCode(err), tc.want, tc.code)
@@ -172,7 +172,7 @@ func TestWriteServerErrors(t *testing.T) {
 		srv.Reply(method, path, tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
-		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: storeID},
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Replace: true, Store: flags, StoreID: storeID},
 			Oplog, tc.op)
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
@@ -217,9 +217,103 @@ func TestWriteUpdateEscapesTheStoreID(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags()
 	flags.Store.ID = ""
-	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "a/b"},
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags, StoreID: "a/b"},
 		Oplog, Update)
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// storeAsRead is an oplog store as GET shows it, with fields no flag of
+// the update below names.
+const storeAsRead = `{"id":"store-1","acceptedTos":true,"assignmentEnabled":true,"cloudAccessKey":"AKIA1","cloudSecretKey":"secret-1",` +
+	`"labels":["us"],"pathStyleAccessEnabled":false,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"bucket",` +
+	`"s3MaxConnections":50,"sseEnabled":true,"uri":"mongodb://meta:27017","writeConcern":"MAJORITY","links":[{"href":"x","rel":"self"}]}`
+
+func TestWriteUpdateFromFlagsChangesOnlyWhatTheyName(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", oplogPath+"/store-1", 200, storeAsRead)
+	srv.Reply("PUT", oplogPath+"/store-1", 200, strings.Replace(storeAsRead, `"s3MaxConnections":50`, `"s3MaxConnections":80`, 1))
+	ios, _, out, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	var flags Flags
+	flags.Store.S3MaxConnections = ptr(int64(80))
+	if err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[0].Method != "GET" {
+		t.Fatalf("requests %v", reqs)
+	}
+	want := `{"acceptedTos":true,"assignmentEnabled":true,"cloudAccessKey":"AKIA1","cloudSecretKey":"secret-1","id":"store-1","labels":["us"],` +
+		`"pathStyleAccessEnabled":false,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"bucket","s3MaxConnections":80,` +
+		`"sseEnabled":true,"uri":"mongodb://meta:27017","writeConcern":"MAJORITY"}`
+	if string(reqs[1].Body) != want {
+		t.Errorf("PUT body\n%s\nwant\n%s", reqs[1].Body, want)
+	}
+	if want := "✓ Oplog store store-1 updated: changed s3MaxConnections\n"; out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
+}
+
+func TestWriteUpdateFromFlagsNeverSendsARedactedKey(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", oplogPath+"/store-1", 200, strings.Replace(storeAsRead, `"secret-1"`, `"************"`, 1))
+	ios, _, _, _ := iostreams.Test()
+	var flags Flags
+	flags.Store.Labels = []string{"eu"}
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update)
+	if !isUsageError(err) || !strings.Contains(err.Error(), "cloudSecretKey only redacted") || !strings.Contains(err.Error(), "give --secret-key") {
+		t.Errorf("err = %v", err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+}
+
+func TestWriteDryRunSendsNothingAndMasksTheKey(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", oplogPath+"/store-1", 200, storeAsRead)
+	ios, _, out, _ := iostreams.Test()
+	var flags Flags
+	flags.Store.CloudSecretKey = "secret-2"
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1", DryRun: true}, Oplog, Update)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	got := out.String()
+	for _, want := range []string{"PUT " + "/admin/backup/oplog/s3Configs/store-1", `-  "cloudSecretKey": "********",`, `+  "cloudSecretKey": "******** (changed)",`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("preview has no %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "secret-1") || strings.Contains(got, "secret-2") {
+		t.Errorf("preview shows a secret:\n%s", got)
+	}
+}
+
+// An update from flags checks their values before it reads the store.
+func TestWriteUpdateFromFlagsChecksValuesBeforeReading(t *testing.T) {
+	for _, tc := range []struct {
+		flags func(*Flags)
+		want  string
+	}{
+		{func(f *Flags) { f.Store.S3MaxConnections = ptr(int64(0)) }, "s3MaxConnections must be a positive integer (--max-connections)"},
+		{func(f *Flags) { f.Store.AcceptedTos = ptr(false) }, "acceptedTos must be true"},
+		{func(f *Flags) { f.Store.WriteConcern = "SOME" }, `invalid writeConcern "SOME"`},
+		{func(f *Flags) {}, "nothing to change"},
+	} {
+		srv := stubapi.New(t)
+		ios, _, _, _ := iostreams.Test()
+		var flags Flags
+		tc.flags(&flags)
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update)
+		if !isUsageError(err) || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
+			t.Errorf("want %q: err = %v, %d requests", tc.want, err, len(srv.Requests()))
+		}
 	}
 }

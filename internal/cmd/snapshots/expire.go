@@ -20,6 +20,7 @@ type ExpireOptions struct {
 	ClusterID   string
 	Expires     string
 	DoNotDelete bool
+	DryRun      bool
 }
 
 // NewCmdExpire builds `snapshots expire`.
@@ -35,7 +36,10 @@ TIME is RFC 3339, a date, or a duration from now (30d), and must be in the
 future: once a snapshot's expiry has passed, the server refuses any new
 --expires, and only --do-not-delete can still keep the snapshot.
 
-To undo --do-not-delete, give the snapshot an expiry again with --expires.`,
+To undo --do-not-delete, give the snapshot an expiry again with --expires.
+omctl reports the expiry the server's answer shows, and fails if the answer
+does not show the change. --dry-run prints the PATCH and the snapshot's
+diff, and sends nothing.`,
 		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
   omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
 		Args: cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
@@ -53,6 +57,7 @@ To undo --do-not-delete, give the snapshot an expiry again with --expires.`,
 	_ = cmd.MarkFlagRequired("cluster")
 	cmd.MarkFlagsMutuallyExclusive("expires", "do-not-delete")
 	cmd.MarkFlagsOneRequired("expires", "do-not-delete")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -92,13 +97,34 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	res, err := c.Send(ctx, api.ExpireSnapshot.Method, api.ExpireSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID), body)
+	path := api.ExpireSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID)
+	if opts.DryRun {
+		before, err := cmdutil.Current(ctx, c, api.GetSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID), false)
+		if err != nil {
+			return err
+		}
+		after, err := cmdutil.Object(before, "a snapshot")
+		if err != nil {
+			return err
+		}
+		after["doNotDelete"] = *body.DoNotDelete
+		delete(after, "expires")
+		if body.Expires != nil {
+			after["expires"] = *body.Expires
+		}
+		w := cmdutil.Write{Method: api.ExpireSnapshot.Method, Path: path, Body: body, Before: before, After: after}
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, api.ExpireSnapshot.Method, path, body)
 	if err != nil {
 		return err
 	}
 	var got api.Snapshot
 	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot", &got); err != nil {
 		return err
+	}
+	if !expiryShown(body, got) {
+		return cmdutil.ErrNotApplied("snapshot "+opts.SnapshotID, []string{map[bool]string{true: "doNotDelete", false: "expires"}[*body.DoNotDelete]})
 	}
 	msg := fmt.Sprintf("Snapshot %s has no expiry", opts.SnapshotID)
 	switch {
@@ -108,4 +134,15 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, got.Expires)
 	}
 	return printer.Confirm(res, Table, msg)
+}
+
+// expiryShown says whether the server's answer shows the change asked for:
+// do-not-delete set, or the new expiry (the same instant, however written).
+func expiryShown(body api.SnapshotExpiryRequest, got api.Snapshot) bool {
+	if *body.DoNotDelete {
+		return got.DoNotDelete
+	}
+	want, err1 := time.Parse(time.RFC3339, *body.Expires)
+	shown, err2 := time.Parse(time.RFC3339, got.Expires)
+	return !got.DoNotDelete && err1 == nil && err2 == nil && want.Equal(shown)
 }

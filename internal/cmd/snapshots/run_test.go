@@ -289,7 +289,8 @@ func TestExpireConfirmations(t *testing.T) {
 		want   string
 	}{
 		{snapJSON, "✓ Snapshot " + snapshot + " expires at 2026-12-01T00:00:00Z\n"},
-		{strings.Replace(snapJSON, `,"expires":"2026-12-01T00:00:00Z"`, "", 1), "✓ Snapshot " + snapshot + " has no expiry\n"},
+		// The same instant written with an offset is the change asked for.
+		{strings.Replace(snapJSON, `"2026-12-01T00:00:00Z"`, `"2026-12-01T01:00:00+01:00"`, 1), "✓ Snapshot " + snapshot + " expires at 2026-12-01T01:00:00+01:00\n"},
 	} {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", clusterPath+"/"+snapshot, 200, tc.answer)

@@ -71,7 +71,11 @@ func TestExpireBodies(t *testing.T) {
 		{"", true, `{"doNotDelete":true}`},
 	} {
 		srv := stubapi.New(t)
-		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
+		answer := strings.Replace(snapJSON, `"2026-12-01T00:00:00Z"`, `"2026-12-21T00:00:00Z"`, 1)
+		if tc.doNotDelete {
+			answer = strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1)
+		}
+		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, answer)
 		ios, _, _, _ := iostreams.Test()
 		err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "json", project), Now: func() time.Time { return now },
 			SnapshotID: snapshot, ClusterID: cluster, Expires: tc.expires, DoNotDelete: tc.doNotDelete})
@@ -105,21 +109,43 @@ func TestExpireRejectsBothOrNeither(t *testing.T) {
 	}
 }
 
-func TestExpireConfirmsWhatTheServerAnswered(t *testing.T) {
+func TestExpireAnswerWithoutTheChangeIsAnError(t *testing.T) {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	for _, answer := range []string{
+		// The server keeps the snapshot for good whatever was asked.
+		strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1),
+		// The old expiry.
+		snapJSON,
+		strings.Replace(snapJSON, `,"expires":"2026-12-01T00:00:00Z"`, "", 1),
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, answer)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now },
+			SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
+		if err == nil || !strings.Contains(err.Error(), "does not show the new expires") || out.Len() != 0 {
+			t.Errorf("err = %v, output %q", err, out.String())
+		}
+	}
+}
+
+func TestExpireDryRunSendsNothing(t *testing.T) {
 	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	srv := stubapi.New(t)
-	// The server keeps the snapshot for good whatever was asked.
-	srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200,
-		strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1))
+	srv.Reply("GET", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
 	ios, _, out, _ := iostreams.Test()
-	ios.SetStdoutTTY(true)
-	ios.SetNoColor(true)
 	err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now },
-		SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
+		SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "✓ Snapshot " + snapshot + " will not be deleted\n"; out.String() != want {
-		t.Errorf("output = %q, want %q", out.String(), want)
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	for _, want := range []string{"PATCH /groups/" + project + "/clusters/" + cluster + "/snapshots/" + snapshot + "\n", `-  "expires": "2026-12-01T00:00:00Z",`, `+  "doNotDelete": true,`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
 	}
 }

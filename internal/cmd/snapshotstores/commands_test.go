@@ -136,7 +136,7 @@ func TestCommandsRunThroughTheFactory(t *testing.T) {
 		{[]string{"describe", "blockstore-1"}, "yaml", "GET", "id: blockstore-1\ns3BucketName: blocks\ns3BucketEndpoint: https://s3.example.com\ns3MaxConnections: 50\ns3AuthMethod: IAM_ROLE\nloadFactor: 1\n"},
 		// The server's defaults: no --max-connections, no --load-factor.
 		{append([]string{"create", "--id", "blockstore-1"}, required...), "table", "POST", row},
-		{append([]string{"update", "blockstore-1", "--max-connections", "50", "--load-factor", "1"}, required...), "json", "PUT", answer + "\n"},
+		{append([]string{"update", "blockstore-1", "--replace", "--max-connections", "50", "--load-factor", "1"}, required...), "json", "PUT", answer + "\n"},
 	} {
 		f, ios := factory(t, srv, tc.format)
 		before := len(srv.Requests())

@@ -19,16 +19,10 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	}
 	return s3store.NewCmdWrite(f, s3store.Snapshot, s3store.Update, s3store.Help{
 		Short: "Update an S3-compatible snapshot store",
-		Long: `Replace the settings of an S3-compatible snapshot store
-(PUT /admin/backup/snapshot/s3Configs/{id}) from a JSON file, from flags, or
-from a file with flags overriding its fields.
-
-Required: --accepted-tos, --path-style-access, --bucket-endpoint,
---bucket-name, --max-connections (positive), --sse, --uri. --load-factor, when
-given, must be positive. With --auth-method IAM_ROLE the key fields are
-ignored and not returned.`,
-		Example: `  omctl snapshotstores update blockstore-1 --file blockstore.json
-  omctl snapshotstores update blockstore-1 --file blockstore.json --load-factor 2`,
+		Long:  s3store.UpdateLong(s3store.Snapshot, "\n\n--load-factor, when given, must be positive."),
+		Example: `  omctl snapshotstores update blockstore-1 --load-factor 2
+  omctl snapshotstores update blockstore-1 --file blockstore.json
+  omctl snapshotstores update blockstore-1 --max-connections 80 --dry-run`,
 	}, runF)
 }
 
