@@ -155,7 +155,7 @@ func TestCreateWithoutPrivateKeyInAnswerDoesNotWarn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errOut.Len() != 0 || out.String() != keyID+"\tci\tabcdefgh\t\t\n" {
+	if errOut.Len() != 0 || out.String() != "ID:          "+keyID+"\nDescription: ci\nPublic key:  abcdefgh\n" {
 		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
 	}
 }
