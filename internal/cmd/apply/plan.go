@@ -91,7 +91,7 @@ func (p *Planner) get(ctx context.Context, path string) (map[string]any, error) 
 func desired(d *Document, identity ...string) map[string]any {
 	out := map[string]any{}
 	for k, v := range d.Fields {
-		if f := d.Kind.Fields[k]; f.managed || slices.Contains(identity, k) {
+		if d.Kind.managed(k) || slices.Contains(identity, k) {
 			continue
 		}
 		out[k] = v
@@ -103,7 +103,7 @@ func desired(d *Document, identity ...string) map[string]any {
 func current(k *Kind, m map[string]any, identity ...string) map[string]any {
 	out := map[string]any{}
 	for key, v := range m {
-		if f, ok := k.Fields[key]; (ok && f.managed) || slices.Contains(identity, key) {
+		if k.managed(key) || slices.Contains(identity, key) {
 			continue
 		}
 		out[key] = v
