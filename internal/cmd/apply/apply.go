@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -69,23 +70,54 @@ func applyRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	for _, pl := range list {
-		switch pl.Action {
-		case Refused:
-			reportRefused(opts.IO, pl)
-		case Unchanged:
-			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
-		default:
-			said, err := pl.write(ctx, c)
-			if err != nil {
-				return fmt.Errorf("%s (%s): %w", pl.Label, pl.Doc.Source, err)
+	// All or nothing before the first write: one refused document and
+	// nothing is sent.
+	if n := count(list)[Refused]; n > 0 {
+		for _, pl := range list {
+			if pl.Action == Refused {
+				reportRefused(opts.IO, pl)
 			}
-			fmt.Fprintln(opts.IO.Out, said)
 		}
-	}
-	fmt.Fprintln(opts.IO.Out, summary(list, false))
-	if count(list)[Refused] > 0 {
+		fmt.Fprintf(opts.IO.Out, "Nothing was sent: %d of %d document(s) cannot be applied.\n", n, len(list))
 		return cmdutil.ErrSilent
 	}
+	for i, pl := range list {
+		if pl.Action == Unchanged {
+			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
+			continue
+		}
+		said, err := pl.write(ctx, c)
+		if err != nil {
+			reportFailure(opts, list, i, err)
+			return &cmdutil.ExitCodeError{Code: cmdutil.ExitCode(err)}
+		}
+		pl.done = true
+		fmt.Fprintln(opts.IO.Out, said)
+	}
+	fmt.Fprintln(opts.IO.Out, summary(list, false))
 	return nil
+}
+
+// reportFailure says, when the write of list[failed] failed, what was
+// done and what was not, the summary line last.
+func reportFailure(opts *Options, list []*Plan, failed int, err error) {
+	pl := list[failed]
+	fmt.Fprintf(opts.IO.ErrOut, "Error: %s (%s) was not applied: %s\n", pl.Label, pl.Doc.Source, err)
+	var notSent []string
+	for _, rest := range list[failed+1:] {
+		if rest.Action != Unchanged {
+			notSent = append(notSent, fmt.Sprintf("%s %s (%s)", rest.Action, rest.Label, rest.Doc.Source))
+		}
+	}
+	if len(notSent) > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "Not sent, after the failure:\n  %s\n", strings.Join(notSent, "\n  "))
+	}
+	n := map[Action]int{}
+	for _, p := range list {
+		if p.done || p.Action == Unchanged {
+			n[p.Action]++
+		}
+	}
+	fmt.Fprintf(opts.IO.Out, "Stopped at a failure: %d created, %d updated, %d unchanged, 1 failed, %d not sent.\n",
+		n[Create], n[Update], n[Unchanged], len(notSent))
 }

@@ -203,7 +203,13 @@ func runApply(t *testing.T, srv *stubapi.Server, text string, dry bool) (string,
 	return out.String(), errOut.String(), err
 }
 
-const store = `{"id":"o1","links":[{"rel":"self"}],"acceptedTos":true,"s3MaxConnections":10,"cloudSecretKey":"k3y","uri":"mongodb://m"}`
+const (
+	store = `{"id":"o1","links":[{"rel":"self"}],"acceptedTos":true,"s3MaxConnections":10,"cloudSecretKey":"k3y","uri":"mongodb://m",` + storeRest + `}`
+	// storeRest are the other fields the server requires of a store.
+	storeRest = `"pathStyleAccessEnabled":false,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"b","sseEnabled":true`
+	// storeDoc is a whole new store's document, less its id.
+	storeDoc = "acceptedTos: true\npathStyleAccessEnabled: false\ns3BucketEndpoint: https://s3.example.com\ns3BucketName: b\nsseEnabled: true\nuri: mongodb://m\n"
+)
 
 func TestApplyLeavesAnEqualStoreAlone(t *testing.T) {
 	srv := stubapi.New(t)
@@ -224,7 +230,8 @@ func TestApplyUpdatesAStoreKeepingWhatTheDocumentLeavesOut(t *testing.T) {
 		t.Fatalf("%v %q", err, out)
 	}
 	body := srv.Requests()[1].JSON(t)
-	want := map[string]any{"acceptedTos": true, "s3MaxConnections": float64(20), "cloudSecretKey": "k3y", "uri": "mongodb://m"}
+	want := map[string]any{"acceptedTos": true, "s3MaxConnections": float64(20), "cloudSecretKey": "k3y", "uri": "mongodb://m",
+		"pathStyleAccessEnabled": false, "s3BucketEndpoint": "https://s3.example.com", "s3BucketName": "b", "sseEnabled": true}
 	if !reflect.DeepEqual(body, want) {
 		t.Errorf("PUT body %v, want %v", body, want)
 	}
@@ -234,11 +241,11 @@ func TestApplyCreatesAMissingStore(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/s1", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
 	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 200, `{"id":"s1"}`)
-	out, _, err := runApply(t, srv, "kind: SnapshotStore\nid: s1\nacceptedTos: true\n", false)
+	out, _, err := runApply(t, srv, "kind: SnapshotStore\nid: s1\n"+storeDoc, false)
 	if err != nil || !strings.Contains(out, "created SnapshotStore s1\n1 created, 0 updated, 0 unchanged.\n") {
 		t.Fatalf("%v %q", err, out)
 	}
-	if body := srv.Requests()[1].JSON(t); !reflect.DeepEqual(body, map[string]any{"id": "s1", "acceptedTos": true}) {
+	if body := srv.Requests()[1].JSON(t); body["id"] != "s1" || body["s3BucketName"] != "b" || len(body) != 7 {
 		t.Errorf("POST body %v", body)
 	}
 }
@@ -250,7 +257,7 @@ func TestDiffExitCodeAndDiff(t *testing.T) {
 	if cmdutil.ExitCode(err) != 2 {
 		t.Fatalf("exit code %d (%v), want 2", cmdutil.ExitCode(err), err)
 	}
-	for _, want := range []string{"--- server/OplogStore o1\n", "-cloudSecretKey: '********'\n-s3MaxConnections: 10\n+cloudSecretKey: '******** (changed)'\n+s3MaxConnections: 20\n"} {
+	for _, want := range []string{"--- server/OplogStore o1\n", "-cloudSecretKey: '********'\n+cloudSecretKey: '******** (changed)'\n", "-s3MaxConnections: 10\n+s3MaxConnections: 20\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
