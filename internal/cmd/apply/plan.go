@@ -279,7 +279,9 @@ func (p *Planner) backupJobs(ctx context.Context, d *Document) (*Plan, error) {
 			pl.Action, pl.Problems = Refused, append(pl.Problems, missing...)
 		}
 	}
-	serverCheck(pl, send, func(b rules.Doc) *rules.Error { return rules.BackupJobConfigBody().Check(b, "", rules.Doc{"id": project}) })
+	serverCheck(pl, send, func(b rules.Doc) *rules.Error {
+		return rules.BackupJobConfigBody().Check(b, "", rules.Doc{"id": project})
+	})
 	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 		_, err := c.Send(ctx, http.MethodPut, path, send)
 		return string(action) + "d " + pl.Label, err
