@@ -171,7 +171,7 @@ func change(pl *Plan, action Action, before, after any, unknown []string) {
 	}
 	pl.Action = action
 	for _, u := range unknown {
-		pl.Problems = append(pl.Problems, fmt.Sprintf("%s is redacted: the server does not show it and the document does not give it; write the real value in the document to %s this resource", u, action))
+		pl.Problems = append(pl.Problems, fmt.Sprintf("%s is redacted: the server does not show it and the document does not give it; to %s this resource, give the secret as a reference, ${env:NAME} or ${file:PATH} (omctl export --secret-refs writes them), or its real value", u, action))
 	}
 	if len(pl.Problems) > 0 {
 		pl.Action = Refused

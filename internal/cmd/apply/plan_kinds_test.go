@@ -231,7 +231,7 @@ func TestApplyAlertConfigs(t *testing.T) {
 		srv.Reply("GET", base+"/"+id, 200, `{"id":"`+id+`","eventTypeName":"HOST_DOWN","enabled":true,
 			"notifications":[{"typeName":"PAGER_DUTY","serviceKey":"****1234","delayMin":0}]}`)
 		_, errOut, err := runApply(t, srv, "kind: AlertConfig\nid: "+id+"\nenabled: false\nnotifications: [{typeName: PAGER_DUTY, serviceKey: '****1234', delayMin: 0}]\n", false)
-		if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "notifications[0].serviceKey is redacted: the server does not show it and the document does not give it; write the real value in the document to update this resource") {
+		if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "notifications[0].serviceKey is redacted: the server does not show it and the document does not give it; to update this resource, give the secret as a reference") {
 			t.Fatalf("%v %q", err, errOut)
 		}
 	})

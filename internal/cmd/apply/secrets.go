@@ -4,25 +4,19 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
-// secretFields hold credentials. The server shows those of notifications
-// redacted (docs/api.md, Notification): webhook URLs keep their scheme and
-// host, keys their last characters, a webhook secret nothing. Store keys
-// come back as stored but are never printed.
-var secretFields = map[string]bool{
-	"webhookSecret": true, "webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true,
-	"apiToken": true, "monitoringApiKey": true, "notificationToken": true, "alertingApiKey": true,
-	"serviceKey": true, "incidentApiKey": true, "datadogApiKey": true, "opsGenieApiKey": true,
-	"victorOpsApiKey": true, "cloudSecretKey": true, "awsSecretKey": true, "kmipClientCertPassword": true,
-}
+// secretFields hold credentials: the server's list (internal/rules). The
+// server shows those of notifications redacted (docs/api.md,
+// Notification): webhook URLs keep their scheme and host, keys their last
+// characters, a webhook secret nothing. Store keys come back as stored but
+// are never printed.
+var secretFields = rules.SecretFields
 
-// looksRedacted says whether a value is the redacted form of a secret:
-// stars, possibly after a URL's scheme and host or before a key's last
-// characters.
-func looksRedacted(s string) bool {
-	return strings.Contains(s, "****") || (s != "" && strings.Trim(s, "*") == "")
-}
+// looksRedacted says whether a value is the redacted form of a secret.
+func looksRedacted(s string) bool { return rules.LooksRedacted(s) }
 
 // couldBe says whether shown, a redacted value, is what the server would
 // show for real. When it is, apply cannot tell whether they differ.
