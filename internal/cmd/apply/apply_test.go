@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -312,5 +313,40 @@ func TestWriteDiffColoursOnATerminal(t *testing.T) {
 		if !strings.Contains(coloured.String(), want) {
 			t.Errorf("coloured diff lacks %q:\n%q", want, coloured.String())
 		}
+	}
+}
+
+// A change in a long resource is shown with 3 lines of context around
+// it, in hunks numbered as diff -u numbers them.
+func TestWriteDiffShowsContextNotTheWholeResource(t *testing.T) {
+	before, after := map[string]any{}, map[string]any{}
+	for i := 0; i < 20; i++ {
+		k := fmt.Sprintf("f%02d", i)
+		before[k], after[k] = i, i
+	}
+	after["f05"], after["f17"] = "changed", "changed too"
+	pl := &Plan{Doc: &Document{Source: "f.yaml#1"}, Label: "X x", Before: before, After: after}
+	var b strings.Builder
+	WriteDiff(&b, pl, false)
+	want := "--- server/X x\n+++ documents/X x (f.yaml#1)\n" +
+		"@@ -3,7 +3,7 @@\n f02: 2\n f03: 3\n f04: 4\n-f05: 5\n+f05: changed\n f06: 6\n f07: 7\n f08: 8\n" +
+		"@@ -15,6 +15,6 @@\n f14: 14\n f15: 15\n f16: 16\n-f17: 17\n+f17: changed too\n f18: 18\n f19: 19\n"
+	if b.String() != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// With --exit-code: 0 no change, 2 changes, 1 any error, usage errors
+// included, so 2 means changes and nothing else.
+func TestDiffExitCodeTellsErrorsFromChanges(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	opts := &Options{Deps: cmdutil.Deps{IO: ios}, Files: []string{filepath.Join(t.TempDir(), "missing.yaml")}, DryRun: true, ExitCode: true}
+	err := diffRun(context.Background(), opts)
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut.String(), "Error: cannot read -f") {
+		t.Errorf("exit %d (%v), stderr %q", cmdutil.ExitCode(err), err, errOut.String())
+	}
+	opts.ExitCode = false
+	if err := diffRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("without --exit-code: exit %d, want the usage error's 2", cmdutil.ExitCode(err))
 	}
 }
