@@ -20,30 +20,44 @@ func NewCmdApply(f *cmdutil.Factory, runF func(context.Context, *Options) error)
 one resource in the API's own field names plus a kind: OplogStore,
 SnapshotStore, BackupJobsConfig, AlertConfig, GlobalAlertConfig, BackupConfig
 or AccessList. A file may hold several documents separated by ---; -f takes
-files, directories (their .yaml, .yml and .json files, by name) and - for
-standard input, and may be repeated.
+files, directories (their .yaml, .yml and .json files) and - for standard
+input, and may be repeated.
 
-Every document is checked first (unknown kind, unknown field, wrong type);
-when any is invalid, the message names the file, the document and the field,
-and nothing is sent. Then each resource is read: one that does not exist is
-created where the API can create it, one that differs is updated, one that is
-already as described is left alone, so a second run makes no write. A field a
-document leaves out keeps the server's value. Fields the server manages
-(links, created, updated, counters, ids it assigns) are ignored, so the answer
-of a GET, with a kind added, is a valid document.
+apply is all or nothing before its first write. Every document is checked
+first with the rules the server checks requests with (unknown kind, unknown
+field, wrong type, a value the API refuses), and its secret references are
+resolved; then each resource is read and the request it needs is checked
+again, merged with what the server has. If any document cannot be applied,
+nothing is sent: every problem is listed, naming the file, the document and
+the field, and apply exits 1. The writes are made in dependency order, not
+file order: stores, then backup jobs configurations (which name stores),
+backup configurations, alert configurations, access lists. A write that fails
+stops the run, which says what was done and what was not; the summary line
+comes last.
 
-A secret the server shows redacted cannot be compared: it is never counted
-as a change and never sent back redacted. What the API cannot do (remove an
-access-list entry, change a global alert configuration other than enabling or
-disabling it, create a backup configuration) is reported by name; that
-document is not sent and apply exits 1.
+A resource that does not exist is created where the API can create it, one
+that differs is updated, one already as described is left alone, so a second
+run makes no write. A field a document leaves out keeps the server's value.
+Fields the server manages (links, created, updated, counters, ids it assigns)
+are ignored, so the answer of a GET, with a kind added, is a valid document.
+
+Secrets (webhook secrets and URLs, integration keys, store keys) can be given
+as references, ${env:NAME} or ${file:PATH}, read when apply runs; an unset
+variable or unreadable file is an error before anything is sent. The server
+shows secrets redacted: a redacted secret is never counted as a change and
+never sent; a document that changes a resource and still holds one is
+refused. omctl export --secret-refs writes documents with references.
+
+What the API cannot do (remove an access-list entry, change a global alert
+configuration other than enabling or disabling it, create a backup
+configuration) is reported by name, and nothing is sent.
 
 Alert configurations are found by id, or by name: apply keeps the name in the
 tag omctl:name=NAME. --dry-run prints the plan as diff does.
-docs/apply.md describes every kind.`,
+docs/apply.md describes every kind, and omctl help exit-codes the exit codes.`,
 		Example: `  omctl apply -f storage.yaml
   omctl apply -f config/ --dry-run
-  omctl export AlertConfig > alerts.yaml   # edit, then:
+  omctl export AlertConfig --secret-refs > alerts.yaml   # edit, set the variables, then:
   omctl apply -f alerts.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
