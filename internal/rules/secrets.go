@@ -36,10 +36,14 @@ func LooksRedacted(s string) bool {
 
 // RedactedSecrets lists, by path (notifications[0].webhookSecret), the
 // secret fields of a JSON value that hold a redacted form, sorted.
-func RedactedSecrets(v any) []string {
+func RedactedSecrets(v any) []string { return SecretPaths(v, LooksRedacted) }
+
+// SecretPaths lists, sorted, the paths of the secret fields of a JSON
+// value whose string value keep accepts.
+func SecretPaths(v any, keep func(string) bool) []string {
 	var out []string
 	walkSecrets(v, "", "", func(path, value string) {
-		if LooksRedacted(value) {
+		if keep(value) {
 			out = append(out, path)
 		}
 	})

@@ -122,13 +122,9 @@ func readLimited(path string) ([]byte, error) {
 	return data, nil
 }
 
+// describeFileError is the reason of a file error without Go's "open
+// PATH:", which the reference already names.
 func describeFileError(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		return pathErr.Err.Error()

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -135,7 +134,7 @@ func secretRefs(docs []exported) []string {
 	used := map[string]bool{}
 	for _, d := range docs {
 		prefix := d.kind + "_" + identity(d)
-		for _, path := range secretPaths(d.fields) {
+		for _, path := range rules.SecretPaths(d.fields, func(s string) bool { return s != "" }) {
 			name := secretVariable(prefix, path)
 			for n := 2; used[name]; n++ {
 				name = secretVariable(prefix, path) + "_" + strconv.Itoa(n)
@@ -165,31 +164,6 @@ var notAlnum = regexp.MustCompile(`[^A-Za-z0-9]+`)
 // than letters and digits one _ (docs/apply.md, Secrets).
 func secretVariable(prefix, path string) string {
 	return strings.ToUpper(strings.Trim(notAlnum.ReplaceAllString(prefix+"_"+path, "_"), "_"))
-}
-
-// secretPaths lists the paths of the secrets of v that hold a value, sorted.
-func secretPaths(v any) []string {
-	var out []string
-	var walk func(v any, key, path string)
-	walk = func(v any, key, path string) {
-		switch t := v.(type) {
-		case map[string]any:
-			for k, e := range t {
-				walk(e, k, rules.JoinPath(path, k))
-			}
-		case []any:
-			for i, e := range t {
-				walk(e, key, path+"["+strconv.Itoa(i)+"]")
-			}
-		case string:
-			if secretFields[key] && t != "" {
-				out = append(out, path)
-			}
-		}
-	}
-	walk(v, "", "")
-	sort.Strings(out)
-	return out
 }
 
 // setAt sets the string at path in v.
