@@ -35,6 +35,10 @@ func TestNewCmdCreate(t *testing.T) {
 		{[]string{"--desc", "two roles", "--role", "GROUP_READ_ONLY,GROUP_BACKUP_ADMIN", "--role", "BOGUS"}, "", func(o *CreateOptions) bool {
 			return o.Desc == "two roles" && slices.Equal(o.Roles, []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "BOGUS"})
 		}},
+		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile", "ci"}, "", func(o *CreateOptions) bool {
+			return o.SaveProfile == "ci" && o.ConfigPath != nil && o.BaseURL != nil
+		}},
+		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile"}, "flag needs an argument", nil},
 		{[]string{"--role", "GROUP_READ_ONLY"}, `required flag(s) "desc" not set`, nil},
 		{[]string{"--desc", "ci"}, `required flag(s) "role" not set`, nil},
 		{nil, `required flag(s) "desc", "role" not set`, nil},
