@@ -1,33 +1,83 @@
 package cmdutil
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/secretref"
 )
 
-// SecretFields hold credentials: the keys, tokens, secrets and secret URLs
-// of notifications (docs/api.md, Notification), a store's secret key, a
-// KMIP certificate's password and an API key's private key. omctl prints
-// them masked, and never sends one back that it only saw redacted.
-var SecretFields = map[string]bool{
-	"webhookSecret": true, "webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true,
-	"apiToken": true, "monitoringApiKey": true, "notificationToken": true, "alertingApiKey": true,
-	"serviceKey": true, "incidentApiKey": true, "datadogApiKey": true, "opsGenieApiKey": true,
-	"victorOpsApiKey": true, "cloudSecretKey": true, "awsSecretKey": true, "kmipClientCertPassword": true,
-	"privateKey": true, "password": true,
+// HowToGiveSecrets ends every message about a secret omctl will not send.
+const HowToGiveSecrets = "give the real value, or a reference the file can keep: ${env:NAME} or ${file:PATH} (see docs/apply.md, Secrets)"
+
+// ReadBodyInput reads the JSON body of a write (--file FILE or -) and makes
+// it safe to send: each secret given by reference (${env:NAME},
+// ${file:PATH}) is replaced by its value, and a secret still in the
+// redacted form the server shows (a describe's output) refuses the body,
+// each such field named, before anything is sent. A body without
+// references is sent exactly as read.
+func ReadBodyInput(ios *iostreams.IOStreams, flag, file string) ([]byte, error) {
+	raw, err := ReadJSONInput(ios, flag, file)
+	if err != nil {
+		return nil, err
+	}
+	return PrepareBody(raw, file)
 }
 
-// LooksRedacted says whether a value is the redacted form of a secret, as
-// the server shows one: stars, possibly after a URL's scheme and host or
-// before a key's last characters.
-func LooksRedacted(s string) bool {
-	return strings.Contains(s, "****") || (s != "" && strings.Trim(s, "*") == "")
+// PrepareBody resolves the references of a JSON body and refuses redacted
+// secrets; source names the body in messages.
+func PrepareBody(raw []byte, source string) ([]byte, error) {
+	if source == "-" {
+		source = "standard input"
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, FlagErrorf("%s is not valid JSON: %s", source, DescribeJSONError(err))
+	}
+	res := secretref.Resolver{}.Resolve(v)
+	problems := res.Problems
+	for _, p := range rules.RedactedSecrets(res.Value) {
+		problems = append(problems, p+" holds a redacted value, as the server shows it, not the secret")
+	}
+	if len(problems) > 0 {
+		return nil, FlagErrorf("%s: nothing was sent:\n  %s\n%s", source, strings.Join(problems, "\n  "), HowToGiveSecrets)
+	}
+	if len(res.Refs) == 0 {
+		return raw, nil
+	}
+	out, err := json.Marshal(res.Value)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WarnRedactedSecrets writes a warning for each secret field of a JSON
+// body that holds a redacted form, for commands that send bodies as given
+// (omctl api).
+func WarnRedactedSecrets(ios *iostreams.IOStreams, body []byte) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return
+	}
+	for _, p := range rules.RedactedSecrets(v) {
+		fmt.Fprintf(ios.ErrOut, "Warning: the body's %s holds a redacted value, not the secret; the server will store it as given\n", p)
+	}
 }
 
 // Mask shows a secret the way the server shows redacted ones: a URL keeps
 // its scheme and host, anything else is stars.
 func Mask(key, s string) string {
-	if s == "" || LooksRedacted(s) {
+	if s == "" || rules.LooksRedacted(s) {
 		return s
 	}
 	if strings.HasSuffix(strings.ToLower(key), "url") {
@@ -78,7 +128,7 @@ func MaskPair(key string, before, after any) (any, any) {
 		}
 		return pick(ob, bIsList, before), pick(oa, aIsList, after)
 	}
-	if !SecretFields[key] {
+	if !rules.SecretFields[key] {
 		return before, after
 	}
 	bs, bok := before.(string)
@@ -102,32 +152,4 @@ func pick[T any](masked T, ok bool, orig any) any {
 		return masked
 	}
 	return orig
-}
-
-// redactedSecrets lists the paths of the secrets in v that hold only a
-// redacted form: values omctl must not send.
-func redactedSecrets(key, path string, v any) []string {
-	var found []string
-	switch t := v.(type) {
-	case map[string]any:
-		for _, k := range sortedKeys(t) {
-			found = append(found, redactedSecrets(k, joinPath(path, k), t[k])...)
-		}
-	case []any:
-		for i, e := range t {
-			found = append(found, redactedSecrets(key, path+"["+itoa(i)+"]", e)...)
-		}
-	case string:
-		if SecretFields[key] && LooksRedacted(t) {
-			found = append(found, path)
-		}
-	}
-	return found
-}
-
-func joinPath(path, k string) string {
-	if path == "" {
-		return k
-	}
-	return path + "." + k
 }

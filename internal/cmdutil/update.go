@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // AddReplaceFlag adds --replace to an update built from flags: the body is
@@ -38,7 +39,7 @@ func MergeUpdate(current, changes map[string]any, flags map[string]string) (map[
 	for k, v := range changes {
 		body[k] = v
 	}
-	if hidden := redactedSecrets("", "", normalize(body)); len(hidden) > 0 {
+	if hidden := rules.RedactedSecrets(normalize(body)); len(hidden) > 0 {
 		var how []string
 		for _, p := range hidden {
 			top, _, _ := strings.Cut(p, ".")
@@ -80,7 +81,7 @@ func ChangedFields(before, after map[string]any) []string {
 func Unapplied(sent, answer map[string]any) []string {
 	var missing []string
 	for _, k := range sortedKeys(sent) {
-		if SecretFields[k] || managed[k] {
+		if rules.SecretFields[k] || managed[k] {
 			continue
 		}
 		if !reflect.DeepEqual(normalize(sent[k]), normalize(answer[k])) {

@@ -38,6 +38,21 @@ func (p *Printer) Describe(body []byte, def TableDef, detail DetailDef) error {
 	if p.opts.Format != api.FormatTable || !p.io.IsStdoutTTY() {
 		return p.Resource(body, def)
 	}
+	return p.writeDetail(body, detail)
+}
+
+// OneTime prints a resource that holds a secret shown only once (a new
+// API key's private key): with -o table, on a terminal or not, a line per
+// field, so no value is ever cut to fit a column; other formats as
+// Resource does.
+func (p *Printer) OneTime(body []byte, detail DetailDef) error {
+	if p.opts.Format != api.FormatTable {
+		return p.Resource(body, TableDef{})
+	}
+	return p.writeDetail(body, detail)
+}
+
+func (p *Printer) writeDetail(body []byte, detail DetailDef) error {
 	fields, err := detail.Fields(p.content(body))
 	if err != nil {
 		return err

@@ -414,3 +414,18 @@ func TestSameValueChangesNeitherValue(t *testing.T) {
 		t.Error("3 and 4 are not the same value")
 	}
 }
+
+// Every redacted form the server shows (RedactNotification), and the
+// journal's, is found, by path; real values are not.
+func TestRedactedSecretsFindsWhatTheServerShowsRedacted(t *testing.T) {
+	shown := RedactNotification(Doc{"typeName": "WEBHOOK", "webhookUrl": "https://h.example.com/a/b", "webhookSecret": "s"})
+	slack := RedactNotification(Doc{"typeName": "SLACK", "apiToken": "xoxb-1234567890", "channelName": "#ops"})
+	body := map[string]any{"notifications": []any{map[string]any(shown), map[string]any(slack),
+		map[string]any{"typeName": "PAGER_DUTY", "serviceKey": "real-key"}},
+		"cloudSecretKey": JournalRedacted, "uri": "****"}
+	got := RedactedSecrets(body)
+	want := []string{"cloudSecretKey", "notifications[0].webhookSecret", "notifications[0].webhookUrl", "notifications[1].apiToken"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("RedactedSecrets = %v, want %v", got, want)
+	}
+}

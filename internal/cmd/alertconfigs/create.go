@@ -31,12 +31,18 @@ standard input with --file - (POST /groups/{project_id}/alertConfigs).
 eventTypeName and notifications are required; a configuration sent without
 "enabled" is created DISABLED. The server chooses the new configuration's id,
 so FILE must not hold one; a groupId, if any, must be the project's. links,
-created and updated are ignored, so another configuration's JSON without its
-id can be used as is. --dry-run prints the POST and the configuration it
-would create, and sends nothing.`,
-		Example: `  omctl alertconfigs create --file hostdown.json
-  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json --jq 'del(.id, .groupId)' |
-    omctl alertconfigs create --project 5e2b0c2e8f9d4b0012340002 --file -`,
+created and updated are ignored. --dry-run prints the POST and the
+configuration it would create, and sends nothing.
+
+Secrets (webhookSecret, webhookUrl, integration keys and tokens) may be given
+as a reference, ${env:NAME} or ${file:PATH}, read when the body is sent. The
+server shows secrets redacted, so another configuration's JSON holds no real
+secret: a body whose secret is redacted is refused, each field named, and
+nothing is sent. To copy configurations, use omctl export --secret-refs and
+omctl apply (docs/apply.md, Secrets).`,
+		Example: `  # hostdown.json: "notifications": [{"typeName": "WEBHOOK",
+  #   "webhookUrl": "${env:HOOK_URL}", "webhookSecret": "${file:/run/secrets/hook}"}]
+  omctl alertconfigs create --file hostdown.json   # HOOK_URL set by the CI's secret store`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {

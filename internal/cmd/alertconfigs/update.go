@@ -33,8 +33,15 @@ with --file - (PUT /groups/{project_id}/alertConfigs/{alert_config_id}).
 This is a full replacement: fields left out are dropped, and a configuration
 sent without "enabled" becomes DISABLED. eventTypeName and notifications are
 required. --dry-run prints the PUT and its diff against the configuration,
-and sends nothing.`,
-		Example: `  omctl alertconfigs list -o json --jq '.results[0]' > cfg.json
+and sends nothing.
+
+The server shows secrets redacted, so a configuration read back holds none:
+a body whose secret (webhookSecret, webhookUrl, an integration key or token)
+is still redacted is refused, each field named, and nothing is sent. Give
+each secret as the real value or as a reference, ${env:NAME} or
+${file:PATH}, read when the body is sent (docs/apply.md, Secrets).`,
+		Example: `  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json > cfg.json
+  # edit cfg.json: "webhookSecret": "${file:/run/secrets/hook}" in place of "******"
   omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file cfg.json
   jq '.enabled = true' cfg.json | omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file -`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
@@ -85,7 +92,7 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 // requires of a body (eventTypeName, notifications), warning when it has
 // no "enabled" field. It returns the file as is and its fields.
 func readConfigFile(ios *iostreams.IOStreams, file string) ([]byte, map[string]json.RawMessage, error) {
-	raw, err := cmdutil.ReadJSONInput(ios, "--file", file)
+	raw, err := cmdutil.ReadBodyInput(ios, "--file", file)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	endpoints "github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
@@ -146,6 +147,11 @@ func apiRun(ctx context.Context, opts *Options) error {
 	var payload any
 	if body != nil {
 		payload = body
+		// Sent as given, but a redacted secret would be stored as the
+		// secret: say so (docs/apply.md, Secrets).
+		if _, known := endpoints.Lookup(method, path); known {
+			cmdutil.WarnRedactedSecrets(opts.IO, body)
+		}
 	}
 	res, err := c.Do(ctx, method, path, query, payload)
 	if err != nil {

@@ -121,3 +121,20 @@ func TestAPIPaginateTakesPageSizeFromPath(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// omctl api sends a body as given, but says when a secret in it is only
+// the redacted form the server shows.
+func TestAPIWarnsOfARedactedSecretAndSendsIt(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("PUT", "/groups/"+project+"/alertConfigs/5f2a0c2e8f9d4b0012345678", 200, `{}`)
+	ios, stdin, _, errOut := iostreams.Test()
+	stdin.WriteString(`{"eventTypeName":"HOST_DOWN","notifications":[{"typeName":"WEBHOOK","webhookSecret":"******"}]}`)
+	o := opts(srv, ios, "json", "")
+	o.Method, o.Path, o.Input = "PUT", "/groups/{project_id}/alertConfigs/5f2a0c2e8f9d4b0012345678", "-"
+	if err := apiRun(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(srv.Only().Body), `"******"`) || !strings.Contains(errOut.String(), "Warning: the body's notifications[0].webhookSecret holds a redacted value") {
+		t.Errorf("body %s, stderr %q", srv.Only().Body, errOut.String())
+	}
+}

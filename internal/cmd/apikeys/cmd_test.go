@@ -35,6 +35,10 @@ func TestNewCmdCreate(t *testing.T) {
 		{[]string{"--desc", "two roles", "--role", "GROUP_READ_ONLY,GROUP_BACKUP_ADMIN", "--role", "BOGUS"}, "", func(o *CreateOptions) bool {
 			return o.Desc == "two roles" && slices.Equal(o.Roles, []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "BOGUS"})
 		}},
+		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile", "ci"}, "", func(o *CreateOptions) bool {
+			return o.SaveProfile == "ci" && o.ConfigPath != nil && o.BaseURL != nil
+		}},
+		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile"}, "flag needs an argument", nil},
 		{[]string{"--role", "GROUP_READ_ONLY"}, `required flag(s) "desc" not set`, nil},
 		{[]string{"--desc", "ci"}, `required flag(s) "role" not set`, nil},
 		{nil, `required flag(s) "desc", "role" not set`, nil},
@@ -155,7 +159,7 @@ func TestCreateWithoutPrivateKeyInAnswerDoesNotWarn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errOut.Len() != 0 || out.String() != keyID+"\tci\tabcdefgh\t\t\n" {
+	if errOut.Len() != 0 || out.String() != "ID:          "+keyID+"\nDescription: ci\nPublic key:  abcdefgh\n" {
 		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
 	}
 }

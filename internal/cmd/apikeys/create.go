@@ -2,7 +2,6 @@ package apikeys
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/config"
+	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -28,21 +29,40 @@ type CreateOptions struct {
 
 	Desc  string
 	Roles []string
+	// SaveProfile names a new profile to write the key to.
+	SaveProfile string
+	// ConfigPath is where profiles are saved (config.Path).
+	ConfigPath func() (string, error)
+	// BaseURL is the server the key is for, written to the saved profile.
+	BaseURL func() (string, error)
 }
 
 // NewCmdCreate builds `apikeys create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{Deps: cmdutil.NewDeps(f)}
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f), ConfigPath: config.Path, BaseURL: func() (string, error) {
+		s, err := f.Settings()
+		if err != nil {
+			return "", err
+		}
+		return s.BaseURL, nil
+	}}
 	cmd := &cobra.Command{
 		Use:   "create --desc TEXT --role ROLE ...",
 		Short: "Create an organization API key assigned to a project",
 		Long: `Create an organization API key and assign it to the project
 (POST /groups/{project_id}/apiKeys). The answer is the only place the private
-key is ever shown whole: store it at once.
+key is ever shown whole: store it at once. With -o table the new key is
+shown as fields, one a line, never cut to fit the terminal; -o json, jsonl
+and yaml print the answer whole.
+
+--save-profile NAME writes a new profile holding the key (its base URL, public
+and private key, project and organization), so the private key never needs
+to be copied by hand; NAME must not be a profile already.
 
 Roles: ` + strings.Join(KeyRoles, ", "),
 		Example: `  omctl apikeys create --desc "CI backup job" --role GROUP_BACKUP_ADMIN
-  omctl apikeys create --desc "read-only dashboards" --role GROUP_READ_ONLY -o json --jq .privateKey`,
+  omctl apikeys create --desc "read-only dashboards" --role GROUP_READ_ONLY --save-profile dashboards
+  omctl apikeys create --desc "CI reader" --role GROUP_READ_ONLY -o json --jq .privateKey`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -53,6 +73,7 @@ Roles: ` + strings.Join(KeyRoles, ", "),
 	}
 	cmd.Flags().StringVar(&opts.Desc, "desc", "", fmt.Sprintf("description, 1 to %d characters", MaxDescLength))
 	cmd.Flags().StringSliceVar(&opts.Roles, "role", nil, "role of the key (repeatable or comma-separated)")
+	cmd.Flags().StringVar(&opts.SaveProfile, "save-profile", "", "write the new key to a new profile `NAME` of the config file")
 	_ = cmd.MarkFlagRequired("desc")
 	_ = cmd.MarkFlagRequired("role")
 	_ = cmd.RegisterFlagCompletionFunc("role", cmdutil.CompleteValues(KeyRoles...))
@@ -77,6 +98,15 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 			roles = append(roles, r)
 		}
 	}
+	var save *profileSaver
+	if opts.SaveProfile != "" {
+		// Checked before the key is created: a key made and then not
+		// saved would be shown once and be easy to lose.
+		var err error
+		if save, err = newProfileSaver(opts); err != nil {
+			return err
+		}
+	}
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
@@ -88,10 +118,35 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		return err
 	}
 	var key api.APIKey
-	if json.Unmarshal(c.Content(res), &key) == nil && key.PrivateKey != "" {
-		fmt.Fprintf(opts.IO.ErrOut, "Warning: store the private key of %s now; it is shown only once.\n", key.PublicKey)
+	if err := cmdutil.DecodeAnswer(c.Content(res), "an API key", &key); err != nil {
+		return err
 	}
-	return printer.Resource(res, Table)
+	if err := printer.OneTime(res, Details); err != nil {
+		return err
+	}
+	if save == nil {
+		if key.PrivateKey != "" {
+			fmt.Fprintf(opts.IO.ErrOut, "Warning: store the private key of %s now; it is shown only once.\n", key.PublicKey)
+		}
+		return nil
+	}
+	path, err := save.save(key, projectID)
+	if err != nil {
+		return fmt.Errorf("the key %s is created but could not be saved to profile %q (%w): store the private key shown above now; it is shown only once", key.PublicKey, opts.SaveProfile, err)
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "Saved the key %s to profile %q in %s; use it with -P %s.\n", key.PublicKey, opts.SaveProfile, path, opts.SaveProfile)
+	return nil
 }
+
+// Details shows a new key one field a line, its private key whole.
+var Details = output.Details("an API key", func(k api.APIKey) []output.Field {
+	roles := make([]string, len(k.Roles))
+	for i, r := range k.Roles {
+		roles[i] = r.RoleName
+	}
+	return []output.Field{{Name: "ID", Value: k.ID}, {Name: "Description", Value: k.Desc},
+		{Name: "Public key", Value: k.PublicKey}, {Name: "Private key", Value: k.PrivateKey},
+		{Name: "Roles", Value: strings.Join(roles, ", ")}}
+})
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -3,6 +3,7 @@ package apply
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,30 +20,44 @@ func NewCmdApply(f *cmdutil.Factory, runF func(context.Context, *Options) error)
 one resource in the API's own field names plus a kind: OplogStore,
 SnapshotStore, BackupJobsConfig, AlertConfig, GlobalAlertConfig, BackupConfig
 or AccessList. A file may hold several documents separated by ---; -f takes
-files, directories (their .yaml, .yml and .json files, by name) and - for
-standard input, and may be repeated.
+files, directories (their .yaml, .yml and .json files) and - for standard
+input, and may be repeated.
 
-Every document is checked first (unknown kind, unknown field, wrong type);
-when any is invalid, the message names the file, the document and the field,
-and nothing is sent. Then each resource is read: one that does not exist is
-created where the API can create it, one that differs is updated, one that is
-already as described is left alone, so a second run makes no write. A field a
-document leaves out keeps the server's value. Fields the server manages
-(links, created, updated, counters, ids it assigns) are ignored, so the answer
-of a GET, with a kind added, is a valid document.
+apply is all or nothing before its first write. Every document is checked
+first with the rules the server checks requests with (unknown kind, unknown
+field, wrong type, a value the API refuses), and its secret references are
+resolved; then each resource is read and the request it needs is checked
+again, merged with what the server has. If any document cannot be applied,
+nothing is sent: every problem is listed, naming the file, the document and
+the field, and apply exits 1. The writes are made in dependency order, not
+file order: stores, then backup jobs configurations (which name stores),
+backup configurations, alert configurations, access lists. A write that fails
+stops the run, which says what was done and what was not; the summary line
+comes last.
 
-A secret the server shows redacted cannot be compared: it is never counted
-as a change and never sent back redacted. What the API cannot do (remove an
-access-list entry, change a global alert configuration other than enabling or
-disabling it, create a backup configuration) is reported by name; that
-document is not sent and apply exits 1.
+A resource that does not exist is created where the API can create it, one
+that differs is updated, one already as described is left alone, so a second
+run makes no write. A field a document leaves out keeps the server's value.
+Fields the server manages (links, created, updated, counters, ids it assigns)
+are ignored, so the answer of a GET, with a kind added, is a valid document.
+
+Secrets (webhook secrets and URLs, integration keys, store keys) can be given
+as references, ${env:NAME} or ${file:PATH}, read when apply runs; an unset
+variable or unreadable file is an error before anything is sent. The server
+shows secrets redacted: a redacted secret is never counted as a change and
+never sent; a document that changes a resource and still holds one is
+refused. omctl export --secret-refs writes documents with references.
+
+What the API cannot do (remove an access-list entry, change a global alert
+configuration other than enabling or disabling it, create a backup
+configuration) is reported by name, and nothing is sent.
 
 Alert configurations are found by id, or by name: apply keeps the name in the
 tag omctl:name=NAME. --dry-run prints the plan as diff does.
-docs/apply.md describes every kind.`,
+docs/apply.md describes every kind, and omctl help exit-codes the exit codes.`,
 		Example: `  omctl apply -f storage.yaml
   omctl apply -f config/ --dry-run
-  omctl export AlertConfig > alerts.yaml   # edit, then:
+  omctl export AlertConfig --secret-refs > alerts.yaml   # edit, set the variables, then:
   omctl apply -f alerts.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -69,23 +84,54 @@ func applyRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	for _, pl := range list {
-		switch pl.Action {
-		case Refused:
-			reportRefused(opts.IO, pl)
-		case Unchanged:
-			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
-		default:
-			said, err := pl.write(ctx, c)
-			if err != nil {
-				return fmt.Errorf("%s (%s): %w", pl.Label, pl.Doc.Source, err)
+	// All or nothing before the first write: one refused document and
+	// nothing is sent.
+	if n := count(list)[Refused]; n > 0 {
+		for _, pl := range list {
+			if pl.Action == Refused {
+				reportRefused(opts.IO, pl)
 			}
-			fmt.Fprintln(opts.IO.Out, said)
 		}
-	}
-	fmt.Fprintln(opts.IO.Out, summary(list, false))
-	if count(list)[Refused] > 0 {
+		fmt.Fprintf(opts.IO.Out, "Nothing was sent: %d of %d document(s) cannot be applied.\n", n, len(list))
 		return cmdutil.ErrSilent
 	}
+	for i, pl := range list {
+		if pl.Action == Unchanged {
+			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
+			continue
+		}
+		said, err := pl.write(ctx, c)
+		if err != nil {
+			reportFailure(opts, list, i, err)
+			return &cmdutil.ExitCodeError{Code: cmdutil.ExitCode(err)}
+		}
+		pl.done = true
+		fmt.Fprintln(opts.IO.Out, said)
+	}
+	fmt.Fprintln(opts.IO.Out, summary(list, false))
 	return nil
+}
+
+// reportFailure says, when the write of list[failed] failed, what was
+// done and what was not, the summary line last.
+func reportFailure(opts *Options, list []*Plan, failed int, err error) {
+	pl := list[failed]
+	fmt.Fprintf(opts.IO.ErrOut, "Error: %s (%s) was not applied: %s\n", pl.Label, pl.Doc.Source, err)
+	var notSent []string
+	for _, rest := range list[failed+1:] {
+		if rest.Action != Unchanged {
+			notSent = append(notSent, fmt.Sprintf("%s %s (%s)", rest.Action, rest.Label, rest.Doc.Source))
+		}
+	}
+	if len(notSent) > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "Not sent, after the failure:\n  %s\n", strings.Join(notSent, "\n  "))
+	}
+	n := map[Action]int{}
+	for _, p := range list {
+		if p.done || p.Action == Unchanged {
+			n[p.Action]++
+		}
+	}
+	fmt.Fprintf(opts.IO.Out, "Stopped at a failure: %d created, %d updated, %d unchanged, 1 failed, %d not sent.\n",
+		n[Create], n[Update], n[Unchanged], len(notSent))
 }

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -112,8 +113,8 @@ func TestReadDocumentsNamesFileDocumentAndField(t *testing.T) {
 		path := write(t, "docs.yaml", tt.text)
 		ios, _, _, _ := iostreams.Test()
 		_, err := ReadDocuments(ios, []string{path})
-		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-			t.Errorf("%q: %v, want a usage error naming %s and %q", tt.text, err, path, tt.want)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != 1 {
+			t.Errorf("%q: %v, want a refusal (exit 1) naming %s and %q", tt.text, err, path, tt.want)
 		}
 	}
 }
@@ -177,7 +178,7 @@ func TestResolveSecrets(t *testing.T) {
 func TestMaskPairNeverPrintsSecrets(t *testing.T) {
 	before := map[string]any{"cloudSecretKey": "old-secret-1", "notifications": []any{map[string]any{"webhookUrl": "https://h.example.com/a/b"}}}
 	after := map[string]any{"cloudSecretKey": "new-secret-1", "notifications": []any{map[string]any{"webhookUrl": "https://h.example.com/a/b"}}}
-	b, a := maskPair("", before, after)
+	b, a := cmdutil.MaskPair("", before, after)
 	text := strings.Join(append(yamlLines(b), yamlLines(a)...), "\n")
 	if strings.Contains(text, "secret-1") || strings.Contains(text, "/a/b") {
 		t.Fatalf("secrets printed:\n%s", text)
@@ -203,7 +204,13 @@ func runApply(t *testing.T, srv *stubapi.Server, text string, dry bool) (string,
 	return out.String(), errOut.String(), err
 }
 
-const store = `{"id":"o1","links":[{"rel":"self"}],"acceptedTos":true,"s3MaxConnections":10,"cloudSecretKey":"k3y","uri":"mongodb://m"}`
+const (
+	store = `{"id":"o1","links":[{"rel":"self"}],"acceptedTos":true,"s3MaxConnections":10,"cloudSecretKey":"k3y","uri":"mongodb://m",` + storeRest + `}`
+	// storeRest are the other fields the server requires of a store.
+	storeRest = `"pathStyleAccessEnabled":false,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"b","sseEnabled":true`
+	// storeDoc is a whole new store's document, less its id.
+	storeDoc = "acceptedTos: true\npathStyleAccessEnabled: false\ns3BucketEndpoint: https://s3.example.com\ns3BucketName: b\nsseEnabled: true\nuri: mongodb://m\n"
+)
 
 func TestApplyLeavesAnEqualStoreAlone(t *testing.T) {
 	srv := stubapi.New(t)
@@ -224,7 +231,8 @@ func TestApplyUpdatesAStoreKeepingWhatTheDocumentLeavesOut(t *testing.T) {
 		t.Fatalf("%v %q", err, out)
 	}
 	body := srv.Requests()[1].JSON(t)
-	want := map[string]any{"acceptedTos": true, "s3MaxConnections": float64(20), "cloudSecretKey": "k3y", "uri": "mongodb://m"}
+	want := map[string]any{"acceptedTos": true, "s3MaxConnections": float64(20), "cloudSecretKey": "k3y", "uri": "mongodb://m",
+		"pathStyleAccessEnabled": false, "s3BucketEndpoint": "https://s3.example.com", "s3BucketName": "b", "sseEnabled": true}
 	if !reflect.DeepEqual(body, want) {
 		t.Errorf("PUT body %v, want %v", body, want)
 	}
@@ -234,11 +242,11 @@ func TestApplyCreatesAMissingStore(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/s1", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
 	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 200, `{"id":"s1"}`)
-	out, _, err := runApply(t, srv, "kind: SnapshotStore\nid: s1\nacceptedTos: true\n", false)
+	out, _, err := runApply(t, srv, "kind: SnapshotStore\nid: s1\n"+storeDoc, false)
 	if err != nil || !strings.Contains(out, "created SnapshotStore s1\n1 created, 0 updated, 0 unchanged.\n") {
 		t.Fatalf("%v %q", err, out)
 	}
-	if body := srv.Requests()[1].JSON(t); !reflect.DeepEqual(body, map[string]any{"id": "s1", "acceptedTos": true}) {
+	if body := srv.Requests()[1].JSON(t); body["id"] != "s1" || body["s3BucketName"] != "b" || len(body) != 7 {
 		t.Errorf("POST body %v", body)
 	}
 }
@@ -250,7 +258,7 @@ func TestDiffExitCodeAndDiff(t *testing.T) {
 	if cmdutil.ExitCode(err) != 2 {
 		t.Fatalf("exit code %d (%v), want 2", cmdutil.ExitCode(err), err)
 	}
-	for _, want := range []string{"--- server/OplogStore o1\n", "-cloudSecretKey: '********'\n-s3MaxConnections: 10\n+cloudSecretKey: '******** (changed)'\n+s3MaxConnections: 20\n"} {
+	for _, want := range []string{"--- server/OplogStore o1\n", "-cloudSecretKey: '********'\n+cloudSecretKey: '******** (changed)'\n", "-s3MaxConnections: 10\n+s3MaxConnections: 20\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
@@ -305,5 +313,40 @@ func TestWriteDiffColoursOnATerminal(t *testing.T) {
 		if !strings.Contains(coloured.String(), want) {
 			t.Errorf("coloured diff lacks %q:\n%q", want, coloured.String())
 		}
+	}
+}
+
+// A change in a long resource is shown with 3 lines of context around
+// it, in hunks numbered as diff -u numbers them.
+func TestWriteDiffShowsContextNotTheWholeResource(t *testing.T) {
+	before, after := map[string]any{}, map[string]any{}
+	for i := 0; i < 20; i++ {
+		k := fmt.Sprintf("f%02d", i)
+		before[k], after[k] = i, i
+	}
+	after["f05"], after["f17"] = "changed", "changed too"
+	pl := &Plan{Doc: &Document{Source: "f.yaml#1"}, Label: "X x", Before: before, After: after}
+	var b strings.Builder
+	WriteDiff(&b, pl, false)
+	want := "--- server/X x\n+++ documents/X x (f.yaml#1)\n" +
+		"@@ -3,7 +3,7 @@\n f02: 2\n f03: 3\n f04: 4\n-f05: 5\n+f05: changed\n f06: 6\n f07: 7\n f08: 8\n" +
+		"@@ -15,6 +15,6 @@\n f14: 14\n f15: 15\n f16: 16\n-f17: 17\n+f17: changed too\n f18: 18\n f19: 19\n"
+	if b.String() != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// With --exit-code: 0 no change, 2 changes, 1 any error, usage errors
+// included, so 2 means changes and nothing else.
+func TestDiffExitCodeTellsErrorsFromChanges(t *testing.T) {
+	ios, _, _, errOut := iostreams.Test()
+	opts := &Options{Deps: cmdutil.Deps{IO: ios}, Files: []string{filepath.Join(t.TempDir(), "missing.yaml")}, DryRun: true, ExitCode: true}
+	err := diffRun(context.Background(), opts)
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut.String(), "Error: cannot read -f") {
+		t.Errorf("exit %d (%v), stderr %q", cmdutil.ExitCode(err), err, errOut.String())
+	}
+	opts.ExitCode = false
+	if err := diffRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("without --exit-code: exit %d, want the usage error's 2", cmdutil.ExitCode(err))
 	}
 }

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -22,8 +23,14 @@ manages are left out; secrets are shown masked, and a secret the server shows
 redacted is never counted as a change. A document that cannot be applied is
 reported on stderr with its reasons, and the exit code is 1.
 
---exit-code exits 0 when nothing would change and 2 when something would,
-as git diff --exit-code does. docs/apply.md describes the documents.`,
+Each change is shown with 3 lines of context, not the whole resource.
+
+--exit-code exits 0 when nothing would change, 2 when something would, and
+1 on any error (a refused document, a bad file or flag, a server error), as
+terraform plan -detailed-exitcode does, so a CI job can tell the three apart.
+Without it, diff exits 0 whether or not something would change, 1 on a
+refused document, and an error's own code otherwise (omctl help exit-codes).
+docs/apply.md describes the documents.`,
 		Example: `  omctl diff -f storage.yaml
   omctl diff -f config/ --exit-code || echo "the server drifted from git"`,
 		Args: cobra.NoArgs,
@@ -41,6 +48,21 @@ as git diff --exit-code does. docs/apply.md describes the documents.`,
 }
 
 func diffRun(ctx context.Context, opts *Options) error {
+	err := diffPlan(ctx, opts)
+	if !opts.ExitCode || err == nil || errors.Is(err, cmdutil.ErrSilent) || ctx.Err() != nil {
+		return err
+	}
+	var code *cmdutil.ExitCodeError
+	if errors.As(err, &code) {
+		return err
+	}
+	// With --exit-code, 2 means "changes" and nothing else: every error,
+	// a usage error or a 404 included, exits 1 (omctl help exit-codes).
+	fmt.Fprintf(opts.IO.ErrOut, "Error: %v\n", err)
+	return &cmdutil.ExitCodeError{Code: cmdutil.ExitError}
+}
+
+func diffPlan(ctx context.Context, opts *Options) error {
 	list, _, err := plans(ctx, opts)
 	if err != nil {
 		return err

@@ -9,14 +9,18 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/secretref"
 )
 
 // Document is one resource of an apply file: its kind and its fields in
@@ -26,6 +30,9 @@ type Document struct {
 	Source string
 	Kind   *Kind
 	Fields map[string]any
+	// Refs maps the path of each secret the document gives by reference
+	// (${env:NAME}, ${file:PATH}) to it; Fields holds the secret.
+	Refs map[string]secretref.Ref
 }
 
 // ReadDocuments reads every -f argument (a file, a directory of .yaml, .yml
@@ -59,7 +66,7 @@ func ReadDocuments(ios *iostreams.IOStreams, files []string) ([]*Document, error
 		}
 	}
 	if len(problems) > 0 {
-		return nil, cmdutil.FlagErrorf("invalid documents, nothing was sent:\n  %s", strings.Join(problems, "\n  "))
+		return nil, fmt.Errorf("invalid documents, nothing was sent:\n  %s", strings.Join(problems, "\n  "))
 	}
 	if len(docs) == 0 {
 		return nil, cmdutil.FlagErrorf("no documents in %s", strings.Join(files, ", "))
@@ -196,14 +203,158 @@ func newDocument(src string, v any) (*Document, error) {
 		return nil, fmt.Errorf("%s: unknown kind %q: valid kinds are %s", src, kindName, strings.Join(KindNames(), ", "))
 	}
 	delete(obj, "kind")
-	if err := checkFields(k.Fields, obj, ""); err != nil {
+	if err := checkSchema(k.Schema, obj); err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", src, k.Name, err)
 	}
 	d := &Document{Source: src, Kind: k, Fields: obj}
 	if err := k.check(d); err != nil {
 		return nil, fmt.Errorf("%s (%s): %w", src, k.Name, err)
 	}
+	res := secretref.Resolver{}.Resolve(obj)
+	if len(res.Problems) > 0 {
+		return nil, fmt.Errorf("%s (%s): %s", src, k.Name, strings.Join(res.Problems, "; "))
+	}
+	d.Fields, d.Refs = res.Value.(map[string]any), res.Refs
 	return d, nil
+}
+
+// checkSchema checks a document's fields with the rules the server checks
+// a body with (internal/rules), on a copy: the document's values stay as
+// written. Fields the server reads only (an answer's own) may repeat any
+// value, since apply never sends them.
+func checkSchema(s rules.Schema, obj map[string]any) error {
+	body, err := numbered(obj)
+	if err != nil {
+		return err
+	}
+	current, _ := numbered(obj)
+	if e := s.Check(body, "", current); e != nil {
+		return ruleProblem(s, obj, e)
+	}
+	return nil
+}
+
+// numbered is a deep copy of a JSON object with its numbers as
+// json.Number, the form rules checks.
+func numbered(obj map[string]any) (map[string]any, error) {
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out map[string]any
+	err = dec.Decode(&out)
+	return out, err
+}
+
+// ruleProblem tells a refusal of the rules in a document's terms: a value
+// of the wrong type as the user wrote it, an unknown field with the fields
+// there are; other refusals as the rules word them.
+func ruleProblem(s rules.Schema, obj map[string]any, e *rules.Error) error {
+	name := ""
+	if len(e.Params) > 0 {
+		name, _ = e.Params[0].(string)
+	}
+	switch e.Code {
+	case "INVALID_ATTRIBUTE":
+		if parent, field, ok := schemaAt(s, parentPath(name)); ok && len(e.Params) == 1 {
+			if field != nil {
+				parent = field.Attributes()
+			}
+			return fmt.Errorf("unknown field %s: valid fields are %s", name, strings.Join(sortedKeys(parent), ", "))
+		}
+	case "INVALID_JSON_ATTRIBUTE":
+		if _, f, ok := schemaAt(s, name); ok && f != nil && strings.Contains(e.Detail, "does not match expected format") {
+			return fmt.Errorf("field %s must be %s, not %s", name, kindName(f), describe(valueAt(obj, name)))
+		}
+	}
+	return errors.New(e.Rule())
+}
+
+var kindNames = map[rules.Kind]string{rules.KindString: "a string", rules.KindBool: "true or false",
+	rules.KindInt: "a whole number", rules.KindNumber: "a number", rules.KindTime: "an ISO 8601 timestamp",
+	rules.KindObject: "a mapping", rules.KindArray: "a list", rules.KindAny: "a value"}
+
+func kindName(f *rules.Field) string {
+	if f.Kind() == rules.KindArray && f.Elem() != nil {
+		switch f.Elem().Kind() {
+		case rules.KindString:
+			return "a list of strings"
+		case rules.KindObject:
+			return "a list of mappings"
+		}
+	}
+	return kindNames[f.Kind()]
+}
+
+var pathStep = regexp.MustCompile(`[^.\[\]]+|\[\d+\]`)
+
+func parentPath(path string) string {
+	steps := pathStep.FindAllString(path, -1)
+	if len(steps) == 0 {
+		return ""
+	}
+	last := steps[len(steps)-1]
+	return strings.TrimSuffix(strings.TrimSuffix(path, last), ".")
+}
+
+// schemaAt finds the field of s at path (nil for the top level), and the
+// schema that holds it.
+func schemaAt(s rules.Schema, path string) (rules.Schema, *rules.Field, bool) {
+	var f *rules.Field
+	for _, step := range pathStep.FindAllString(path, -1) {
+		if strings.HasPrefix(step, "[") {
+			if f == nil || f.Elem() == nil {
+				return nil, nil, false
+			}
+			f = f.Elem()
+			continue
+		}
+		if f != nil {
+			if s = f.Attributes(); s == nil {
+				return nil, nil, false
+			}
+		}
+		if f = s[step]; f == nil {
+			return nil, nil, false
+		}
+	}
+	return s, f, true
+}
+
+// valueAt is the value at path in a document.
+func valueAt(v any, path string) any {
+	for _, step := range pathStep.FindAllString(path, -1) {
+		if strings.HasPrefix(step, "[") {
+			i, _ := strconv.Atoi(strings.Trim(step, "[]"))
+			l, _ := v.([]any)
+			if i >= len(l) {
+				return nil
+			}
+			v = l[i]
+			continue
+		}
+		m, _ := v.(map[string]any)
+		v = m[step]
+	}
+	return v
+}
+
+func describe(v any) string {
+	switch t := v.(type) {
+	case string:
+		return fmt.Sprintf("the string %q", t)
+	case bool:
+		return fmt.Sprintf("%t", t)
+	case float64:
+		return fmt.Sprintf("the number %v", t)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	}
+	return "null"
 }
 
 // jsonValue turns what the YAML decoder made into the values encoding/json
@@ -241,127 +392,6 @@ func yamlToJSONable(v any) any {
 		return out
 	}
 	return v
-}
-
-// Field types of a document.
-type fieldType int
-
-const (
-	tString fieldType = iota
-	tBool
-	tInt
-	tNumber
-	tStrings
-	tObject  // an object whose fields are checked by sub
-	tObjects // a list of such objects
-	tAny     // read-only fields of an answer: accepted, never compared
-)
-
-type field struct {
-	t   fieldType
-	sub map[string]field
-	// managed fields are the server's (links, created, counters, ids it
-	// assigns): accepted in a document, ignored by the comparison.
-	managed bool
-}
-
-func str() field                        { return field{t: tString} }
-func boolean() field                    { return field{t: tBool} }
-func integer() field                    { return field{t: tInt} }
-func number() field                     { return field{t: tNumber} }
-func strs() field                       { return field{t: tStrings} }
-func object(sub map[string]field) field { return field{t: tObject, sub: sub} }
-func objects(sub map[string]field) field {
-	return field{t: tObjects, sub: sub}
-}
-func managed() field { return field{t: tAny, managed: true} }
-
-var typeNames = map[fieldType]string{tString: "a string", tBool: "true or false", tInt: "a whole number",
-	tNumber: "a number", tStrings: "a list of strings", tObject: "a mapping", tObjects: "a list of mappings"}
-
-// checkFields reports the first unknown field or value of the wrong type,
-// named by its path (notifications[0].delayMin).
-func checkFields(schema map[string]field, obj map[string]any, prefix string) error {
-	for _, k := range sortedKeys(obj) {
-		v := obj[k]
-		path := prefix + k
-		f, ok := schema[k]
-		if !ok {
-			return fmt.Errorf("unknown field %s: valid fields are %s", path, strings.Join(sortedKeys(schema), ", "))
-		}
-		if v == nil || f.t == tAny {
-			continue
-		}
-		bad := func() error { return fmt.Errorf("field %s must be %s, not %s", path, typeNames[f.t], describe(v)) }
-		switch f.t {
-		case tString:
-			if _, ok := v.(string); !ok {
-				return bad()
-			}
-		case tBool:
-			if _, ok := v.(bool); !ok {
-				return bad()
-			}
-		case tInt:
-			n, ok := v.(float64)
-			if !ok || n != float64(int64(n)) {
-				return bad()
-			}
-		case tNumber:
-			if _, ok := v.(float64); !ok {
-				return bad()
-			}
-		case tStrings:
-			l, ok := v.([]any)
-			if !ok {
-				return bad()
-			}
-			for i, e := range l {
-				if _, ok := e.(string); !ok {
-					return fmt.Errorf("field %s[%d] must be a string, not %s", path, i, describe(e))
-				}
-			}
-		case tObject:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return bad()
-			}
-			if err := checkFields(f.sub, m, path+"."); err != nil {
-				return err
-			}
-		case tObjects:
-			l, ok := v.([]any)
-			if !ok {
-				return bad()
-			}
-			for i, e := range l {
-				m, ok := e.(map[string]any)
-				if !ok {
-					return fmt.Errorf("field %s[%d] must be a mapping, not %s", path, i, describe(e))
-				}
-				if err := checkFields(f.sub, m, fmt.Sprintf("%s[%d].", path, i)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-func describe(v any) string {
-	switch t := v.(type) {
-	case string:
-		return fmt.Sprintf("the string %q", t)
-	case bool:
-		return fmt.Sprintf("%t", t)
-	case float64:
-		return fmt.Sprintf("the number %v", t)
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "a mapping"
-	}
-	return "null"
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,8 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/secretref"
 )
 
 // ExportOptions are the inputs of `export`.
@@ -22,6 +26,9 @@ type ExportOptions struct {
 
 	// Kinds are KIND or KIND/ID arguments.
 	Kinds []string
+	// SecretRefs writes each secret as a reference to an environment
+	// variable (secretVariable) instead of its redacted form.
+	SecretRefs bool
 }
 
 // NewCmdExport builds `export`.
@@ -43,9 +50,18 @@ organization).
 Fields the server manages are left out. An alert configuration carrying the
 tag omctl:name=NAME is written with that name and no id, so the file applies to
 any project; others keep their id. Secrets stay as the server shows them
-(redacted); store keys are written masked. apply treats either as "keep what
-the server has".`,
+(redacted); store keys are written masked. apply keeps what the server has
+for a redacted secret only while nothing else of the resource changes.
+
+--secret-refs writes each secret as ${env:NAME} instead, and lists the
+variables on stderr: set them (from the CI's secret store) and the file can
+be edited and applied whole. NAME is the kind, what identifies the resource
+(an alert configuration's name, else its id; a store's id; a cluster's id)
+and the field's path, upper-cased, each run of other characters than letters
+and digits made one _: notifications[0].webhookSecret of the configuration
+named hosts-down is ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKSECRET.`,
 		Example: `  omctl export AlertConfig > alerts.yaml
+  omctl export AlertConfig --secret-refs > alerts.yaml
   omctl export OplogStore/oplog-us-east-1 SnapshotStore/blockstore-us-1 BackupJobsConfig > storage.yaml
   omctl diff -f storage.yaml --exit-code`,
 		Args: cobra.MinimumNArgs(1),
@@ -60,6 +76,7 @@ the server has".`,
 			return exportRun(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().BoolVar(&opts.SecretRefs, "secret-refs", false, "write secrets as ${env:NAME} references, their variables listed on stderr")
 	return cmd
 }
 
@@ -100,7 +117,83 @@ func exportRun(ctx context.Context, opts *ExportOptions) error {
 		}
 		docs = append(docs, got...)
 	}
+	if opts.SecretRefs {
+		vars := secretRefs(docs)
+		if len(vars) > 0 {
+			fmt.Fprintf(opts.IO.ErrOut, "The documents give their secrets by reference; set these variables before apply:\n  %s\n", strings.Join(vars, "\n  "))
+		}
+	}
 	return writeDocuments(opts.IO.Out, docs)
+}
+
+// secretRefs replaces, in place, every secret of the documents that has
+// a value with a reference to the variable secretVariable names, and
+// lists the variables with what each is, in document order.
+func secretRefs(docs []exported) []string {
+	var vars []string
+	used := map[string]bool{}
+	for _, d := range docs {
+		prefix := d.kind + "_" + identity(d)
+		for _, path := range rules.SecretPaths(d.fields, func(s string) bool { return s != "" }) {
+			name := secretVariable(prefix, path)
+			for n := 2; used[name]; n++ {
+				name = secretVariable(prefix, path) + "_" + strconv.Itoa(n)
+			}
+			used[name] = true
+			setAt(d.fields, path, secretref.Env(name).String())
+			vars = append(vars, fmt.Sprintf("%s  (%s %s %s)", name, d.kind, identity(d), path))
+		}
+	}
+	return vars
+}
+
+// identity is what names an exported resource.
+func identity(d exported) string {
+	for _, k := range []string{"name", "id", "clusterId", "apiKeyId"} {
+		if s, _ := d.fields[k].(string); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+var notAlnum = regexp.MustCompile(`[^A-Za-z0-9]+`)
+
+// secretVariable is the environment variable of a secret: the resource's
+// prefix and the field's path, upper-cased, each run of other characters
+// than letters and digits one _ (docs/apply.md, Secrets).
+func secretVariable(prefix, path string) string {
+	return strings.ToUpper(strings.Trim(notAlnum.ReplaceAllString(prefix+"_"+path, "_"), "_"))
+}
+
+// setAt sets the string at path in v.
+func setAt(v any, path, value string) {
+	steps := pathStep.FindAllString(path, -1)
+	for i, step := range steps {
+		last := i == len(steps)-1
+		if strings.HasPrefix(step, "[") {
+			n, _ := strconv.Atoi(strings.Trim(step, "[]"))
+			l, _ := v.([]any)
+			if n >= len(l) {
+				return
+			}
+			if last {
+				l[n] = value
+				return
+			}
+			v = l[n]
+			continue
+		}
+		m, _ := v.(map[string]any)
+		if m == nil {
+			return
+		}
+		if last {
+			m[step] = value
+			return
+		}
+		v = m[step]
+	}
 }
 
 func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, id string) ([]exported, error) {
@@ -197,7 +290,7 @@ func strip(k *Kind, m map[string]any, drop ...string) map[string]any {
 	out := current(k, m, drop...)
 	for key, v := range out {
 		if s, ok := v.(string); ok && secretFields[key] && !looksRedacted(s) && s != "" {
-			out[key] = mask(key, s)
+			out[key] = cmdutil.Mask(key, s)
 		}
 	}
 	return out

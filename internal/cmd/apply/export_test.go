@@ -23,7 +23,7 @@ func TestExportEachKind(t *testing.T) {
 		name, arg, path, answer, want string
 	}{
 		{"oplog store, key masked", "OplogStore/o1", "/admin/backup/oplog/s3Configs/o1", store,
-			"kind: OplogStore\nid: o1\nacceptedTos: true\ncloudSecretKey: '********'\ns3MaxConnections: 10\nuri: mongodb://m\n"},
+			"kind: OplogStore\nid: o1\nacceptedTos: true\ncloudSecretKey: '********'\npathStyleAccessEnabled: false\ns3BucketEndpoint: https://s3.example.com\ns3BucketName: b\ns3MaxConnections: 10\nsseEnabled: true\nuri: mongodb://m\n"},
 		{"snapshot store", "SnapshotStore/s1", "/admin/backup/snapshot/s3Configs/s1",
 			`{"id":"s1","loadFactor":2,"awsSecretKey":"","links":[]}`,
 			"kind: SnapshotStore\nid: s1\nawsSecretKey: \"\"\nloadFactor: 2\n"},

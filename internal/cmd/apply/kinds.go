@@ -9,105 +9,89 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 )
 
-// Kind is one kind of document: its fields and how it is identified.
+// Kind is one kind of document: its fields, checked with the server's own
+// schema (internal/rules), its rank in a plan and how it is identified.
 type Kind struct {
-	Name   string
-	Fields map[string]field
+	Name string
+	// Schema is the body the kind's writes send, with the fields that
+	// identify a document added, nothing required.
+	Schema rules.Schema
+	// Rank orders a plan: a kind comes after those it may name (a backup
+	// jobs configuration names stores), whatever the order of the files.
+	Rank int
 	// check states what identifies a document of the kind.
 	check func(*Document) error
+}
+
+// managed says whether the server manages a top-level field (links,
+// created, counters, ids it assigns): accepted in a document, never
+// compared nor sent.
+func (k *Kind) managed(field string) bool {
+	f, ok := k.Schema[field]
+	return ok && f.Managed()
 }
 
 // NameTag is the tag apply keeps on an alert configuration created from a
 // document with a name, so later runs find it again (docs/apply.md).
 const NameTag = "omctl:name="
 
-var common = map[string]field{"links": managed(), "created": managed(), "updated": managed()}
-
-func with(base map[string]field, more map[string]field) map[string]field {
-	out := map[string]field{}
-	for _, m := range []map[string]field{common, base, more} {
-		for k, v := range m {
-			out[k] = v
+// schema is a body's schema without anything required, the identity
+// fields added, and the fields every answer carries accepted.
+func schema(body rules.Schema, identity ...string) rules.Schema {
+	s := body.Partial()
+	for _, k := range []string{"links", "created", "updated"} {
+		if _, ok := s[k]; !ok {
+			s[k] = rules.Ignored()
 		}
 	}
-	return out
-}
-
-// The fields of a document are those the API's request bodies take
-// (internal/rules), in apply's terms, so a document is checked against the
-// same table the server checks the request with.
-
-func storeFields(kind rules.StoreKind) map[string]field {
-	return with(fromRules(rules.StoreBody(kind, rules.Create)), nil)
-}
-
-func alertConfigFields(global bool) map[string]field {
-	f := fromRules(rules.AlertConfigBody())
-	if global {
-		return with(f, map[string]field{"id": str(), "forAllGroups": boolean(), "groupIds": strs()})
+	for _, k := range identity {
+		s[k] = rules.Str()
 	}
-	// A project's configuration is found again by its name (docs/apply.md).
-	return with(f, map[string]field{"id": str(), "groupId": str(), "name": str()})
+	return s
 }
 
-// fromRules describes a schema's attributes as apply's fields: those the
-// server manages are accepted and never compared.
-func fromRules(s rules.Schema) map[string]field {
-	out := make(map[string]field, len(s))
-	for name, f := range s {
-		out[name] = fieldOf(f)
-	}
-	return out
+func globalAlertConfigSchema() rules.Schema {
+	s := schema(rules.AlertConfigBody(), "id")
+	s["forAllGroups"], s["groupIds"] = rules.Bool(), rules.Array(rules.Str())
+	return s
 }
 
-func fieldOf(f *rules.Field) field {
-	if f.Managed() {
-		return managed()
-	}
-	switch f.Kind() {
-	case rules.KindString, rules.KindTime:
-		return str()
-	case rules.KindBool:
-		return boolean()
-	case rules.KindInt:
-		return integer()
-	case rules.KindNumber:
-		return number()
-	case rules.KindObject:
-		if f.Attributes() == nil {
-			return managed()
-		}
-		return object(fromRules(f.Attributes()))
-	case rules.KindArray:
-		switch e := f.Elem(); e.Kind() {
-		case rules.KindString:
-			return strs()
-		case rules.KindObject:
-			return objects(fromRules(e.Attributes()))
-		}
-	}
-	return managed()
+// accessListSchema is a key's access list as GET shows it: entries, each
+// an address or a block, with what the server counts.
+func accessListSchema() rules.Schema {
+	entry := rules.Schema{"ipAddress": rules.Str(), "cidrBlock": rules.Str(), "count": rules.Ignored(),
+		"created": rules.Ignored(), "lastUsed": rules.Ignored(), "lastUsedAddress": rules.Ignored(), "links": rules.Ignored()}
+	return schema(rules.Schema{"results": rules.Array(rules.Object(entry)), "totalCount": rules.Ignored()}, "apiKeyId", "orgId")
 }
 
-var accessEntryFields = with(map[string]field{"ipAddress": str(), "cidrBlock": str(),
-	"count": managed(), "lastUsed": managed(), "lastUsedAddress": managed()}, nil)
+// Ranks of the kinds in a plan: what is named before what names it.
+const (
+	rankStore = iota
+	rankBackupJobs
+	rankBackupConfig
+	rankAlertConfig
+	rankAccessList
+)
 
 // kinds are built when apply first needs them, not at every omctl start
 // (docs/performance.md, start-up).
 var kinds = sync.OnceValue(func() []*Kind {
 	return []*Kind{
-		{Name: "OplogStore", Fields: storeFields(rules.OplogStore), check: needString("id", "the store's name")},
-		{Name: "SnapshotStore", Fields: storeFields(rules.SnapshotStore), check: needString("id", "the store's name")},
-		{Name: "BackupJobsConfig", Fields: with(fromRules(rules.BackupJobConfigBody()), map[string]field{"id": str()}),
+		{Name: "OplogStore", Schema: schema(rules.StoreBody(rules.OplogStore, rules.Create), "id"), Rank: rankStore,
+			check: needString("id", "the store's name")},
+		{Name: "SnapshotStore", Schema: schema(rules.StoreBody(rules.SnapshotStore, rules.Create), "id"), Rank: rankStore,
+			check: needString("id", "the store's name")},
+		{Name: "BackupJobsConfig", Schema: schema(rules.BackupJobConfigBody(), "id"), Rank: rankBackupJobs,
 			check: optionalID("id", "project")},
-		{Name: "AlertConfig", Fields: alertConfigFields(false), check: checkAlertConfig},
-		{Name: "GlobalAlertConfig", Fields: alertConfigFields(true), check: func(d *Document) error {
+		{Name: "AlertConfig", Schema: schema(rules.AlertConfigBody(), "id", "groupId", "name"), Rank: rankAlertConfig,
+			check: checkAlertConfig},
+		{Name: "GlobalAlertConfig", Schema: globalAlertConfigSchema(), Rank: rankAlertConfig, check: func(d *Document) error {
 			if err := needString("id", "the configuration's id")(d); err != nil {
 				return err
 			}
 			return cmdutil.CheckID("id", d.Fields["id"].(string))
 		}},
-		{Name: "BackupConfig", Fields: with(fromRules(rules.BackupConfigBody()), map[string]field{"groupId": str(), "clusterId": str()}),
+		{Name: "BackupConfig", Schema: schema(rules.BackupConfigBody(), "groupId", "clusterId"), Rank: rankBackupConfig,
 			check: func(d *Document) error {
 				if err := needString("clusterId", "the cluster's id")(d); err != nil {
 					return err
@@ -117,10 +101,7 @@ var kinds = sync.OnceValue(func() []*Kind {
 				}
 				return optionalID("groupId", "project")(d)
 			}},
-		{Name: "AccessList", Fields: with(map[string]field{
-			"apiKeyId": str(), "orgId": str(),
-			"results": objects(accessEntryFields), "totalCount": managed(),
-		}, nil), check: checkAccessList},
+		{Name: "AccessList", Schema: accessListSchema(), Rank: rankAccessList, check: checkAccessList},
 	}
 })
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Action is what apply does with one document.
@@ -39,6 +40,8 @@ type Plan struct {
 	Problems []string
 	// write sends the change and returns what to say of it.
 	write func(ctx context.Context, c *client.Client) (string, error)
+	// done is set once the write was answered 2xx.
+	done bool
 }
 
 // Planner reads the current resources and plans each document.
@@ -46,6 +49,46 @@ type Planner struct {
 	Client    *client.Client
 	ProjectID func() (string, error)
 	OrgID     func() (string, error)
+	// planned holds the stores the documents create or update, by kind
+	// name, so a document naming one needs it on the server no sooner
+	// than the plan puts it there.
+	planned map[string]map[string]bool
+}
+
+// plannedStores lists the stores documents name, by kind.
+func plannedStores(docs []*Document) map[string]map[string]bool {
+	out := map[string]map[string]bool{"OplogStore": {}, "SnapshotStore": {}}
+	for _, d := range docs {
+		if set, ok := out[d.Kind.Name]; ok {
+			set[d.Fields["id"].(string)] = true
+		}
+	}
+	return out
+}
+
+// serverCheck refuses a plan whose write the server would refuse, by the
+// server's own rules (internal/rules), so that a plan is refused whole
+// before the first write rather than half applied.
+func serverCheck(pl *Plan, body map[string]any, check func(rules.Doc) *rules.Error) {
+	if pl.Action != Create && pl.Action != Update {
+		return
+	}
+	doc, err := numbered(body)
+	if err != nil {
+		return
+	}
+	// A field the rules do not know can only be the server's own (the
+	// documents were checked): the real service's answers may hold more
+	// than the API names, and it takes them back.
+	for k := range doc {
+		if _, known := pl.Doc.Kind.Schema[k]; !known {
+			delete(doc, k)
+		}
+	}
+	if e := check(doc); e != nil {
+		pl.Action = Refused
+		pl.Problems = append(pl.Problems, "the server would refuse it: "+e.Rule())
+	}
 }
 
 // Plan plans one document: only reads are sent.
@@ -91,7 +134,7 @@ func (p *Planner) get(ctx context.Context, path string) (map[string]any, error) 
 func desired(d *Document, identity ...string) map[string]any {
 	out := map[string]any{}
 	for k, v := range d.Fields {
-		if f := d.Kind.Fields[k]; f.managed || slices.Contains(identity, k) {
+		if d.Kind.managed(k) || slices.Contains(identity, k) {
 			continue
 		}
 		out[k] = v
@@ -103,7 +146,7 @@ func desired(d *Document, identity ...string) map[string]any {
 func current(k *Kind, m map[string]any, identity ...string) map[string]any {
 	out := map[string]any{}
 	for key, v := range m {
-		if f, ok := k.Fields[key]; (ok && f.managed) || slices.Contains(identity, key) {
+		if k.managed(key) || slices.Contains(identity, key) {
 			continue
 		}
 		out[key] = v
@@ -136,7 +179,7 @@ func change(pl *Plan, action Action, before, after any, unknown []string) {
 	}
 	pl.Action = action
 	for _, u := range unknown {
-		pl.Problems = append(pl.Problems, fmt.Sprintf("%s is redacted: the server does not show it and the document does not give it; write the real value in the document to %s this resource", u, action))
+		pl.Problems = append(pl.Problems, fmt.Sprintf("%s is redacted: the server does not show it and the document does not give it; to %s this resource, give the secret as a reference, ${env:NAME} or ${file:PATH} (omctl export --secret-refs writes them), or its real value", u, action))
 	}
 	if len(pl.Problems) > 0 {
 		pl.Action = Refused
@@ -156,6 +199,7 @@ func (p *Planner) store(ctx context.Context, d *Document, base string) (*Plan, e
 		send, _, after, unknown := merge(want, nil)
 		send["id"] = id
 		change(pl, Create, nil, after, unknown)
+		serverCheck(pl, send, func(b rules.Doc) *rules.Error { return rules.CheckStore(b, storeKind(d), rules.Create, "") })
 		pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 			_, err := c.Send(ctx, http.MethodPost, base, send)
 			return "created " + pl.Label, err
@@ -164,11 +208,46 @@ func (p *Planner) store(ctx context.Context, d *Document, base string) (*Plan, e
 	}
 	send, before, after, unknown := merge(want, current(d.Kind, cur, "id"))
 	change(pl, Update, before, after, unknown)
+	serverCheck(pl, send, func(b rules.Doc) *rules.Error { return rules.CheckStore(b, storeKind(d), rules.Replace, id) })
 	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 		_, err := c.Send(ctx, http.MethodPut, path, send)
 		return "updated " + pl.Label, err
 	}
 	return pl, nil
+}
+
+func storeKind(d *Document) rules.StoreKind {
+	if d.Kind.Name == "SnapshotStore" {
+		return rules.SnapshotStore
+	}
+	return rules.OplogStore
+}
+
+// missingStores names the stores a backup jobs configuration's filters
+// name that neither the server nor the documents have.
+func (p *Planner) missingStores(ctx context.Context, body map[string]any) ([]string, error) {
+	var problems []string
+	for _, f := range []struct{ field, kind, base string }{
+		{"oplogStoreFilter", "OplogStore", api.CreateOplogStore.Path()},
+		{"snapshotStoreFilter", "SnapshotStore", api.CreateSnapshotStore.Path()},
+	} {
+		list, _ := body[f.field].([]any)
+		for i, e := range list {
+			m, _ := e.(map[string]any)
+			id, _ := m["id"].(string)
+			if id == "" || p.planned[f.kind][id] {
+				continue
+			}
+			got, err := p.get(ctx, f.base+"/"+url.PathEscape(id))
+			if err != nil {
+				return nil, err
+			}
+			if got == nil {
+				problems = append(problems, fmt.Sprintf("%s[%d] names the %s %s, which neither the server nor the documents have", f.field, i, f.kind, id))
+			}
+		}
+	}
+	return problems, nil
 }
 
 // project is the document's project field, else the profile's.
@@ -199,6 +278,18 @@ func (p *Planner) backupJobs(ctx context.Context, d *Document) (*Plan, error) {
 		before = nil
 	}
 	change(pl, action, before, after, unknown)
+	if pl.Action != Unchanged {
+		missing, err := p.missingStores(ctx, send)
+		if err != nil {
+			return nil, err
+		}
+		if len(missing) > 0 {
+			pl.Action, pl.Problems = Refused, append(pl.Problems, missing...)
+		}
+	}
+	serverCheck(pl, send, func(b rules.Doc) *rules.Error {
+		return rules.BackupJobConfigBody().Check(b, "", rules.Doc{"id": project})
+	})
 	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 		_, err := c.Send(ctx, http.MethodPut, path, send)
 		return string(action) + "d " + pl.Label, err
@@ -265,6 +356,7 @@ func (p *Planner) alertConfig(ctx context.Context, d *Document) (*Plan, error) {
 			pl.Action = Refused
 			pl.Problems = append(pl.Problems, fmt.Sprintf("field eventTypeName is missing: no configuration carries the tag %s%s, and a new one needs it", NameTag, name))
 		}
+		serverCheck(pl, send, func(b rules.Doc) *rules.Error { return rules.CheckAlertConfig(b, rules.Doc{"groupId": project}) })
 		pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 			body, err := c.Send(ctx, http.MethodPost, base, send)
 			var made struct {
@@ -278,6 +370,9 @@ func (p *Planner) alertConfig(ctx context.Context, d *Document) (*Plan, error) {
 	curID, _ := cur["id"].(string)
 	send, before, after, unknown := merge(want, current(d.Kind, cur, "id", "groupId"))
 	change(pl, Update, before, after, unknown)
+	serverCheck(pl, send, func(b rules.Doc) *rules.Error {
+		return rules.CheckAlertConfig(b, rules.Doc{"id": curID, "groupId": project})
+	})
 	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 		_, err := c.Send(ctx, http.MethodPut, base+"/"+url.PathEscape(curID), send)
 		return fmt.Sprintf("updated %s (id %s)", pl.Label, curID), err
@@ -381,6 +476,10 @@ func (p *Planner) backupConfig(ctx context.Context, d *Document) (*Plan, error) 
 	if s, ok := d.Fields["syncSource"]; ok {
 		patch["syncSource"] = s
 	}
+	serverCheck(pl, patch, func(b rules.Doc) *rules.Error {
+		c, _ := numbered(cur)
+		return rules.CheckBackupConfigChange(b, c)
+	})
 	pl.write = func(ctx context.Context, c *client.Client) (string, error) {
 		_, err := c.Send(ctx, http.MethodPatch, path, patch)
 		return "updated " + pl.Label, err

@@ -102,7 +102,7 @@ func TestApplyBackupConfig(t *testing.T) {
 		srv.Reply("GET", path, 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
 		out, errOut, err := runApply(t, srv, "kind: BackupConfig\nclusterId: "+cluster+"\nsslEnabled: true\n", false)
 		if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "clusterId "+cluster+": no backup configuration in project "+project+", and the API cannot create one") ||
-			out != "0 created, 0 updated, 0 unchanged, 1 refused.\n" {
+			out != "Nothing was sent: 1 of 1 document(s) cannot be applied.\n" {
 			t.Fatalf("%v %q %q", err, out, errOut)
 		}
 	})
@@ -179,11 +179,11 @@ func TestApplyAlertConfigs(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", base, 200, `{"results":[{"id":"x","tags":["omctl:name=other"]}],"totalCount":1}`)
 		srv.Reply("POST", base, 201, `{"id":"`+id+`"}`)
-		out, _, err := runApply(t, srv, "kind: AlertConfig\nname: down\neventTypeName: HOST_DOWN\ntags: [team-a]\n", false)
+		out, _, err := runApply(t, srv, "kind: AlertConfig\nname: down\neventTypeName: HOST_DOWN\ntags: [team-a]\nnotifications: []\n", false)
 		if err != nil || out != "created AlertConfig down (id "+id+")\n1 created, 0 updated, 0 unchanged.\n" {
 			t.Fatalf("%v %q", err, out)
 		}
-		want := map[string]any{"eventTypeName": "HOST_DOWN", "tags": []any{"team-a", "omctl:name=down"}}
+		want := map[string]any{"eventTypeName": "HOST_DOWN", "tags": []any{"team-a", "omctl:name=down"}, "notifications": []any{}}
 		if body := srv.Requests()[1].JSON(t); !reflect.DeepEqual(body, want) {
 			t.Errorf("POST body %v, want %v", body, want)
 		}
@@ -215,13 +215,13 @@ func TestApplyAlertConfigs(t *testing.T) {
 	})
 	t.Run("by id and name adopts and names it, keeping its tags", func(t *testing.T) {
 		srv := stubapi.New(t)
-		srv.Reply("GET", base+"/"+id, 200, `{"id":"`+id+`","groupId":"`+project+`","eventTypeName":"HOST_DOWN","enabled":true,"tags":["team-a"]}`)
+		srv.Reply("GET", base+"/"+id, 200, `{"id":"`+id+`","groupId":"`+project+`","eventTypeName":"HOST_DOWN","enabled":true,"tags":["team-a"],"notifications":[]}`)
 		srv.Reply("PUT", base+"/"+id, 200, `{}`)
 		out, _, err := runApply(t, srv, "kind: AlertConfig\nid: "+id+"\nname: down\n", false)
 		if err != nil || !strings.Contains(out, "updated AlertConfig down (id "+id+")\n") {
 			t.Fatalf("%v %q", err, out)
 		}
-		want := map[string]any{"eventTypeName": "HOST_DOWN", "enabled": true, "tags": []any{"team-a", "omctl:name=down"}}
+		want := map[string]any{"eventTypeName": "HOST_DOWN", "enabled": true, "tags": []any{"team-a", "omctl:name=down"}, "notifications": []any{}}
 		if body := srv.Requests()[1].JSON(t); !reflect.DeepEqual(body, want) {
 			t.Errorf("PUT body %v, want %v", body, want)
 		}
@@ -231,7 +231,7 @@ func TestApplyAlertConfigs(t *testing.T) {
 		srv.Reply("GET", base+"/"+id, 200, `{"id":"`+id+`","eventTypeName":"HOST_DOWN","enabled":true,
 			"notifications":[{"typeName":"PAGER_DUTY","serviceKey":"****1234","delayMin":0}]}`)
 		_, errOut, err := runApply(t, srv, "kind: AlertConfig\nid: "+id+"\nenabled: false\nnotifications: [{typeName: PAGER_DUTY, serviceKey: '****1234', delayMin: 0}]\n", false)
-		if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "notifications[0].serviceKey is redacted: the server does not show it and the document does not give it; write the real value in the document to update this resource") {
+		if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "notifications[0].serviceKey is redacted: the server does not show it and the document does not give it; to update this resource, give the secret as a reference") {
 			t.Fatalf("%v %q", err, errOut)
 		}
 	})
@@ -250,13 +250,13 @@ func TestDiffShowsCreationsAndRefusals(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/s1", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
 	srv.Reply("GET", "/globalAlertConfigs/5f2b0c2e8f9d4b0012340001", 200, `{"id":"5f2b0c2e8f9d4b0012340001","eventTypeName":"HOST_DOWN","enabled":true}`)
-	text := "kind: SnapshotStore\nid: s1\nloadFactor: 2\ncloudSecretKey: k3y\n---\nkind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b0012340001\neventTypeName: HOST_UP\n"
+	text := "kind: SnapshotStore\nid: s1\nloadFactor: 2\ncloudSecretKey: k3y\n" + storeDoc + "---\nkind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b0012340001\neventTypeName: HOST_UP\n"
 	out, errOut, err := runApply(t, srv, text, true)
 	if cmdutil.ExitCode(err) != 1 {
 		t.Fatalf("exit code %d (%v), want 1: a refusal outranks a change", cmdutil.ExitCode(err), err)
 	}
 	for _, want := range []string{
-		"--- /dev/null\n+++ documents/SnapshotStore s1 (", "@@ -0,0 +1,2 @@\n+cloudSecretKey: '********'\n+loadFactor: 2\n",
+		"--- /dev/null\n+++ documents/SnapshotStore s1 (", "@@ -0,0 +1,8 @@\n+acceptedTos: true\n+cloudSecretKey: '********'\n+loadFactor: 2\n",
 		"--- server/GlobalAlertConfig 5f2b0c2e8f9d4b0012340001\n", "-eventTypeName: HOST_DOWN\n+eventTypeName: HOST_UP\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -293,9 +293,10 @@ func TestApplyReportsAFailedWrite(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, store)
 	srv.Reply("PUT", "/admin/backup/oplog/s3Configs/o1", 400, `{"error":400,"errorCode":"INVALID_ATTRIBUTE","detail":"bad"}`)
-	_, _, err := runApply(t, srv, "kind: OplogStore\nid: o1\ns3MaxConnections: 20\n", false)
-	if err == nil || !strings.Contains(err.Error(), "OplogStore o1 (") {
-		t.Fatalf("error %v should name the resource", err)
+	out, errOut, err := runApply(t, srv, "kind: OplogStore\nid: o1\ns3MaxConnections: 20\n", false)
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "Error: OplogStore o1 (") || !strings.Contains(errOut, "INVALID_ATTRIBUTE") ||
+		out != "Stopped at a failure: 0 created, 0 updated, 0 unchanged, 1 failed, 0 not sent.\n" {
+		t.Fatalf("%v %q %q", err, out, errOut)
 	}
 }
 

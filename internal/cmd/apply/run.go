@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,17 +38,21 @@ func addFileFlag(cmd *cobra.Command, opts *Options) {
 	_ = cmd.MarkFlagFilename("file", "yaml", "yml", "json")
 }
 
-// plans validates every document, then reads what each names.
+// plans validates every document, then reads what each names, and
+// returns the plans in the order they are applied: by dependency (stores
+// before the backup jobs configurations that name them, and so on), then
+// as the files give them. Only reads are sent.
 func plans(ctx context.Context, opts *Options) ([]*Plan, *client.Client, error) {
 	docs, err := ReadDocuments(opts.IO, opts.Files)
 	if err != nil {
 		return nil, nil, err
 	}
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Kind.Rank < docs[j].Kind.Rank })
 	c, err := opts.Client()
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID}
+	p := &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID, planned: plannedStores(docs)}
 	var out []*Plan
 	for _, d := range docs {
 		pl, err := p.Plan(ctx, d)

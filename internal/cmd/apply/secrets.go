@@ -4,25 +4,19 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
-// secretFields hold credentials. The server shows those of notifications
-// redacted (docs/api.md, Notification): webhook URLs keep their scheme and
-// host, keys their last characters, a webhook secret nothing. Store keys
-// come back as stored but are never printed.
-var secretFields = map[string]bool{
-	"webhookSecret": true, "webhookUrl": true, "chatBWebhookUrl": true, "microsoftTeamsWebhookUrl": true,
-	"apiToken": true, "monitoringApiKey": true, "notificationToken": true, "alertingApiKey": true,
-	"serviceKey": true, "incidentApiKey": true, "datadogApiKey": true, "opsGenieApiKey": true,
-	"victorOpsApiKey": true, "cloudSecretKey": true, "awsSecretKey": true, "kmipClientCertPassword": true,
-}
+// secretFields hold credentials: the server's list (internal/rules). The
+// server shows those of notifications redacted (docs/api.md,
+// Notification): webhook URLs keep their scheme and host, keys their last
+// characters, a webhook secret nothing. Store keys come back as stored but
+// are never printed.
+var secretFields = rules.SecretFields
 
-// looksRedacted says whether a value is the redacted form of a secret:
-// stars, possibly after a URL's scheme and host or before a key's last
-// characters.
-func looksRedacted(s string) bool {
-	return strings.Contains(s, "****") || (s != "" && strings.Trim(s, "*") == "")
-}
+// looksRedacted says whether a value is the redacted form of a secret.
+func looksRedacted(s string) bool { return rules.LooksRedacted(s) }
 
 // couldBe says whether shown, a redacted value, is what the server would
 // show for real. When it is, apply cannot tell whether they differ.
@@ -104,104 +98,4 @@ func join(path, k string) string {
 		return k
 	}
 	return path + "." + k
-}
-
-// maskPair hides the secrets of what a diff prints. Two different secrets
-// that mask alike are told apart by "(changed)".
-func maskPair(key string, before, after any) (any, any) {
-	bm, bIsMap := before.(map[string]any)
-	am, aIsMap := after.(map[string]any)
-	if bIsMap || aIsMap {
-		var ob, oa map[string]any
-		if bIsMap {
-			ob = map[string]any{}
-		}
-		if aIsMap {
-			oa = map[string]any{}
-		}
-		keys := map[string]bool{}
-		for k := range bm {
-			keys[k] = true
-		}
-		for k := range am {
-			keys[k] = true
-		}
-		for k := range keys {
-			b, bok := bm[k]
-			a, aok := am[k]
-			mb, ma := maskPair(k, b, a)
-			if bok {
-				ob[k] = mb
-			}
-			if aok {
-				oa[k] = ma
-			}
-		}
-		return orNil(ob, bIsMap, before), orNil(oa, aIsMap, after)
-	}
-	bl, bIsList := before.([]any)
-	al, aIsList := after.([]any)
-	if bIsList || aIsList {
-		ob, oa := make([]any, len(bl)), make([]any, len(al))
-		for i := 0; i < max(len(bl), len(al)); i++ {
-			var b, a any
-			if i < len(bl) {
-				b = bl[i]
-			}
-			if i < len(al) {
-				a = al[i]
-			}
-			mb, ma := maskPair(key, b, a)
-			if i < len(bl) {
-				ob[i] = mb
-			}
-			if i < len(al) {
-				oa[i] = ma
-			}
-		}
-		return listOr(ob, bIsList, before), listOr(oa, aIsList, after)
-	}
-	if !secretFields[key] {
-		return before, after
-	}
-	bs, bok := before.(string)
-	as, aok := after.(string)
-	mb, ma := before, after
-	if bok {
-		mb = mask(key, bs)
-	}
-	if aok {
-		ma = mask(key, as)
-	}
-	if bok && aok && bs != as && mb == ma {
-		ma = ma.(string) + " (changed)"
-	}
-	return mb, ma
-}
-
-func orNil(m map[string]any, ok bool, orig any) any {
-	if ok {
-		return m
-	}
-	return orig
-}
-
-func listOr(l []any, ok bool, orig any) any {
-	if ok {
-		return l
-	}
-	return orig
-}
-
-// mask shows a secret the way the server shows redacted ones.
-func mask(key, s string) string {
-	if s == "" || looksRedacted(s) {
-		return s
-	}
-	if strings.HasSuffix(strings.ToLower(key), "url") {
-		if u, err := url.Parse(s); err == nil && u.Host != "" {
-			return u.Scheme + "://" + u.Host + "/****"
-		}
-	}
-	return "********"
 }

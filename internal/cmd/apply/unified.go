@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/omctl/omctl/internal/cmdutil"
 )
 
 // yamlLines renders a value as YAML lines, keys sorted; nil is no lines.
@@ -22,11 +24,16 @@ func yamlLines(v any) []string {
 	return strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 }
 
+// contextLines is how many unchanged lines a hunk shows around a change,
+// as diff -u does.
+const contextLines = 3
+
 // WriteDiff prints a plan as a unified diff: the server's resource
-// against what the documents make of it, secrets masked. With color, the
+// against what the documents make of it, secrets masked, each change with
+// a few lines of context rather than the whole resource. With color, the
 // lines are coloured as git does.
 func WriteDiff(w io.Writer, pl *Plan, color bool) {
-	before, after := maskPair("", pl.Before, pl.After)
+	before, after := cmdutil.MaskPair("", pl.Before, pl.After)
 	a, b := yamlLines(before), yamlLines(after)
 	paint := func(code, s string) string {
 		if !color {
@@ -40,24 +47,76 @@ func WriteDiff(w io.Writer, pl *Plan, color bool) {
 	}
 	fmt.Fprintln(w, paint("1", "--- "+from))
 	fmt.Fprintln(w, paint("1", "+++ documents/"+pl.Label+" ("+pl.Doc.Source+")"))
-	fmt.Fprintln(w, paint("36", fmt.Sprintf("@@ -%s +%s @@", span(len(a)), span(len(b)))))
-	for _, l := range lineDiff(a, b) {
-		switch l[0] {
-		case '-':
-			fmt.Fprintln(w, paint("31", l))
-		case '+':
-			fmt.Fprintln(w, paint("32", l))
-		default:
-			fmt.Fprintln(w, l)
+	for _, h := range hunks(lineDiff(a, b), contextLines) {
+		fmt.Fprintln(w, paint("36", fmt.Sprintf("@@ -%s +%s @@", span(h.aStart, h.aLen), span(h.bStart, h.bLen))))
+		for _, l := range h.lines {
+			switch l[0] {
+			case '-':
+				fmt.Fprintln(w, paint("31", l))
+			case '+':
+				fmt.Fprintln(w, paint("32", l))
+			default:
+				fmt.Fprintln(w, l)
+			}
 		}
 	}
 }
 
-func span(n int) string {
-	if n == 0 {
-		return "0,0"
+// hunk is a run of a diff's lines: its changes and their context.
+type hunk struct {
+	aStart, aLen, bStart, bLen int // 1-based starts, as diff -u counts
+	lines                      []string
+}
+
+// hunks groups the lines of lineDiff into hunks, each change with up to
+// n unchanged lines around it; changes closer than 2n lines share one.
+func hunks(diff []string, n int) []hunk {
+	var changed []int
+	for i, l := range diff {
+		if l[0] != ' ' {
+			changed = append(changed, i)
+		}
 	}
-	return fmt.Sprintf("1,%d", n)
+	var out []hunk
+	for k := 0; k < len(changed); {
+		from := max(changed[k]-n, 0)
+		last := changed[k]
+		for k++; k < len(changed) && changed[k]-last <= 2*n; k++ {
+			last = changed[k]
+		}
+		to := min(last+n+1, len(diff))
+		// Where the hunk starts in a and b: lines before it count for
+		// the side they are on.
+		h := hunk{aStart: 1, bStart: 1}
+		for _, l := range diff[:from] {
+			if l[0] != '+' {
+				h.aStart++
+			}
+			if l[0] != '-' {
+				h.bStart++
+			}
+		}
+		for _, l := range diff[from:to] {
+			if l[0] != '+' {
+				h.aLen++
+			}
+			if l[0] != '-' {
+				h.bLen++
+			}
+		}
+		h.lines = diff[from:to]
+		out = append(out, h)
+	}
+	return out
+}
+
+// span is a hunk's range as diff -u writes it: an empty range names the
+// line before it.
+func span(start, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%d,0", start-1)
+	}
+	return fmt.Sprintf("%d,%d", start, n)
 }
 
 // lineDiff is the whole of a against b, each line prefixed by " ", "-"

@@ -43,8 +43,8 @@ func TestReadDocumentsValidationMessages(t *testing.T) {
 		path := write(t, "docs.yaml", tt.text)
 		ios, _, _, _ := iostreams.Test()
 		_, err := ReadDocuments(ios, []string{path})
-		if err == nil || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-			t.Errorf("%q: %v, want a usage error with %q", tt.text, err, tt.want)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != 1 {
+			t.Errorf("%q: %v, want a refusal (exit 1) with %q", tt.text, err, tt.want)
 		}
 	}
 }

@@ -181,7 +181,7 @@ func (opts *UpdateOptions) body() (map[string]any, error) {
 	}
 	body := map[string]any{}
 	if opts.File != "" {
-		raw, err := cmdutil.ReadJSONInput(opts.IO, "--file", opts.File)
+		raw, err := cmdutil.ReadBodyInput(opts.IO, "--file", opts.File)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,21 @@ var topics = []struct{ name, short, long string }{
 
 Errors are printed on stderr as
   Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....
+
+diff --exit-code (and apply --dry-run --exit-code), for CI jobs, as
+terraform plan -detailed-exitcode:
+  0  nothing would change
+  2  something would change
+  1  any error: a refused document, a bad file or flag, a server error
+     (with --exit-code, 2 never means a usage error)
+Without --exit-code, diff exits 0 whether or not something would change.
+
+apply:
+  0  every document applied, or nothing to change
+  1  a document cannot be applied: nothing was sent, every problem listed
+     on stderr; or a write failed (then the code of that error, 3 or 4 when
+     it is a 404 or 401/403): the run stops and says what was done and
+     what was not, the summary line last
 `},
 	{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
 profile of the config file, in that order of precedence. CI jobs can run on

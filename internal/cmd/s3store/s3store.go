@@ -89,7 +89,7 @@ func AddFlags(cmd *cobra.Command, kind Kind, op Op, f *Flags) {
 func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any, error) {
 	body := map[string]any{}
 	if f.File != "" {
-		raw, err := cmdutil.ReadJSONInput(ios, "--file", f.File)
+		raw, err := cmdutil.ReadBodyInput(ios, "--file", f.File)
 		if err != nil {
 			return nil, err
 		}
