@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // receiver is a webhook receiver that records what it is sent.
@@ -499,7 +500,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := t.TempDir() + "/state.db"
-	file, err := store.OpenState(path)
+	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +520,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	file.Close()
 
 	// Restarted with the clock a second short of the first repeat.
-	file, err = store.OpenState(path)
+	file, err = statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type Options struct {
 	// already is what the server starts from; an empty one is seeded with
 	// Fixtures. Reset goes back to Fixtures, or, when they are nil, to what
 	// the state file held at start.
-	State *store.StateFile
+	State store.Log
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
 	// WebhookAllow names hosts and CIDR blocks webhooks may be sent to,

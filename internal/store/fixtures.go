@@ -14,6 +14,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // Fixtures is the data a server starts from (server.md "Fixture file"):
@@ -46,7 +47,7 @@ var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "al
 func LoadFixtures(path string) (*Fixtures, error) {
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("fixture file %s: %s", path, plainError(err))
+		return nil, fmt.Errorf("fixture file %s: %s", path, statelog.PlainError(err))
 	}
 	defer file.Close()
 	return readFixtures(path, bufio.NewReaderSize(file, 1<<20))
