@@ -5,8 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // UpdateOptions are the inputs of `oplogstores update`.
@@ -17,7 +19,7 @@ func NewCmdUpdate(f *cmdutil.Factory, runF func(context.Context, *UpdateOptions)
 	if runF == nil {
 		runF = updateRun
 	}
-	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Update, s3store.Help{
+	return s3store.NewCmdWrite(f, api.PutOplogStore, rules.OplogStore, s3store.Help{
 		Short: "Update an S3-compatible oplog store",
 		Long: `Replace the settings of an S3-compatible oplog store
 (PUT /admin/backup/oplog/s3Configs/{id}) from a JSON file, from flags, or from
@@ -34,5 +36,5 @@ the store's id, but not name another: a store cannot be renamed. With
 }
 
 func updateRun(ctx context.Context, opts *UpdateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Update)
+	return s3store.Write(ctx, opts, api.PutOplogStore, rules.OplogStore)
 }
