@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"net/netip"
 	"time"
 
@@ -173,4 +174,80 @@ func (k *APIKey) Allows(addr netip.Addr, now time.Time) bool {
 	match.LastUsed = now
 	match.LastAddr = addr.String()
 	return true
+}
+
+// Principal is the API key or user signing in as name, nil for none.
+func (s *State) Principal(name string) *Principal { return s.principals[name] }
+
+// APIKey is an API key by its id, nil for none.
+func (s *State) APIKey(id string) *APIKey { return s.apiKeys[id] }
+
+// CreateAPIKey makes an API key of a project with a description and
+// roles in it: a new id, an unused public key and a private key (from
+// crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
+func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
+	if org := s.projects[project].orgID(); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
+		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
+			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
+	}
+	grants := make([]any, len(roles))
+	for i, r := range roles {
+		grants[i] = map[string]any{"groupId": project, "roleName": r}
+	}
+	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": newPublicKey(), "privateKey": newUUID(), "roles": grants}
+	for s.principals[d["publicKey"].(string)] != nil {
+		d["publicKey"] = newPublicKey()
+	}
+	k := s.addAPIKey(d, now)
+	s.TouchKey(k)
+	return k, nil
+}
+
+// AddAccessEntries adds entries (their canonical blocks in canon) to a
+// key's access list; an entry it holds already is counted, not repeated.
+// A list holds at most rules.MaxAccessListEntries.
+func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) *rules.Error {
+	if added := k.newAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
+		return rules.Invalidf("TOO_MANY_ACCESS_LIST_ENTRIES",
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
+			rules.MaxAccessListEntries)
+	}
+	for i, e := range entries {
+		k.addAccessEntry(canon[i], e.(map[string]any), now)
+	}
+	s.TouchKey(k)
+	return nil
+}
+
+// keysOfOrg counts the API keys of an organization.
+func (s *State) keysOfOrg(org string) int {
+	n := 0
+	for _, k := range s.apiKeys {
+		if k.Orgs[org] {
+			n++
+		}
+	}
+	return n
+}
+
+// keyInOneOrg refuses a key whose roles name two organizations: its one
+// access list would be in the hands of both.
+func keyInOneOrg(d doc, projectOrg map[string]string) error {
+	seen := ""
+	roles, _ := d["roles"].([]any)
+	for _, r := range roles {
+		role, _ := r.(map[string]any)
+		org, _ := role["orgId"].(string)
+		if group, _ := role["groupId"].(string); group != "" {
+			org = projectOrg[group]
+		}
+		if org == "" {
+			continue
+		}
+		if seen != "" && org != seen {
+			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
+		}
+		seen = org
+	}
+	return nil
 }

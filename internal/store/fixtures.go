@@ -237,28 +237,6 @@ func (f *Fixtures) Clone() *Fixtures {
 	return c
 }
 
-// keyInOneOrg refuses a key whose roles name two organizations: its one
-// access list would be in the hands of both.
-func keyInOneOrg(d doc, projectOrg map[string]string) error {
-	seen := ""
-	roles, _ := d["roles"].([]any)
-	for _, r := range roles {
-		role, _ := r.(map[string]any)
-		org, _ := role["orgId"].(string)
-		if group, _ := role["groupId"].(string); group != "" {
-			org = projectOrg[group]
-		}
-		if org == "" {
-			continue
-		}
-		if seen != "" && org != seen {
-			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
-		}
-		seen = org
-	}
-	return nil
-}
-
 type fixtureError struct {
 	key   string
 	index int
@@ -559,14 +537,4 @@ func (f *Fixtures) validate() error {
 		}
 	}
 	return nil
-}
-
-func snapshotHost(d doc) string {
-	parts, _ := d["parts"].([]any)
-	if len(parts) == 0 {
-		return ""
-	}
-	p, _ := parts[0].(map[string]any)
-	h, _ := p["hostId"].(string)
-	return h
 }

@@ -139,9 +139,6 @@ func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
 	lists[k].put(r)
 }
 
-// putAlertConfig puts a project's configuration in place.
-func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
-
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change) and marks it all to be committed.
 func (s *State) ResetTo(f *Fixtures, now time.Time) {
@@ -241,17 +238,6 @@ func (s *State) rescheduleConfig(cfgID, project string) {
 			set.schedule(r, s.openTime(r, project))
 		}
 	}
-}
-
-// keysOfOrg counts the API keys of an organization.
-func (s *State) keysOfOrg(org string) int {
-	n := 0
-	for _, k := range s.apiKeys {
-		if k.Orgs[org] {
-			n++
-		}
-	}
-	return n
 }
 
 // Fixtures writes the data back out as fixtures (for --state and export).
