@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -194,3 +195,45 @@ func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) 
 
 // putAlertConfig puts a project's configuration in place.
 func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
+
+// validateAlertConfigs checks the configurations of projects and the
+// global ones.
+func validateAlertConfigs(f *Fixtures, c *fixtureCheck) error {
+	for _, set := range []struct {
+		key    string
+		items  []doc
+		global bool
+	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
+		idOf := uniqueID(set.key)
+		for i, d := range set.items {
+			if _, err := idOf(i, d); err != nil {
+				return err
+			}
+			if !set.global {
+				if err := c.needProject(set.key, i, d); err != nil {
+					return err
+				}
+			}
+			if err := checkFixture(set.key, i, rules.AlertConfigResource(set.global), d); err != nil {
+				return err
+			}
+			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
+				return failFixture(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
+			}
+			if err := rules.CheckMatchers(d); err != nil {
+				return failFixture(set.key, i, "%s", err.Rule())
+			}
+		}
+	}
+	return nil
+}
+
+// loadAlertConfigs indexes the alert configurations of the fixtures.
+func (s *State) loadAlertConfigs(f *Fixtures) {
+	for _, d := range f.AlertConfigs {
+		s.putAlertConfig(newAlertConfig(d))
+	}
+	for _, d := range f.GlobalAlertConfigs {
+		s.globalConfigs.put(newAlertConfig(d))
+	}
+}

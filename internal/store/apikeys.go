@@ -3,8 +3,10 @@ package store
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -250,4 +252,133 @@ func keyInOneOrg(d doc, projectOrg map[string]string) error {
 		seen = org
 	}
 	return nil
+}
+
+// checkRoles checks the roles of a key or user: each names a project or
+// an organization of the fixtures and a role of its level, or a global
+// role.
+func (c *fixtureCheck) checkRoles(key string, i int, d doc) error {
+	roles, isList := d["roles"].([]any)
+	if d["roles"] != nil && !isList {
+		return failFixture(key, i, "roles must be an array of {orgId?, groupId?, roleName}")
+	}
+	for j, r := range roles {
+		role, ok := r.(map[string]any)
+		if !ok {
+			return failFixture(key, i, "roles[%d] must be an object {orgId?, groupId?, roleName}", j)
+		}
+		if err := c.checkRole(key, i, j, role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *fixtureCheck) checkRole(key string, i, j int, role map[string]any) error {
+	name, _ := role["roleName"].(string)
+	org, _ := role["orgId"].(string)
+	group, _ := role["groupId"].(string)
+	switch {
+	case group != "":
+		if !c.projects[group] {
+			return failFixture(key, i, "roles[%d].groupId %s is not a project of the fixtures", j, group)
+		}
+		if !api.OneOf(name, api.ProjectRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not a project role (%s)", j, name, strings.Join(api.ProjectRoles, ", "))
+		}
+	case org != "":
+		if !c.orgs[org] {
+			return failFixture(key, i, "roles[%d].orgId %s is not an organization of the fixtures", j, org)
+		}
+		if !api.OneOf(name, api.OrgRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not an organization role (%s)", j, name, strings.Join(api.OrgRoles, ", "))
+		}
+	default:
+		if !api.OneOf(name, api.GlobalRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not a global role (%s)", j, name, strings.Join(api.GlobalRoles, ", "))
+		}
+	}
+	return nil
+}
+
+// validateAPIKeys checks the API keys; one without an id is given one.
+func validateAPIKeys(f *Fixtures, c *fixtureCheck) error {
+	idOf := uniqueID("apiKeys")
+	for i, d := range f.APIKeys {
+		if d["id"] == nil {
+			d["id"] = NewObjectID()
+		}
+		if _, err := idOf(i, d); err != nil {
+			return err
+		}
+		pub, _ := d["publicKey"].(string)
+		priv, _ := d["privateKey"].(string)
+		if pub == "" || priv == "" {
+			return failFixture("apiKeys", i, "publicKey and privateKey are required")
+		}
+		if other, dup := c.credentials[pub]; dup {
+			return failFixture("apiKeys", i, "publicKey %s is already used by %s", pub, other)
+		}
+		c.credentials[pub] = "apiKeys[" + fmt.Sprint(i) + "]"
+		if err := c.checkRoles("apiKeys", i, d); err != nil {
+			return err
+		}
+		if err := keyInOneOrg(d, c.projectOrg); err != nil {
+			return failFixture("apiKeys", i, "%v", err)
+		}
+		if err := validateAccessList(i, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateAccessList fails closed: an access list that cannot be read
+// must not leave the key usable from anywhere.
+func validateAccessList(i int, d doc) error {
+	entries, isList := d["accessList"].([]any)
+	if d["accessList"] != nil && !isList {
+		return failFixture("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
+	}
+	if len(entries) > rules.MaxAccessListEntries {
+		return failFixture("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), rules.MaxAccessListEntries)
+	}
+	for j, e := range entries {
+		m, _ := e.(map[string]any)
+		if _, err := rules.AccessListEntry(m); err != nil {
+			return failFixture("apiKeys", i, "accessList[%d]: %s", j, err.Rule())
+		}
+	}
+	return nil
+}
+
+// validateUsers checks the users, whose names share the digest user
+// names with the keys' public keys.
+func validateUsers(f *Fixtures, c *fixtureCheck) error {
+	for i, d := range f.Users {
+		name, _ := d["username"].(string)
+		key, _ := d["apiKey"].(string)
+		if name == "" || key == "" {
+			return failFixture("users", i, "username and apiKey are required")
+		}
+		if other, dup := c.credentials[name]; dup {
+			return failFixture("users", i, "username %s is already used by %s", name, other)
+		}
+		c.credentials[name] = "users[" + fmt.Sprint(i) + "]"
+		if err := c.checkRoles("users", i, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadSignIns indexes the API keys and users of the fixtures.
+func (s *State) loadSignIns(f *Fixtures, now time.Time) {
+	for _, d := range f.APIKeys {
+		s.addAPIKey(d, now)
+	}
+	for _, d := range f.Users {
+		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
+		s.principals[p.Name] = p
+	}
 }

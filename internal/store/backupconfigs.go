@@ -1,5 +1,7 @@
 package store
 
+import "github.com/omctl/omctl/internal/rules"
+
 // BackupConfig is the backup configuration of a cluster.
 type BackupConfig struct {
 	members
@@ -44,4 +46,41 @@ func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) *BackupConfi
 	s.backupConfigs[cfg.key()] = cfg
 	s.touch("backupConfigs", cfg)
 	return cfg
+}
+
+// validateBackupConfigs checks the backup configurations: one a cluster
+// of a project of the fixtures.
+func validateBackupConfigs(f *Fixtures, c *fixtureCheck) error {
+	seen := map[string]bool{}
+	for i, d := range f.BackupConfigs {
+		if err := c.needProject("backupConfigs", i, d); err != nil {
+			return err
+		}
+		cluster, err := needID("backupConfigs", i, d, "clusterId")
+		if err != nil {
+			return err
+		}
+		k := joinKey(d["groupId"].(string), cluster)
+		if seen[k] {
+			return failFixture("backupConfigs", i, "cluster %s of project %s appears twice", cluster, d["groupId"])
+		}
+		seen[k] = true
+		if err := checkFixture("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
+			return err
+		}
+		if rules.NamespacesExclusive(rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])) != nil {
+			return failFixture("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
+		}
+	}
+	return nil
+}
+
+// loadBackupConfigs indexes the backup configurations of the fixtures;
+// each names a cluster.
+func (s *State) loadBackupConfigs(f *Fixtures) {
+	for _, d := range f.BackupConfigs {
+		b := newBackupConfig(d)
+		s.backupConfigs[b.key()] = b
+		s.clusters[b.key()] = true
+	}
 }

@@ -23,3 +23,14 @@ func TestUpdateBackupConfigStoresSettingsOnly(t *testing.T) {
 		t.Error("the state does not hold the new configuration")
 	}
 }
+
+func TestBadBackupConfigsAreRefused(t *testing.T) {
+	bc := func(extra string) string {
+		return `{"groupId": "` + testProject + `", "clusterId": "` + testOther + `", "statusName": "STARTED"` + extra + `}`
+	}
+	refusedFixtures(t, map[string]string{
+		fixturesWith(`"backupConfigs": [` + bc("") + `, ` + bc("") + `]`):                                               "backupConfigs[1]: cluster " + testOther + " of project " + testProject + " appears twice",
+		fixturesWith(`"backupConfigs": [` + bc(`, "excludedNamespaces": ["a.b"], "includedNamespaces": ["c.d"]`) + `]`): "excludedNamespaces and includedNamespaces are mutually exclusive",
+		fixturesWith(`"backupConfigs": [{"groupId": "` + testProject + `", "clusterId": "c"}]`):                         "backupConfigs[0]: clusterId c must be 24 hexadecimal digits",
+	})
+}

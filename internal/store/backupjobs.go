@@ -63,3 +63,25 @@ func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConf
 	s.touch("backupJobConfigs", cfg)
 	return cfg, nil
 }
+
+func validateBackupJobConfigs(f *Fixtures, _ *fixtureCheck) error {
+	idOf := uniqueID("backupJobConfigs")
+	for i, d := range f.BackupJobConfigs {
+		if _, err := idOf(i, d); err != nil {
+			return err
+		}
+		if err := checkFixture("backupJobConfigs", i, rules.BackupJobConfigResource(), d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadBackupJobConfigs indexes the backup jobs configurations of the
+// fixtures.
+func (s *State) loadBackupJobConfigs(f *Fixtures) {
+	for _, d := range f.BackupJobConfigs {
+		b := newBackupJobConfig(d)
+		s.backupJobs[b.ID] = b
+	}
+}

@@ -23,3 +23,10 @@ func TestBackupJobConfigNamesOnlyStoresThatExist(t *testing.T) {
 		t.Fatalf("%+v, %v", cfg, err)
 	}
 }
+
+func TestBadBackupJobConfigsAreRefused(t *testing.T) {
+	refusedFixtures(t, map[string]string{
+		fixturesWith(`"backupJobConfigs": [{"id": "p"}]`):                                                  "backupJobConfigs[0]: id p must be 24 hexadecimal digits",
+		fixturesWith(`"backupJobConfigs": [{"id": "` + testProject + `"}, {"id": "` + testProject + `"}]`): "backupJobConfigs[1]: id " + testProject + " appears twice",
+	})
+}

@@ -19,3 +19,22 @@ func TestSnapshotStoresTakeTheirDefaults(t *testing.T) {
 		t.Errorf("a taken id: %+v", err)
 	}
 }
+
+func TestBadStoresAreRefused(t *testing.T) {
+	refusedFixtures(t, map[string]string{
+		fixturesWith(`"oplogStores": [{"s3BucketName": "b"}]`):         "oplogStores[0]: id is required: it is the store's name",
+		fixturesWith(`"snapshotStores": [{"id": "s1"}, {"id": "s1"}]`): "snapshotStores[1]: id s1 appears twice",
+	})
+}
+
+// Oplog and snapshot stores are two lists: one id may name one of each.
+func TestAnOplogAndASnapshotStoreMayShareAName(t *testing.T) {
+	f, err := ParseFixtures("f.json", []byte(fixturesWith(`"oplogStores": [{"id": "s1"}]`, `"snapshotStores": [{"id": "s1"}]`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newState(f, start)
+	if s.OplogStores().Get("s1") == nil || s.SnapshotStores().Get("s1") == nil {
+		t.Error("a store is missing")
+	}
+}
