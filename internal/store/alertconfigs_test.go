@@ -82,7 +82,7 @@ func TestBadAlertConfigsAreRefused(t *testing.T) {
 	}
 	refusedFixtures(t, map[string]string{
 		fixturesWith(`"alertConfigs": [` + cfg(testOther, "HOST_DOWN") + `]`):             "alertConfigs[0]: groupId " + testOther + " is not a project of the fixtures",
-		fixturesWith(`"alertConfigs": [` + cfg(testProject, "host down") + `]`):             `alertConfigs[0]: eventTypeName "host down" is not an event type name`,
+		fixturesWith(`"alertConfigs": [` + cfg(testProject, "host down") + `]`):           `alertConfigs[0]: eventTypeName "host down" is not an event type name`,
 		fixturesWith(`"globalAlertConfigs": [{"id": "x", "eventTypeName": "HOST_DOWN"}]`): "globalAlertConfigs[0]: id x must be 24 hexadecimal digits",
 	})
 }
