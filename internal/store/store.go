@@ -1,7 +1,8 @@
 // Package store is the data behind omctl server: typed records (alerts as
 // compact JSON documents, API keys with their access lists, principals),
-// the named operations that change them (ops.go), the alert engine that
-// raises and notifies (engine.go), fixtures, and the log every change is
+// the named operations that change them (one file a resource, see
+// records.go), the alert engine that raises and notifies (engine.go),
+// fixtures, and the log every change is
 // committed to (a statelog.File: it keeps opaque records, and the model
 // is decoded from them here, in Open). It owns its lock and the order of
 // its commits and knows nothing of HTTP: the server's handlers parse a
