@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,7 +31,7 @@ func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &faultyLog{File: file}
+	log := &statelog.Faulty{File: file}
 	s, err := Open(f, log, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
@@ -41,28 +40,9 @@ func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
 	return s, path
 }
 
-// faultyLog is a state file whose commits fail while fail says so.
-type faultyLog struct {
-	*statelog.File
-	fail atomic.Pointer[func(*statelog.Batch) error]
-}
-
-func (l *faultyLog) Commit(b *statelog.Batch) error {
-	if fail := l.fail.Load(); fail != nil {
-		if err := (*fail)(b); err != nil {
-			return err
-		}
-	}
-	return l.File.Commit(b)
-}
-
 // failCommits makes the commits of s fail when fail says so (nil: none).
 func failCommits(s *Store, fail func(*statelog.Batch) error) {
-	if fail == nil {
-		s.log.(*faultyLog).fail.Store(nil)
-		return
-	}
-	s.log.(*faultyLog).fail.Store(&fail)
+	s.log.(*statelog.Faulty).FailCommits(fail)
 }
 
 var errUnwritable = errors.New("the state file cannot be written")
@@ -376,13 +356,13 @@ func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
 // the state file at path, as a restarted server does.
 func restarted(t *testing.T, s *Store, path string) *Store {
 	t.Helper()
-	s.log.(*faultyLog).Close()
+	s.log.(*statelog.Faulty).Close()
 	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { file.Close() })
-	again, err := Open(DefaultFixtures(), &faultyLog{File: file}, VirtualClock(start), false)
+	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,19 +140,26 @@ func faultBody(opts *FaultsAddOptions) (map[string]any, error) {
 	if opts.Reset {
 		body["reset"] = true
 	}
-	// The whole body, as the server will read it, by the server's rules:
-	// what passes here is not refused there.
+	if err := checkWholeFault(body); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+// checkWholeFault checks the whole body, as the server will read it, by
+// the server's rules: what passes here is not refused there.
+func checkWholeFault(body map[string]any) error {
 	data, _ := json.Marshal(body)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var sent rules.Doc
 	if err := dec.Decode(&sent); err != nil {
-		return nil, err
+		return err
 	}
 	if err := rules.CheckFault(sent); err != nil {
-		return nil, cmdutil.FlagErrorf("invalid fault: %s", err.Rule())
+		return cmdutil.FlagErrorf("invalid fault: %s", err.Rule())
 	}
-	return body, nil
+	return nil
 }
 
 func faultsAddRun(ctx context.Context, opts *FaultsAddOptions) error {

@@ -176,3 +176,26 @@ func TestAReplacementLeavesNoFreePagesForLaterWritesToCarry(t *testing.T) {
 		t.Errorf("one write of one record wrote %d bytes", per)
 	}
 }
+
+// A commit that Faulty fails writes nothing; once it stops, commits go on.
+func TestAFailedCommitWritesNothing(t *testing.T) {
+	f := &Faulty{File: open(t, filepath.Join(t.TempDir(), "state.db"))}
+	down := errors.New("down")
+	f.FailCommits(func(b *Batch) error {
+		if len(b.Records) > 1 {
+			return down
+		}
+		return nil
+	})
+	if err := f.Commit(&Batch{Records: []Record{rec("a", "1", "x"), rec("a", "2", "y")}}); err != down {
+		t.Fatalf("a refused commit: %v", err)
+	}
+	commit(t, f.File, &Batch{Records: []Record{rec("a", "3", "z")}})
+	f.FailCommits(nil)
+	if err := f.Commit(&Batch{Records: []Record{rec("a", "4", "w"), rec("a", "5", "v")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := held(t, f.File); !slices.Equal(got, []string{"a/3=z", "a/4=w", "a/5=v"}) {
+		t.Errorf("held %v", got)
+	}
+}
