@@ -11,6 +11,7 @@ LDFLAGS := -s -w \
 	-X github.com/omctl/omctl/internal/build.Commit=$(COMMIT) \
 	-X github.com/omctl/omctl/internal/build.Date=$(DATE)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
 .PHONY: all build install test fmt-check vet lint bench bench-fetchall bench-startup bench-server fuzz clean demo docs completions release-check
 
@@ -33,8 +34,11 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+## lint: staticcheck, and no function of the server or its store with a
+## cyclomatic complexity over 25 (their tests bound the length to 80 lines).
 lint:
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) run $(GOCYCLO) -over 25 internal/server internal/store
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -151,7 +151,7 @@ func networkTransport(opts Options) (*http.Transport, error) {
 
 // ControlPrefix is where omctl server keeps its test controls, on the base
 // URL's host but outside its path (docs/server.md).
-const ControlPrefix = "/_omctl/"
+const ControlPrefix = api.ControlBase + "/"
 
 // URL resolves an API path (relative to the base URL) with a query.
 // A path that already starts with the base path, or is a test control's,

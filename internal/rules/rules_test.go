@@ -429,3 +429,28 @@ func TestRedactedSecretsFindsWhatTheServerShowsRedacted(t *testing.T) {
 		t.Errorf("RedactedSecrets = %v, want %v", got, want)
 	}
 }
+
+// A fault's body is checked whole, as the server reads it: each broken
+// rule names its attribute.
+func TestCheckFaultNamesTheAttribute(t *testing.T) {
+	for _, c := range []struct{ body, code, param string }{
+		{`{"path": "/x", "status": 503, "errorCode": "X", "retryAfter": 1, "delay": "1s", "times": 2, "probability": 0.5}`, "", ""},
+		{`{"path": "x"}`, "INVALID_JSON_ATTRIBUTE", "path"},
+		{`{"path": "/a**"}`, "INVALID_JSON_ATTRIBUTE", "path"},
+		{`{"path": "/x", "delay": "61s"}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "delay": "-1s"}`, "INVALID_JSON_ATTRIBUTE", "delay"},
+		{`{"path": "/x", "status": 503, "errorCode": "lower"}`, "INVALID_JSON_ATTRIBUTE", "errorCode"},
+		{`{"path": "/x", "errorCode": "X"}`, "MISSING_ATTRIBUTE", "status"},
+		{`{"path": "/x", "retryAfter": 3}`, "MISSING_ATTRIBUTE", "status"},
+		{`{"path": "/x", "status": 503, "reset": true}`, "INVALID_JSON_ATTRIBUTE", "reset"},
+		{`{"path": "/x", "times": 0}`, "INVALID_JSON_ATTRIBUTE", "times"},
+	} {
+		err := CheckFault(body(t, c.body))
+		switch {
+		case c.code == "" && err != nil:
+			t.Errorf("%s: %v", c.body, err)
+		case c.code != "" && (err == nil || err.Code != c.code || len(err.Params) == 0 || err.Params[0] != c.param):
+			t.Errorf("%s: %v, want %s naming %s", c.body, err, c.code, c.param)
+		}
+	}
+}

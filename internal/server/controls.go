@@ -2,55 +2,45 @@ package server
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
 
-// control serves a test control that does not touch the data: like api,
-// but its handler runs without the data lock, and only for a GLOBAL_OWNER.
-// Controls are neither journaled, rate limited nor faulted.
-func (s *Server) control(methods map[string]handlerFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		caller := s.authenticate(w, r)
-		if caller == nil {
-			return
-		}
-		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header()}
-		c.readRequestBody(w)
-		if err := s.serveControl(c, methods); err != nil {
-			c.fail(err)
-		}
-		c.flush(w)
-	})
+// controlHandlers pairs every test control of internal/api but GetHealth
+// (served without credentials, see routes) with its handler, which bears
+// the control's name, and how it is served. Controls are only for a
+// GLOBAL_OWNER, and are neither journaled, rate limited nor faulted;
+// those of the server's own state (journal, faults) run without the data
+// lock; those that move time or report events answer once the first
+// attempt of every webhook they caused is done.
+func (s *Server) controlHandlers() map[api.Endpoint]handling {
+	return map[api.Endpoint]handling{
+		api.ResetData:         {h: s.resetData, control: true},
+		api.GetClock:          {h: s.getClock, control: true},
+		api.MoveClock:         {h: s.moveClock, control: true, wait: true},
+		api.ReportEvents:      {h: s.reportEvents, control: true, wait: true},
+		api.ListNotifications: {h: s.listNotifications, control: true},
+		api.ListRequests:      {h: s.listRequests, control: true, unlocked: true},
+		api.ClearRequests:     {h: s.clearRequests, control: true, unlocked: true},
+		api.ListFaults:        {h: s.listFaults, control: true, unlocked: true},
+		api.AddFault:          {h: s.addFault, control: true, unlocked: true},
+		api.ClearFaults:       {h: s.clearFaults, control: true, unlocked: true},
+		api.RemoveFault:       {h: s.removeFault, control: true, unlocked: true},
+	}
 }
 
-func (s *Server) serveControl(c *reqCtx, methods map[string]handlerFunc) *apiError {
-	if err := s.checkAccessList(c); err != nil {
-		return err
-	}
-	var err *apiError
-	if c.pretty, err = c.boolQuery("pretty", false); err != nil {
-		return err
-	}
-	if c.envelope, err = c.boolQuery("envelope", false); err != nil {
-		return err
-	}
-	h, ok := methods[c.r.Method]
-	if !ok {
-		allowed := strings.Join(rules.SortedKeys(methods), ", ")
-		c.header.Set("Allow", allowed)
-		return newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
-			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, allowed), c.r.Method)
-	}
-	if err := authorizeGlobalOwner(c.caller); err != nil {
-		return err
-	}
-	return h(c)
+// getHealth answers api.GetHealth, without credentials: a job waiting for
+// the server to be up needs none.
+func (s *Server) getHealth(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"status":"ok"}`+"\n")
 }
 
 // onlyQuery refuses query parameters a control does not take, besides
@@ -65,49 +55,47 @@ func onlyQuery(c *reqCtx, names ...string) *apiError {
 	return nil
 }
 
-func (s *Server) controlReset(c *reqCtx) *apiError {
-	if err := authorizeGlobalOwner(c.caller); err != nil {
-		return err
-	}
+// resetData puts the data back to its seed (api.ResetData).
+func (s *Server) resetData(c *reqCtx) *apiError {
 	s.resetLocked(c.st)
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
-func (s *Server) controlClock(c *reqCtx) *apiError {
-	if err := authorizeGlobalOwner(c.caller); err != nil {
+// getClock shows the server's clock (api.GetClock).
+func (s *Server) getClock(c *reqCtx) *apiError {
+	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
+	return nil
+}
+
+// moveClock advances or sets the clock (api.MoveClock); everything due by
+// the new time happens before the answer.
+func (s *Server) moveClock(c *reqCtx) *apiError {
+	body, err := c.readObject()
+	if err != nil {
 		return err
 	}
-	if c.r.Method == http.MethodPost {
-		body, err := c.readObject()
-		if err != nil {
-			return err
+	if err := (rules.Schema{"advance": rules.Str(), "set": rules.Timestamp()}).Check(body, "", nil); err != nil {
+		return fromRule(err)
+	}
+	if v, ok := body["advance"].(string); ok {
+		d, perr := time.ParseDuration(v)
+		if perr != nil || d < 0 {
+			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %q is not a positive duration such as 15m or 2h.", v), "advance")
 		}
-		if err := (rules.Schema{"advance": rules.Str(), "set": rules.Timestamp()}).Check(body, "", nil); err != nil {
-			return fromRule(err)
-		}
-		if v, ok := body["advance"].(string); ok {
-			d, perr := time.ParseDuration(v)
-			if perr != nil || d < 0 {
-				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %q is not a positive duration such as 15m or 2h.", v), "advance")
-			}
-			if err := s.clock.Advance(d); err != nil {
-				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %s: %v.", v, err), "advance")
-			}
-		}
-		if v, ok := body["set"].(string); ok {
-			t, _ := rules.ParseTimestamp(v)
-			if err := s.clock.Set(t); err != nil {
-				return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
-			}
+		if err := s.clock.Advance(d); err != nil {
+			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %s: %v.", v, err), "advance")
 		}
 	}
-	if c.r.Method == http.MethodPost {
-		// Everything due by the new time happens before the answer.
-		c.lastBase()
-		c.st.RunUntil(s.clock.Now())
+	if v, ok := body["set"].(string); ok {
+		t, _ := rules.ParseTimestamp(v)
+		if err := s.clock.Set(t); err != nil {
+			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
+		}
 	}
-	c.writeJSON(http.StatusOK, map[string]any{"now": rules.FormatTime(s.clock.Now())})
+	c.lastBase()
+	c.st.RunUntil(s.clock.Now())
+	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
 }
 

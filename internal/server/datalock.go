@@ -9,14 +9,15 @@ import (
 
 // locked runs a handler with the data (c.st): a GET only reads, so GETs
 // run side by side once the TRACKING alerts due to open by now are
-// opened; anything else changes data, committed before the answer.
-func (s *Server) locked(c *reqCtx, h handlerFunc) *apiError {
+// opened; anything else changes data, committed before the answer (and,
+// with wait, once the first attempt of each webhook it caused is done).
+func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 	if c.r.Method != http.MethodGet {
 		return s.change(func(st *store.State) *apiError {
 			st.PromoteAll(s.clock.Now())
 			c.st = st
 			return h(c)
-		}, c.waitForDeliveries())
+		}, wait)
 	}
 	out, err := s.store.OpenDue(s.clock.Now())
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // receiver is a webhook receiver that records what it is sent.
@@ -137,18 +138,7 @@ func TestHostDownIsRaisedNotifiedAcknowledgedAndClosed(t *testing.T) {
 	if got := hook.events(); len(got) != 1 || got[0] != "alert.open" {
 		t.Fatalf("webhook events = %v", got)
 	}
-	// The body is the alert as GET returns it, signed with the secret.
-	sent := hook.last()
-	mac := hmac.New(sha1.New, []byte("s3cret"))
-	mac.Write(sent.body)
-	if sent.signature != base64.StdEncoding.EncodeToString(mac.Sum(nil)) {
-		t.Errorf("signature %q does not sign the body", sent.signature)
-	}
-	var body map[string]any
-	json.Unmarshal(sent.body, &body)
-	if body["id"] != id || body["status"] != "OPEN" || body["lastNotified"] != "2026-01-01T00:05:00Z" {
-		t.Errorf("webhook body = %s", sent.body)
-	}
+	checkSignedOpenAlert(t, hook.last(), id)
 	e.advance("10m")
 	if got := hook.events(); len(got) != 2 || got[1] != "alert.update" {
 		t.Fatalf("repeat: %v", got)
@@ -175,13 +165,36 @@ func TestHostDownIsRaisedNotifiedAcknowledgedAndClosed(t *testing.T) {
 	if got := hook.events(); len(got) != 4 {
 		t.Fatalf("notified after closing: %v", got)
 	}
-	// The log has every notification, the email ones recorded.
+	checkNotificationLog(t, e, id, 4)
+}
+
+// checkSignedOpenAlert checks that the body of a webhook is the OPEN alert
+// id as GET returns it, signed with the secret.
+func checkSignedOpenAlert(t *testing.T, sent received, id string) {
+	t.Helper()
+	mac := hmac.New(sha1.New, []byte("s3cret"))
+	mac.Write(sent.body)
+	if sent.signature != base64.StdEncoding.EncodeToString(mac.Sum(nil)) {
+		t.Errorf("signature %q does not sign the body", sent.signature)
+	}
+	var body map[string]any
+	json.Unmarshal(sent.body, &body)
+	if body["id"] != id || body["status"] != "OPEN" || body["lastNotified"] != "2026-01-01T00:05:00Z" {
+		t.Errorf("webhook body = %s", sent.body)
+	}
+}
+
+// checkNotificationLog checks that the log has every notification of
+// alert id, its email ones recorded and its webhooks delivered, without
+// their secrets.
+func checkNotificationLog(t *testing.T, e *env, id string, webhooks int) {
+	t.Helper()
 	log := e.doRaw("owner", "GET", "/_omctl/notifications?alertId="+id+"&typeName=EMAIL", "")
 	if log.str("results", "0", "event") != "alert.open" || log.str("results", "0", "delivery", "status") != "RECORDED" {
 		t.Errorf("email log = %s", log.raw)
 	}
 	hooks := e.doRaw("owner", "GET", "/_omctl/notifications?typeName=WEBHOOK", "")
-	if n := fmt.Sprint(hooks.get("totalCount")); n != "4" {
+	if n := fmt.Sprint(hooks.get("totalCount")); n != fmt.Sprint(webhooks) {
 		t.Errorf("webhook log has %s entries: %s", n, hooks.raw)
 	}
 	if strings.Contains(string(hooks.raw), "/hook") || strings.Contains(string(hooks.raw), "s3cret") {
@@ -499,7 +512,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := t.TempDir() + "/state.db"
-	file, err := store.OpenState(path)
+	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +532,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	file.Close()
 
 	// Restarted with the clock a second short of the first repeat.
-	file, err = store.OpenState(path)
+	file, err = statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

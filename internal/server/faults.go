@@ -10,67 +10,29 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
 
-// Bounds of a fault (docs/server.md, Faults).
-const (
-	// maxFaultDelay is the longest delay: beyond the server's write
-	// timeout no answer could be sent anyway.
-	maxFaultDelay   = writeTimeout
-	maxFaultPath    = 1024
-	maxRetryAfter   = 86400
-	maxFaultTimes   = 1 << 31
-	maxErrorCodeLen = 100
-)
-
-var faultMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
-
-// fault is one fault to inject, as the controls show it.
+// fault is one fault to inject: as the controls show it, and as it is
+// matched.
 type fault struct {
-	ID          string  `json:"id"`
-	Method      string  `json:"method,omitempty"`
-	Path        string  `json:"path"`
-	Status      int     `json:"status,omitempty"`
-	ErrorCode   string  `json:"errorCode,omitempty"`
-	RetryAfter  *int64  `json:"retryAfter,omitempty"`
-	Delay       string  `json:"delay,omitempty"`
-	Times       *int64  `json:"times,omitempty"` // remaining; absent: no end
-	Probability float64 `json:"probability"`
-	Reset       bool    `json:"reset"`
+	api.Fault
 
 	pattern globPattern
 	delay   time.Duration
 }
 
-func faultSchema() rules.Schema {
-	return rules.Schema{
-		"method":      rules.Str(faultMethods...),
-		"path":        rules.Str().Req(),
-		"status":      rules.Integer().Within(400, 599),
-		"errorCode":   rules.Str(),
-		"retryAfter":  rules.Integer().Within(0, maxRetryAfter),
-		"delay":       rules.Str(),
-		"times":       rules.Integer().Within(1, maxFaultTimes),
-		"probability": rules.Number().Within(0, 1),
-		"reset":       rules.Bool(),
-	}
-}
-
-// parseFault checks the body of POST /_omctl/faults.
+// parseFault checks the body of AddFault (the rules are in internal/rules).
 func parseFault(body doc) (*fault, *apiError) {
-	if err := faultSchema().Check(body, "", nil); err != nil {
+	if err := rules.CheckFault(body); err != nil {
 		return nil, fromRule(err)
 	}
-	f := &fault{Probability: 1}
+	f := &fault{Fault: api.Fault{Probability: 1}}
 	f.Method, _ = body["method"].(string)
 	f.Path = body["path"].(string)
-	pat, perr := parseGlob(f.Path)
-	if perr != "" {
-		return nil, errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("path %q: %s.", f.Path, perr), "path")
-	}
-	f.pattern = pat
+	f.pattern, _ = parseGlob(f.Path)
 	if v, ok := body["status"].(int64); ok {
 		f.Status = int(v)
 	}
@@ -88,46 +50,16 @@ func parseFault(body doc) (*fault, *apiError) {
 	}
 	f.Reset, _ = body["reset"].(bool)
 	if v, ok := body["delay"].(string); ok {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > maxFaultDelay {
-			return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
-				fmt.Sprintf("delay %q is not a Go duration from 0 to %s, such as 1500ms or 2s.", v, maxFaultDelay), "delay")
-		}
-		f.Delay, f.delay = v, d
-	}
-	code, hasCode := body["errorCode"].(string)
-	if hasCode && !validErrorCode(code) {
-		return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
-			fmt.Sprintf("errorCode %q must be 1 to %d capital letters, digits and underscores, such as SERVICE_UNAVAILABLE.", code, maxErrorCodeLen), "errorCode")
-	}
-	switch {
-	case f.Status != 0 && f.Reset:
-		return nil, errBadRequest("INVALID_JSON_ATTRIBUTE",
-			"reset closes the connection without an answer, so it cannot go with status: give one of them.", "reset")
-	case f.Status == 0 && hasCode:
-		return nil, errBadRequest("MISSING_ATTRIBUTE", "errorCode is the code of a status answer: give status (400 to 599) too.", "status")
-	case f.Status == 0 && f.RetryAfter != nil:
-		return nil, errBadRequest("MISSING_ATTRIBUTE", "retryAfter is a header of a status answer: give status (400 to 599) too.", "status")
+		f.Delay = v
+		f.delay, _ = rules.FaultDelay("delay", v)
 	}
 	if f.Status != 0 {
-		f.ErrorCode = code
-		if !hasCode {
+		f.ErrorCode, _ = body["errorCode"].(string)
+		if f.ErrorCode == "" {
 			f.ErrorCode = defaultErrorCode(f.Status)
 		}
 	}
 	return f, nil
-}
-
-func validErrorCode(s string) bool {
-	if s == "" || len(s) > maxErrorCodeLen {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // defaultErrorCode is the errorCode of a fault's status when none is given.
@@ -166,11 +98,8 @@ type globPattern []string
 // parseGlob reads a fault's path; a path starting with the API base path
 // is taken after it. It returns why the path is refused, or "".
 func parseGlob(p string) (globPattern, string) {
-	switch {
-	case p == "" || p[0] != '/':
-		return nil, "want a path after the API base path, starting with /, such as /groups/*/alerts"
-	case len(p) > maxFaultPath:
-		return nil, fmt.Sprintf("longer than %d characters", maxFaultPath)
+	if err := rules.FaultPath("path", p); err != nil {
+		return nil, err.Rule()
 	}
 	if isAPIPath(p) {
 		p = strings.TrimPrefix(p, apiBase)
@@ -178,13 +107,7 @@ func parseGlob(p string) (globPattern, string) {
 			p = "/"
 		}
 	}
-	segs := strings.Split(p[1:], "/")
-	for _, s := range segs {
-		if strings.Contains(s, "**") && s != "**" {
-			return nil, "** must be a whole segment (/groups/**), matching zero or more of them"
-		}
-	}
-	return segs, ""
+	return strings.Split(p[1:], "/"), ""
 }
 
 // match reports whether the path after the API base matches: "**"
@@ -348,46 +271,51 @@ func (s *Server) injectFault(c *reqCtx) bool {
 	return false
 }
 
-// controlFaults serves POST, GET and DELETE /_omctl/faults.
-func (s *Server) controlFaults(c *reqCtx) *apiError {
-	switch c.r.Method {
-	case http.MethodPost:
-		if err := onlyQuery(c); err != nil {
-			return err
-		}
-		body, err := c.readObject()
-		if err != nil {
-			return err
-		}
-		f, err := parseFault(body)
-		if err != nil {
-			return err
-		}
-		s.faults.add(f)
-		c.writeRaw(http.StatusOK, rules.EncodeJSON(f))
-	case http.MethodDelete:
-		if err := onlyQuery(c); err != nil {
-			return err
-		}
-		s.faults.clear()
-		c.writeRaw(http.StatusOK, []byte(`{}`))
-	default:
-		if err := onlyQuery(c); err != nil {
-			return err
-		}
-		p, err := c.page()
-		if err != nil {
-			return err
-		}
-		all := s.faults.encoded()
-		from := min(p.Offset(), len(all))
-		c.listRaw(all[from:min(from+p.Size, len(all))], len(all), p)
+// addFault adds a fault (api.AddFault).
+func (s *Server) addFault(c *reqCtx) *apiError {
+	if err := onlyQuery(c); err != nil {
+		return err
 	}
+	body, err := c.readObject()
+	if err != nil {
+		return err
+	}
+	f, err := parseFault(body)
+	if err != nil {
+		return err
+	}
+	s.faults.add(f)
+	c.writeRaw(http.StatusOK, rules.EncodeJSON(f))
 	return nil
 }
 
-// controlFault serves DELETE /_omctl/faults/{fault_id}.
-func (s *Server) controlFault(c *reqCtx) *apiError {
+// clearFaults removes every fault (api.ClearFaults).
+func (s *Server) clearFaults(c *reqCtx) *apiError {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	s.faults.clear()
+	c.writeRaw(http.StatusOK, []byte(`{}`))
+	return nil
+}
+
+// listFaults lists the faults in the order they were added (api.ListFaults).
+func (s *Server) listFaults(c *reqCtx) *apiError {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	all := s.faults.encoded()
+	from := min(p.Offset(), len(all))
+	c.listRaw(all[from:min(from+p.Size, len(all))], len(all), p)
+	return nil
+}
+
+// removeFault removes one fault (api.RemoveFault).
+func (s *Server) removeFault(c *reqCtx) *apiError {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}

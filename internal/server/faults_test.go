@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // addFault posts a fault as the owner and returns its id.
@@ -329,8 +331,8 @@ func FuzzFaultBody(f *testing.F) {
 			d = nil
 			dec.Decode(&d)
 			if flt, err := parseFault(d); err == nil {
-				if flt.Status != 0 && (flt.Status < 400 || flt.Status > 599 || !validErrorCode(flt.ErrorCode)) ||
-					flt.Probability < 0 || flt.Probability > 1 || flt.delay < 0 || flt.delay > maxFaultDelay {
+				if flt.Status != 0 && (flt.Status < 400 || flt.Status > 599 || rules.ErrorCode("errorCode", flt.ErrorCode) != nil) ||
+					flt.Probability < 0 || flt.Probability > 1 || flt.delay < 0 || flt.delay > api.MaxFaultDelay {
 					t.Fatalf("accepted out of bounds: %+v", flt)
 				}
 				flt.pattern.match(path)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 func TestBadBodiesNeverGive500(t *testing.T) {
@@ -180,7 +181,7 @@ func newStateEnv(t *testing.T) (e *env, path string, restart func()) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), "state.db")
 	f, _ := store.ParseFixtures("f", []byte(fixtureJSON))
-	sf, err := store.OpenState(path)
+	sf, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func newStateEnv(t *testing.T) (e *env, path string, restart func()) {
 	restart = func() {
 		t.Helper()
 		sf.Close()
-		again, err := store.OpenState(path)
+		again, err := statelog.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}

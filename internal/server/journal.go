@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
@@ -39,26 +40,10 @@ type journalEntry struct {
 	encoded sync.Once
 	raw     []byte // the entry as JSON, once listed
 
-	rec    journalRecord
+	rec    api.JournalEntry
 	body   *capturedBody
 	abort  bool // the connection was closed without an answer
 	status int
-}
-
-// journalRecord is an entry as GET /_omctl/requests shows it.
-type journalRecord struct {
-	ID         string          `json:"id"`
-	Time       string          `json:"time"`
-	Method     string          `json:"method"`
-	Path       string          `json:"path"`
-	Query      string          `json:"query,omitempty"`
-	Status     int             `json:"status"`
-	ErrorCode  string          `json:"errorCode,omitempty"`
-	Caller     string          `json:"caller"`
-	RemoteAddr string          `json:"remoteAddr"`
-	Body       json.RawMessage `json:"body,omitempty"`
-	// BodyBytes is the size of a body too large to keep (maxJournalBody).
-	BodyBytes int `json:"bodyBytes,omitempty"`
 }
 
 // maxJournalBody bounds the body an entry keeps, so a full journal stays
@@ -88,7 +73,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 		next(w, r)
 		return
 	}
-	e := &journalEntry{rec: journalRecord{
+	e := &journalEntry{rec: api.JournalEntry{
 		ID:         store.NewObjectID(),
 		Time:       rules.FormatTime(s.clock.Now()),
 		Method:     r.Method,
@@ -177,7 +162,7 @@ func (j *journal) clear() {
 // An entry is encoded when first listed, not as its request ends (most
 // are never read), and outside the lock, which requests take to be
 // recorded: a finished entry no longer changes.
-func (j *journal) matching(keep func(*journalRecord) bool) [][]byte {
+func (j *journal) matching(keep func(*api.JournalEntry) bool) [][]byte {
 	j.mu.Lock()
 	var found []*journalEntry
 	n := len(j.entries)
@@ -331,7 +316,7 @@ func redactValue(v any) any {
 }
 
 // journalQuery is the filter of GET /_omctl/requests.
-func journalQuery(c *reqCtx) (func(*journalRecord) bool, *apiError) {
+func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, *apiError) {
 	q := c.r.URL.Query()
 	if err := onlyQuery(c, "method", "path", "status", "caller"); err != nil {
 		return nil, err
@@ -345,7 +330,7 @@ func journalQuery(c *reqCtx) (func(*journalRecord) bool, *apiError) {
 		}
 		status = n
 	}
-	return func(e *journalRecord) bool {
+	return func(e *api.JournalEntry) bool {
 		switch {
 		case method != "" && !strings.EqualFold(e.Method, method):
 			return false
@@ -361,16 +346,18 @@ func journalQuery(c *reqCtx) (func(*journalRecord) bool, *apiError) {
 	}, nil
 }
 
-// controlRequests serves GET and DELETE /_omctl/requests.
-func (s *Server) controlRequests(c *reqCtx) *apiError {
-	if c.r.Method == http.MethodDelete {
-		if err := onlyQuery(c); err != nil {
-			return err
-		}
-		s.journal.clear()
-		c.writeRaw(http.StatusOK, []byte(`{}`))
-		return nil
+// clearRequests empties the journal (api.ClearRequests).
+func (s *Server) clearRequests(c *reqCtx) *apiError {
+	if err := onlyQuery(c); err != nil {
+		return err
 	}
+	s.journal.clear()
+	c.writeRaw(http.StatusOK, []byte(`{}`))
+	return nil
+}
+
+// listRequests lists the journal, oldest first (api.ListRequests).
+func (s *Server) listRequests(c *reqCtx) *apiError {
 	keep, err := journalQuery(c)
 	if err != nil {
 		return err

@@ -51,7 +51,7 @@ func TestHugePageNumIsAnEmptyPageAndTheServerGoesOn(t *testing.T) {
 func TestAPanickingHandlerReleasesTheLock(t *testing.T) {
 	e := newEnv(t)
 	c := &reqCtx{r: httptest.NewRequest("GET", "/", nil), s: e.s, header: http.Header{}}
-	err := e.s.locked(c, func(*reqCtx) *apiError { panic("a bug") })
+	err := e.s.locked(c, func(*reqCtx) *apiError { panic("a bug") }, false)
 	if err == nil || err.status != 500 || err.code != "UNEXPECTED_ERROR" {
 		t.Fatalf("panic answered %v", err)
 	}

@@ -33,7 +33,7 @@ type Options struct {
 	// already is what the server starts from; an empty one is seeded with
 	// Fixtures. Reset goes back to Fixtures, or, when they are nil, to what
 	// the state file held at start.
-	State *store.StateFile
+	State store.Log
 	// Log receives one line per request and the server's messages.
 	Log io.Writer
 	// WebhookAllow names hosts and CIDR blocks webhooks may be sent to,
@@ -200,36 +200,44 @@ func (s *Server) view(fn func(*store.State)) bool {
 
 type handlerFunc func(*reqCtx) *apiError
 
+// handling is how a route serves one method: its handler, and for a test
+// control how it differs from the API's (see controlHandlers).
+type handling struct {
+	h handlerFunc
+	// control: only a GLOBAL_OWNER may call it.
+	control bool
+	// unlocked: it runs without the data lock.
+	unlocked bool
+	// wait: the answer waits for the first attempt of every webhook
+	// delivery the request caused.
+	wait bool
+}
+
 type route struct {
-	methods map[string]handlerFunc
+	methods map[string]handling
 }
 
 func (s *Server) routes() {
 	s.mux = http.NewServeMux()
-	table := map[string]map[string]handlerFunc{}
-	for e, h := range s.endpointHandlers() {
-		if table[e.Pattern] == nil {
-			table[e.Pattern] = map[string]handlerFunc{}
+	table := map[string]map[string]handling{}
+	add := func(pattern, method string, h handling) {
+		if table[pattern] == nil {
+			table[pattern] = map[string]handling{}
 		}
-		table[e.Pattern][e.Method] = h
+		table[pattern][method] = h
+	}
+	for e, h := range s.endpointHandlers() {
+		add(apiBase+e.Pattern, e.Method, handling{h: h})
+	}
+	for e, h := range s.controlHandlers() {
+		add(e.Pattern, e.Method, h)
 	}
 	for pattern, methods := range table {
-		rt := &route{methods: methods}
-		s.mux.Handle(apiBase+pattern, s.api(rt))
+		s.mux.Handle(pattern, s.api(&route{methods: methods}))
 	}
 	s.mux.Handle(apiBase+"/", s.api(nil))
 	s.mux.Handle(apiBase, s.api(nil))
-	s.mux.HandleFunc("GET /_omctl/health", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"status":"ok"}`+"\n")
-	})
-	s.mux.Handle("/_omctl/reset", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlReset}}))
-	s.mux.Handle("/_omctl/clock", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlClock, "GET": s.controlClock}}))
-	s.mux.Handle("/_omctl/events", s.api(&route{methods: map[string]handlerFunc{"POST": s.controlEvents}}))
-	s.mux.Handle("/_omctl/notifications", s.api(&route{methods: map[string]handlerFunc{"GET": s.controlNotifications}}))
-	s.mux.Handle("/_omctl/requests", s.control(map[string]handlerFunc{"GET": s.controlRequests, "DELETE": s.controlRequests}))
-	s.mux.Handle("/_omctl/faults", s.control(map[string]handlerFunc{"GET": s.controlFaults, "POST": s.controlFaults, "DELETE": s.controlFaults}))
-	s.mux.Handle("/_omctl/faults/{fault_id}", s.control(map[string]handlerFunc{"DELETE": s.controlFault}))
+	s.mux.HandleFunc(api.GetHealth.Method+" "+api.GetHealth.Pattern, s.getHealth)
 	s.mux.Handle("/", s.api(nil))
 }
 
@@ -390,7 +398,17 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))
 		return
 	}
-	err := s.locked(c, h)
+	var err *apiError
+	if h.control {
+		err = authorizeGlobalOwner(c.caller)
+	}
+	switch {
+	case err != nil:
+	case h.unlocked:
+		err = h.h(c)
+	default:
+		err = s.locked(c, h.h, h.wait)
+	}
 	if err != nil {
 		c.fail(err)
 	} else {
@@ -413,9 +431,11 @@ var (
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
+	// writeTimeout bounds a fault's delay too (api.MaxFaultDelay): beyond
+	// it no answer could be sent.
+	writeTimeout   = api.MaxFaultDelay
+	idleTimeout    = 2 * time.Minute
+	maxHeaderBytes = 64 << 10
 )
 
 // NewHTTPServer serves h with the timeouts a server exposed to careless

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"fmt"
 	"net/netip"
+	"strings"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -173,4 +176,209 @@ func (k *APIKey) Allows(addr netip.Addr, now time.Time) bool {
 	match.LastUsed = now
 	match.LastAddr = addr.String()
 	return true
+}
+
+// Principal is the API key or user signing in as name, nil for none.
+func (s *State) Principal(name string) *Principal { return s.principals[name] }
+
+// APIKey is an API key by its id, nil for none.
+func (s *State) APIKey(id string) *APIKey { return s.apiKeys[id] }
+
+// CreateAPIKey makes an API key of a project with a description and
+// roles in it: a new id, an unused public key and a private key (from
+// crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
+func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
+	if org := s.projects[project].orgID(); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
+		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
+			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
+	}
+	grants := make([]any, len(roles))
+	for i, r := range roles {
+		grants[i] = map[string]any{"groupId": project, "roleName": r}
+	}
+	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": newPublicKey(), "privateKey": newUUID(), "roles": grants}
+	for s.principals[d["publicKey"].(string)] != nil {
+		d["publicKey"] = newPublicKey()
+	}
+	k := s.addAPIKey(d, now)
+	s.TouchKey(k)
+	return k, nil
+}
+
+// AddAccessEntries adds entries (their canonical blocks in canon) to a
+// key's access list; an entry it holds already is counted, not repeated.
+// A list holds at most rules.MaxAccessListEntries.
+func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) *rules.Error {
+	if added := k.newAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
+		return rules.Invalidf("TOO_MANY_ACCESS_LIST_ENTRIES",
+			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),
+			rules.MaxAccessListEntries)
+	}
+	for i, e := range entries {
+		k.addAccessEntry(canon[i], e.(map[string]any), now)
+	}
+	s.TouchKey(k)
+	return nil
+}
+
+// keysOfOrg counts the API keys of an organization.
+func (s *State) keysOfOrg(org string) int {
+	n := 0
+	for _, k := range s.apiKeys {
+		if k.Orgs[org] {
+			n++
+		}
+	}
+	return n
+}
+
+// keyInOneOrg refuses a key whose roles name two organizations: its one
+// access list would be in the hands of both.
+func keyInOneOrg(d doc, projectOrg map[string]string) error {
+	seen := ""
+	roles, _ := d["roles"].([]any)
+	for _, r := range roles {
+		role, _ := r.(map[string]any)
+		org, _ := role["orgId"].(string)
+		if group, _ := role["groupId"].(string); group != "" {
+			org = projectOrg[group]
+		}
+		if org == "" {
+			continue
+		}
+		if seen != "" && org != seen {
+			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
+		}
+		seen = org
+	}
+	return nil
+}
+
+// checkRoles checks the roles of a key or user: each names a project or
+// an organization of the fixtures and a role of its level, or a global
+// role.
+func (c *fixtureCheck) checkRoles(key string, i int, d doc) error {
+	roles, isList := d["roles"].([]any)
+	if d["roles"] != nil && !isList {
+		return failFixture(key, i, "roles must be an array of {orgId?, groupId?, roleName}")
+	}
+	for j, r := range roles {
+		role, ok := r.(map[string]any)
+		if !ok {
+			return failFixture(key, i, "roles[%d] must be an object {orgId?, groupId?, roleName}", j)
+		}
+		if err := c.checkRole(key, i, j, role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *fixtureCheck) checkRole(key string, i, j int, role map[string]any) error {
+	name, _ := role["roleName"].(string)
+	org, _ := role["orgId"].(string)
+	group, _ := role["groupId"].(string)
+	switch {
+	case group != "":
+		if !c.projects[group] {
+			return failFixture(key, i, "roles[%d].groupId %s is not a project of the fixtures", j, group)
+		}
+		if !api.OneOf(name, api.ProjectRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not a project role (%s)", j, name, strings.Join(api.ProjectRoles, ", "))
+		}
+	case org != "":
+		if !c.orgs[org] {
+			return failFixture(key, i, "roles[%d].orgId %s is not an organization of the fixtures", j, org)
+		}
+		if !api.OneOf(name, api.OrgRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not an organization role (%s)", j, name, strings.Join(api.OrgRoles, ", "))
+		}
+	default:
+		if !api.OneOf(name, api.GlobalRoles) {
+			return failFixture(key, i, "roles[%d].roleName %q is not a global role (%s)", j, name, strings.Join(api.GlobalRoles, ", "))
+		}
+	}
+	return nil
+}
+
+// validateAPIKeys checks the API keys; one without an id is given one.
+func validateAPIKeys(f *Fixtures, c *fixtureCheck) error {
+	idOf := uniqueID("apiKeys")
+	for i, d := range f.APIKeys {
+		if d["id"] == nil {
+			d["id"] = NewObjectID()
+		}
+		if _, err := idOf(i, d); err != nil {
+			return err
+		}
+		pub, _ := d["publicKey"].(string)
+		priv, _ := d["privateKey"].(string)
+		if pub == "" || priv == "" {
+			return failFixture("apiKeys", i, "publicKey and privateKey are required")
+		}
+		if other, dup := c.credentials[pub]; dup {
+			return failFixture("apiKeys", i, "publicKey %s is already used by %s", pub, other)
+		}
+		c.credentials[pub] = "apiKeys[" + fmt.Sprint(i) + "]"
+		if err := c.checkRoles("apiKeys", i, d); err != nil {
+			return err
+		}
+		if err := keyInOneOrg(d, c.projectOrg); err != nil {
+			return failFixture("apiKeys", i, "%v", err)
+		}
+		if err := validateAccessList(i, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateAccessList fails closed: an access list that cannot be read
+// must not leave the key usable from anywhere.
+func validateAccessList(i int, d doc) error {
+	entries, isList := d["accessList"].([]any)
+	if d["accessList"] != nil && !isList {
+		return failFixture("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
+	}
+	if len(entries) > rules.MaxAccessListEntries {
+		return failFixture("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), rules.MaxAccessListEntries)
+	}
+	for j, e := range entries {
+		m, _ := e.(map[string]any)
+		if _, err := rules.AccessListEntry(m); err != nil {
+			return failFixture("apiKeys", i, "accessList[%d]: %s", j, err.Rule())
+		}
+	}
+	return nil
+}
+
+// validateUsers checks the users, whose names share the digest user
+// names with the keys' public keys.
+func validateUsers(f *Fixtures, c *fixtureCheck) error {
+	for i, d := range f.Users {
+		name, _ := d["username"].(string)
+		key, _ := d["apiKey"].(string)
+		if name == "" || key == "" {
+			return failFixture("users", i, "username and apiKey are required")
+		}
+		if other, dup := c.credentials[name]; dup {
+			return failFixture("users", i, "username %s is already used by %s", name, other)
+		}
+		c.credentials[name] = "users[" + fmt.Sprint(i) + "]"
+		if err := c.checkRoles("users", i, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadSignIns indexes the API keys and users of the fixtures.
+func (s *State) loadSignIns(f *Fixtures, now time.Time) {
+	for _, d := range f.APIKeys {
+		s.addAPIKey(d, now)
+	}
+	for _, d := range f.Users {
+		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
+		s.principals[p.Name] = p
+	}
 }

@@ -1,5 +1,13 @@
 package store
 
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/omctl/omctl/internal/store/statelog"
+)
+
 // What changed since the last commit to the state file: the data records
 // it here, and the commit takes it (Store.runLocked).
 
@@ -91,4 +99,38 @@ func (s *State) allRecords() (recs []record) {
 		recs = append(recs, record{schedulesKind, r.Cur.ID, sched.record()})
 	}
 	return recs
+}
+
+// record is one resource to write: its kind (a fixture key), its key
+// within the kind, and its document (nil to delete it).
+type record struct {
+	kind, key string
+	doc       any // a doc or an *AlertDoc
+}
+
+// encodeBatch encodes what changed (under the data lock), with the clock
+// to resume.
+func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*statelog.Batch, error) {
+	b := &statelog.Batch{ReplaceAll: replaceAll, Records: make([]statelog.Record, 0, len(recs))}
+	if clock.Virtual() {
+		b.Meta = map[string]string{metaClockKey: clock.Now().Format(time.RFC3339Nano)}
+	} else if d := clock.Offset(); d != 0 {
+		b.Meta = map[string]string{metaOffsetKey: d.String()}
+	}
+	for _, r := range recs {
+		er := statelog.Record{Kind: r.kind, Key: r.key}
+		switch d := r.doc.(type) {
+		case nil:
+		case *AlertDoc:
+			er.Value = d.Raw
+		default:
+			data, err := json.Marshal(d)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s cannot be encoded: %v", r.kind, r.key, err)
+			}
+			er.Value = data
+		}
+		b.Records = append(b.Records, er)
+	}
+	return b, nil
 }

@@ -76,30 +76,64 @@ const DemoOrgID = "5e1a0c2e8f9d4b0012340001"
 // snapshots in every state, stores and keys of several roles. Ids and keys
 // are the same on every start; times follow now.
 func DemoFixtures(now time.Time) *Fixtures {
-	rng := rand.New(rand.NewPCG(42, 1))
-	now = now.UTC().Truncate(time.Second)
-	seq := 0
-	id := func(prefix string) string {
-		seq++
-		return fmt.Sprintf("%s%08x", prefix, seq)
-	}
-	ts := func(ago time.Duration) string { return rules.FormatTime(now.Add(-ago)) }
-	f := &Fixtures{}
+	d := &demo{rng: rand.New(rand.NewPCG(42, 1)), now: now.UTC().Truncate(time.Second), f: &Fixtures{},
+		orgs:     []string{DemoOrgID, "5e1a0c2e8f9d4b0012340002"},
+		projects: []string{DemoProjectID, "5e2b0c2e8f9d4b0012340002", "5e2b0c2e8f9d4b0012340003"}}
+	// In this order: each draws ids and random numbers from the same
+	// sequences, so that every start makes the same data.
+	d.signIns()
+	d.alertConfigs()
+	d.alerts()
+	d.globalAlerts()
+	d.backups()
+	d.configServerSnapshots()
+	d.stores()
+	return d.f
+}
 
-	orgs := []string{DemoOrgID, "5e1a0c2e8f9d4b0012340002"}
-	projects := []string{DemoProjectID, "5e2b0c2e8f9d4b0012340002", "5e2b0c2e8f9d4b0012340003"}
+// demo is the demo data set being built.
+type demo struct {
+	rng            *rand.Rand
+	now            time.Time
+	seq            int
+	f              *Fixtures
+	orgs, projects []string
+	configOf       map[string]map[string]string // by project and event type
+}
+
+var (
+	demoEvents = []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "SHARDED_CLUSTER", "BACKUP",
+		"MONITORING_AGENT_DOWN", "BACKUP_AGENT_DOWN", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT"}
+	demoGlobalEvents = []string{"RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE", "BACKUP_AGENT_DOWN"}
+	demoStatuses     = []string{statusOpen, statusOpen, statusClosed, statusClosed, statusClosed, statusTracking, statusCancelled}
+	demoHosts        = []string{"db-a1.example.com:27017", "db-a2.example.com:27017", "db-b1.example.com:27017", "cfg1.example.com:27019"}
+)
+
+// id is the next id of a kind (its prefix).
+func (d *demo) id(prefix string) string {
+	d.seq++
+	return fmt.Sprintf("%s%08x", prefix, d.seq)
+}
+
+// ts is the time ago before now.
+func (d *demo) ts(ago time.Duration) string { return rules.FormatTime(d.now.Add(-ago)) }
+
+func demoRole(name string, scope ...string) any {
+	m := map[string]any{"roleName": name}
+	if len(scope) == 2 {
+		m[scope[0]] = scope[1]
+	}
+	return m
+}
+
+// signIns are the organizations, projects, keys and users.
+func (d *demo) signIns() {
+	f, orgs, projects, role := d.f, d.orgs, d.projects, demoRole
 	f.Orgs = []doc{{"id": orgs[0], "name": "Acme Databases"}, {"id": orgs[1], "name": "Acme Analytics"}}
 	f.Projects = []doc{
 		{"id": projects[0], "name": "production", "orgId": orgs[0]},
 		{"id": projects[1], "name": "staging", "orgId": orgs[0]},
 		{"id": projects[2], "name": "analytics", "orgId": orgs[1]},
-	}
-	role := func(name string, scope ...string) any {
-		m := map[string]any{"roleName": name}
-		if len(scope) == 2 {
-			m[scope[0]] = scope[1]
-		}
-		return m
 	}
 	f.APIKeys = []doc{
 		{"id": "5f4d0c2e8f9d4b0012340001", "desc": "demo global owner", "publicKey": "demoowner", "privateKey": "11111111-aaaa-4bbb-8ccc-000000000001",
@@ -115,33 +149,37 @@ func DemoFixtures(now time.Time) *Fixtures {
 			"accessList": []any{map[string]any{"cidrBlock": "127.0.0.0/8"}, map[string]any{"ipAddress": "::1"}}},
 	}
 	f.Users = []doc{{"username": "admin@example.com", "apiKey": "22222222-bbbb-4ccc-8ddd-000000000001", "roles": []any{role("GLOBAL_READ_ONLY")}}}
+}
 
-	notificationKinds := []doc{
-		{"typeName": "EMAIL", "emailAddress": "dba@example.com"},
-		{"typeName": "SMS", "mobileNumber": "+15555550100"},
-		{"typeName": "ORG", "roles": []any{"ORG_OWNER"}, "emailEnabled": true, "smsEnabled": false},
-		{"typeName": "GROUP", "roles": []any{"GROUP_OWNER"}, "emailEnabled": true, "smsEnabled": true},
-		{"typeName": "USER", "username": "oncall@example.com", "emailEnabled": true, "smsEnabled": false},
-		{"typeName": "TEAM", "teamId": "5e3d0c2e8f9d4b0012340001", "teamName": "dba-team"},
-		{"typeName": "WEBHOOK", "webhookUrl": "https://hooks.example.com/omctl/alerts", "webhookSecret": "webhook-secret-value"},
-		{"typeName": "CHAT_A", "apiToken": "xoxb-demo-token-1234567890", "channelName": "#db-alerts"},
-		{"typeName": "CHAT_B", "chatBWebhookUrl": "https://chat-b.example.com/webhook/abcdef"},
-		{"typeName": "CHAT_C", "notificationToken": "chatc-token-0987654321", "roomName": "ops"},
-		{"typeName": "MONITORING", "monitoringApiKey": "monitoring-key-1122334455"},
-		{"typeName": "ALERTING", "alertingApiKey": "alerting-key-5566778899", "alertingRegion": "US"},
-		{"typeName": "PAGING", "serviceKey": "paging-service-key-42424242"},
-		{"typeName": "INCIDENT", "incidentApiKey": "incident-key-13579", "incidentRoutingKey": "db-team"},
-		{"typeName": "SLACK", "apiToken": "xoxb-real-name-token-5678", "channelName": "#ops"},
-		{"typeName": "PAGER_DUTY", "serviceKey": "pagerduty-key-97531"},
-	}
-	events := []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "SHARDED_CLUSTER", "BACKUP",
-		"MONITORING_AGENT_DOWN", "BACKUP_AGENT_DOWN", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT"}
-	configOf := map[string]map[string]string{}
-	for pi, p := range projects {
-		configOf[p] = map[string]string{}
-		for ei, e := range events {
-			cid := id("5f2a0c2e8f9d4b00")
-			configOf[p][e] = cid
+// demoNotificationKinds are a notification of every kind.
+var demoNotificationKinds = []doc{
+	{"typeName": "EMAIL", "emailAddress": "dba@example.com"},
+	{"typeName": "SMS", "mobileNumber": "+15555550100"},
+	{"typeName": "ORG", "roles": []any{"ORG_OWNER"}, "emailEnabled": true, "smsEnabled": false},
+	{"typeName": "GROUP", "roles": []any{"GROUP_OWNER"}, "emailEnabled": true, "smsEnabled": true},
+	{"typeName": "USER", "username": "oncall@example.com", "emailEnabled": true, "smsEnabled": false},
+	{"typeName": "TEAM", "teamId": "5e3d0c2e8f9d4b0012340001", "teamName": "dba-team"},
+	{"typeName": "WEBHOOK", "webhookUrl": "https://hooks.example.com/omctl/alerts", "webhookSecret": "webhook-secret-value"},
+	{"typeName": "CHAT_A", "apiToken": "xoxb-demo-token-1234567890", "channelName": "#db-alerts"},
+	{"typeName": "CHAT_B", "chatBWebhookUrl": "https://chat-b.example.com/webhook/abcdef"},
+	{"typeName": "CHAT_C", "notificationToken": "chatc-token-0987654321", "roomName": "ops"},
+	{"typeName": "MONITORING", "monitoringApiKey": "monitoring-key-1122334455"},
+	{"typeName": "ALERTING", "alertingApiKey": "alerting-key-5566778899", "alertingRegion": "US"},
+	{"typeName": "PAGING", "serviceKey": "paging-service-key-42424242"},
+	{"typeName": "INCIDENT", "incidentApiKey": "incident-key-13579", "incidentRoutingKey": "db-team"},
+	{"typeName": "SLACK", "apiToken": "xoxb-real-name-token-5678", "channelName": "#ops"},
+	{"typeName": "PAGER_DUTY", "serviceKey": "pagerduty-key-97531"},
+}
+
+// alertConfigs are a configuration of each event type in each project.
+func (d *demo) alertConfigs() {
+	f, ts, notificationKinds := d.f, d.ts, demoNotificationKinds
+	d.configOf = map[string]map[string]string{}
+	for pi, p := range d.projects {
+		d.configOf[p] = map[string]string{}
+		for ei, e := range demoEvents {
+			cid := d.id("5f2a0c2e8f9d4b00")
+			d.configOf[p][e] = cid
 			n1 := rules.CopyJSON(notificationKinds[(ei+pi)%len(notificationKinds)]).(doc)
 			n1["delayMin"], n1["intervalMin"] = int64(5*(ei%4)), int64(60)
 			n2 := rules.CopyJSON(notificationKinds[(ei+pi+7)%len(notificationKinds)]).(doc)
@@ -165,48 +203,59 @@ func DemoFixtures(now time.Time) *Fixtures {
 		everyKind = append(everyKind, m)
 	}
 	f.AlertConfigs[0]["notifications"] = everyKind
+}
 
-	statuses := []string{statusOpen, statusOpen, statusClosed, statusClosed, statusClosed, statusTracking, statusCancelled}
-	hosts := []string{"db-a1.example.com:27017", "db-a2.example.com:27017", "db-b1.example.com:27017", "cfg1.example.com:27019"}
-	for pi, p := range projects {
+// alerts are a few hundred alerts of the projects.
+func (d *demo) alerts() {
+	for pi, p := range d.projects {
 		count := []int{250, 60, 30}[pi]
 		for i := 0; i < count; i++ {
-			e := events[rng.IntN(len(events))]
-			st := statuses[rng.IntN(len(statuses))]
-			age := time.Duration(rng.IntN(30*24*60)) * time.Minute
-			if st == statusTracking {
-				age = time.Duration(rng.IntN(20)) * time.Minute
-			}
-			a := doc{"id": id("5f1a0c2e8f9d4b00"), "groupId": p, "alertConfigId": configOf[p][e], "eventTypeName": e,
-				"status": st, "created": ts(age), "updated": ts(age / 2)}
-			if st != statusTracking {
-				a["lastNotified"] = ts(age / 2)
-			}
-			if st == statusClosed {
-				a["resolved"] = ts(age / 3)
-			}
-			host := hosts[rng.IntN(len(hosts))]
-			switch e {
-			case "HOST_DOWN", "REPLICA_SET":
-				a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
-			case "OUTSIDE_METRIC_THRESHOLD":
-				a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
-				a["metricName"] = api.MetricNames[rng.IntN(len(api.MetricNames))]
-				a["currentValue"] = doc{"number": float64(rng.IntN(10000)) / 10, "units": "RAW"}
-			case "SHARDED_CLUSTER":
-				a["clusterId"], a["clusterName"] = "5e3c0c2e8f9d4b0012340001", "Cluster0"
-			case "BACKUP", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT":
-				a["replicaSetName"], a["sourceTypeName"] = "rs0", api.SourceTypeNames[rng.IntN(len(api.SourceTypeNames))]
-			}
-			if st == statusOpen && i%5 == 0 {
-				a["acknowledgedUntil"] = rules.FormatTime(now.Add(time.Duration(1+i%48) * time.Hour))
-				a["acknowledgementComment"] = "investigating"
-				a["acknowledgingUsername"] = "demomonitor"
-			}
-			f.Alerts = append(f.Alerts, NewAlertDoc(a))
+			d.f.Alerts = append(d.f.Alerts, NewAlertDoc(d.alert(p, i)))
 		}
 	}
-	globalEvents := []string{"RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE", "BACKUP_AGENT_DOWN"}
+}
+
+// alert is alert i of project p, of a random event type and status.
+func (d *demo) alert(p string, i int) doc {
+	rng, ts := d.rng, d.ts
+	e := demoEvents[rng.IntN(len(demoEvents))]
+	st := demoStatuses[rng.IntN(len(demoStatuses))]
+	age := time.Duration(rng.IntN(30*24*60)) * time.Minute
+	if st == statusTracking {
+		age = time.Duration(rng.IntN(20)) * time.Minute
+	}
+	a := doc{"id": d.id("5f1a0c2e8f9d4b00"), "groupId": p, "alertConfigId": d.configOf[p][e], "eventTypeName": e,
+		"status": st, "created": ts(age), "updated": ts(age / 2)}
+	if st != statusTracking {
+		a["lastNotified"] = ts(age / 2)
+	}
+	if st == statusClosed {
+		a["resolved"] = ts(age / 3)
+	}
+	host := demoHosts[rng.IntN(len(demoHosts))]
+	switch e {
+	case "HOST_DOWN", "REPLICA_SET":
+		a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
+	case "OUTSIDE_METRIC_THRESHOLD":
+		a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
+		a["metricName"] = api.MetricNames[rng.IntN(len(api.MetricNames))]
+		a["currentValue"] = doc{"number": float64(rng.IntN(10000)) / 10, "units": "RAW"}
+	case "SHARDED_CLUSTER":
+		a["clusterId"], a["clusterName"] = "5e3c0c2e8f9d4b0012340001", "Cluster0"
+	case "BACKUP", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT":
+		a["replicaSetName"], a["sourceTypeName"] = "rs0", api.SourceTypeNames[rng.IntN(len(api.SourceTypeNames))]
+	}
+	if st == statusOpen && i%5 == 0 {
+		a["acknowledgedUntil"] = rules.FormatTime(d.now.Add(time.Duration(1+i%48) * time.Hour))
+		a["acknowledgementComment"] = "investigating"
+		a["acknowledgingUsername"] = "demomonitor"
+	}
+	return a
+}
+
+// globalAlerts are the global configurations and their alerts.
+func (d *demo) globalAlerts() {
+	f, rng, ts, projects, statuses, globalEvents := d.f, d.rng, d.ts, d.projects, demoStatuses, demoGlobalEvents
 	for i, e := range globalEvents {
 		f.GlobalAlertConfigs = append(f.GlobalAlertConfigs, doc{"id": fmt.Sprintf("5f2b0c2e8f9d4b00123400%02x", i+1),
 			"eventTypeName": e, "enabled": i != 2, "forAllGroups": i%2 == 0, "groupIds": []any{},
@@ -218,7 +267,7 @@ func DemoFixtures(now time.Time) *Fixtures {
 		e := globalEvents[i%len(globalEvents)]
 		st := statuses[rng.IntN(len(statuses))]
 		age := time.Duration(rng.IntN(20*24*60)) * time.Minute
-		g := doc{"id": id("5f1b0c2e8f9d4b00"), "groupId": projects[i%len(projects)], "alertConfigId": fmt.Sprintf("5f2b0c2e8f9d4b00123400%02x", i%len(globalEvents)+1),
+		g := doc{"id": d.id("5f1b0c2e8f9d4b00"), "groupId": projects[i%len(projects)], "alertConfigId": fmt.Sprintf("5f2b0c2e8f9d4b00123400%02x", i%len(globalEvents)+1),
 			"eventTypeName": e, "status": st, "created": ts(age), "updated": ts(age / 2), "typeName": "BACKUP", "tags": []any{},
 			"replicaSetName": "rs0", "sourceTypeName": "REPLICA_SET"}
 		if st != statusTracking {
@@ -226,14 +275,12 @@ func DemoFixtures(now time.Time) *Fixtures {
 		}
 		f.GlobalAlerts = append(f.GlobalAlerts, NewAlertDoc(g))
 	}
+}
 
-	clusters := []struct {
-		id, name   string
-		project    string
-		sharded    bool
-		misconfig  bool
-		encryption bool
-	}{
+// backups are the clusters' backup configurations and snapshots.
+func (d *demo) backups() {
+	f, projects := d.f, d.projects
+	clusters := []demoCluster{
 		{"5e3c0c2e8f9d4b0012340001", "Cluster0", projects[0], true, false, true},
 		{"5e3c0c2e8f9d4b0012340002", "rs-orders", projects[0], false, false, false},
 		{"5e3c0c2e8f9d4b0012340003", "Cluster-eu", projects[1], true, true, false},
@@ -251,42 +298,67 @@ func DemoFixtures(now time.Time) *Fixtures {
 		}
 		f.BackupConfigs = append(f.BackupConfigs, bc)
 		for i := 0; i < 8; i++ {
-			created := now.Add(-time.Duration(6*i+1) * time.Hour)
-			snap := doc{"id": id("5f3c0c2e8f9d4b00"), "groupId": c.project, "clusterId": c.id, "clusterName": c.name,
-				"complete": i != 0, "doNotDelete": i == 3,
-				"created":                   doc{"date": rules.FormatTime(created), "increment": int64(1 + i)},
-				"lastOplogAppliedTimestamp": doc{"date": rules.FormatTime(created.Add(-time.Minute)), "increment": int64(3)},
-				"namespaceFilterList":       doc{"filterList": bc["excludedNamespaces"], "filterType": "blacklist"},
-				"parts": []any{doc{"clusterId": c.id, "completedTime": rules.FormatTime(created.Add(10 * time.Minute)), "compressionSetting": "GZIP",
-					"dataSizeBytes": int64(1 << 30), "encryptionEnabled": c.encryption, "fcv": "6.0", "fileSizeBytes": int64(1 << 29),
-					"machineId": "backup-daemon-1.example.com:8443", "mongodVersion": "6.0.14", "replicaSetName": "rs0",
-					"replicaState": "PRIMARY", "storageSizeBytes": int64(1 << 30), "typeName": "REPLICA_SET"}},
-			}
-			if c.encryption {
-				snap["parts"].([]any)[0].(doc)["masterKeyUUID"] = "72659f08-8b3c-4913-bb4e-a8a68e036502"
-			}
-			switch {
-			case i == 3: // do not delete: no expiry
-			case i == 7:
-				snap["expires"] = rules.FormatTime(now.Add(-2 * time.Hour)) // already expired
-			default:
-				snap["expires"] = rules.FormatTime(created.Add(7 * 24 * time.Hour))
-			}
-			if c.sharded {
-				snap["isPossiblyInconsistent"] = i == 5
-				snap["missingShards"] = []any{}
-			}
-			f.Snapshots = append(f.Snapshots, snap)
+			f.Snapshots = append(f.Snapshots, d.snapshot(c, bc, i))
 		}
 	}
+}
+
+type demoCluster struct {
+	id, name   string
+	project    string
+	sharded    bool
+	misconfig  bool
+	encryption bool
+}
+
+// snapshot is snapshot i of a cluster, 6 hours older than the one before.
+func (d *demo) snapshot(c demoCluster, bc doc, i int) doc {
+	now := d.now
+	created := now.Add(-time.Duration(6*i+1) * time.Hour)
+	snap := doc{"id": d.id("5f3c0c2e8f9d4b00"), "groupId": c.project, "clusterId": c.id, "clusterName": c.name,
+		"complete": i != 0, "doNotDelete": i == 3,
+		"created":                   doc{"date": rules.FormatTime(created), "increment": int64(1 + i)},
+		"lastOplogAppliedTimestamp": doc{"date": rules.FormatTime(created.Add(-time.Minute)), "increment": int64(3)},
+		"namespaceFilterList":       doc{"filterList": bc["excludedNamespaces"], "filterType": "blacklist"},
+		"parts": []any{doc{"clusterId": c.id, "completedTime": rules.FormatTime(created.Add(10 * time.Minute)), "compressionSetting": "GZIP",
+			"dataSizeBytes": int64(1 << 30), "encryptionEnabled": c.encryption, "fcv": "6.0", "fileSizeBytes": int64(1 << 29),
+			"machineId": "backup-daemon-1.example.com:8443", "mongodVersion": "6.0.14", "replicaSetName": "rs0",
+			"replicaState": "PRIMARY", "storageSizeBytes": int64(1 << 30), "typeName": "REPLICA_SET"}},
+	}
+	if c.encryption {
+		snap["parts"].([]any)[0].(doc)["masterKeyUUID"] = "72659f08-8b3c-4913-bb4e-a8a68e036502"
+	}
+	switch {
+	case i == 3: // do not delete: no expiry
+	case i == 7:
+		snap["expires"] = rules.FormatTime(now.Add(-2 * time.Hour)) // already expired
+	default:
+		snap["expires"] = rules.FormatTime(created.Add(7 * 24 * time.Hour))
+	}
+	if c.sharded {
+		snap["isPossiblyInconsistent"] = i == 5
+		snap["missingShards"] = []any{}
+	}
+	return snap
+}
+
+// configServerSnapshots are snapshots of a config server.
+func (d *demo) configServerSnapshots() {
+	f, now, projects := d.f, d.now, d.projects
 	for i := 0; i < 3; i++ {
 		created := now.Add(-time.Duration(24*(i+1)) * time.Hour)
-		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, doc{"id": id("5f3d0c2e8f9d4b00"), "groupId": projects[0],
+		f.ConfigServerSnapshots = append(f.ConfigServerSnapshots, doc{"id": d.id("5f3d0c2e8f9d4b00"), "groupId": projects[0],
 			"complete": true, "doNotDelete": false, "expires": rules.FormatTime(created.Add(30 * 24 * time.Hour)),
 			"created": doc{"date": rules.FormatTime(created), "increment": int64(1)},
 			"parts": []any{doc{"hostId": "a1b2c3d4e5f60718293a4b5c6d7e8f90", "typeName": "CONFIG_SERVER", "machineId": "cfg1.example.com:27019",
 				"dataSizeBytes": int64(1 << 20), "encryptionEnabled": false, "mongodVersion": "3.2.22"}}})
 	}
+}
+
+// stores are the oplog and snapshot stores, and a backup jobs
+// configuration naming them.
+func (d *demo) stores() {
+	f, projects := d.f, d.projects
 	f.OplogStores = []doc{
 		{"id": "oplog-us-east-1", "acceptedTos": true, "assignmentEnabled": true, "cloudAccessKey": "AKIADEMOOPLOG", "cloudSecretKey": "demo-oplog-secret",
 			"pathStyleAccessEnabled": false, "s3BucketEndpoint": "https://s3.us-east-1.example.com", "s3BucketName": "acme-oplogs",
@@ -308,5 +380,4 @@ func DemoFixtures(now time.Time) *Fixtures {
 		"daemonFilter":           []any{doc{"machine": "backup-daemon-1.example.com", "headRootDirectory": "/data/backup/"}},
 		"kmipClientCertPath":     "/etc/kmip/client.pem",
 		"kmipClientCertPassword": "kmip-password"}}
-	return f
 }

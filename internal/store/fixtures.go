@@ -14,6 +14,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // Fixtures is the data a server starts from (server.md "Fixture file"):
@@ -46,7 +47,7 @@ var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "al
 func LoadFixtures(path string) (*Fixtures, error) {
 	file, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("fixture file %s: %s", path, plainError(err))
+		return nil, fmt.Errorf("fixture file %s: %s", path, statelog.PlainError(err))
 	}
 	defer file.Close()
 	return readFixtures(path, bufio.NewReaderSize(file, 1<<20))
@@ -236,28 +237,6 @@ func (f *Fixtures) Clone() *Fixtures {
 	return c
 }
 
-// keyInOneOrg refuses a key whose roles name two organizations: its one
-// access list would be in the hands of both.
-func keyInOneOrg(d doc, projectOrg map[string]string) error {
-	seen := ""
-	roles, _ := d["roles"].([]any)
-	for _, r := range roles {
-		role, _ := r.(map[string]any)
-		org, _ := role["orgId"].(string)
-		if group, _ := role["groupId"].(string); group != "" {
-			org = projectOrg[group]
-		}
-		if org == "" {
-			continue
-		}
-		if seen != "" && org != seen {
-			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
-		}
-		seen = org
-	}
-	return nil
-}
-
 type fixtureError struct {
 	key   string
 	index int
@@ -266,306 +245,78 @@ type fixtureError struct {
 
 func (e *fixtureError) Error() string { return fmt.Sprintf("%s[%d]: %s", e.key, e.index, e.rule) }
 
+// fixtureCheck is what checking the fixtures has learnt so far: the
+// resources that later ones refer to.
+type fixtureCheck struct {
+	orgs, projects map[string]bool
+	projectOrg     map[string]string // by project
+	credentials    map[string]string // who uses each public key and user name
+}
+
+// fixtureValidators check the fixtures resource by resource, each after
+// those it refers to; each lives in its resource's file.
+var fixtureValidators = []func(*Fixtures, *fixtureCheck) error{
+	validateOrgs, validateProjects, validateAPIKeys, validateUsers, validateAlerts, validateAlertConfigs,
+	validateBackupConfigs, validateSnapshots, validateS3Stores, validateBackupJobConfigs,
+}
+
 // validate checks every rule of the API that a fixture can break.
 func (f *Fixtures) validate() error {
-	orgs, projects := map[string]bool{}, map[string]bool{}
-	projectOrg := map[string]string{}
-	fail := func(key string, i int, format string, a ...any) error {
-		return &fixtureError{key, i, fmt.Sprintf(format, a...)}
-	}
-	needID := func(key string, i int, d doc, field string) (string, error) {
-		id, _ := d[field].(string)
-		if !api.IsObjectID(id) {
-			return "", fail(key, i, "%s %v must be 24 hexadecimal digits", field, d[field])
-		}
-		return id, nil
-	}
-	needProject := func(key string, i int, d doc) error {
-		id, err := needID(key, i, d, "groupId")
-		if err != nil {
-			return err
-		}
-		if !projects[id] {
-			return fail(key, i, "groupId %s is not a project of the fixtures (projects)", id)
-		}
-		return nil
-	}
-	// uniqueID checks the form of each item's id and that no id repeats.
-	uniqueID := func(key string) func(int, doc) (string, error) {
-		seen := map[string]bool{}
-		return func(i int, d doc) (string, error) {
-			id, err := needID(key, i, d, "id")
-			if err != nil {
-				return "", err
-			}
-			if seen[id] {
-				return "", fail(key, i, "id %s appears twice", id)
-			}
-			seen[id] = true
-			return id, nil
-		}
-	}
-	check := func(key string, i int, s rules.Schema, d doc) error {
-		if err := s.CheckFixture(d, ""); err != nil {
-			return fail(key, i, "%s", err.Rule())
-		}
-		return nil
-	}
-
-	idOf := uniqueID("orgs")
-	for i, d := range f.Orgs {
-		id, err := idOf(i, d)
-		if err != nil {
-			return err
-		}
-		if err := check("orgs", i, rules.OrgResource(), d); err != nil {
-			return err
-		}
-		orgs[id] = true
-	}
-	idOf = uniqueID("projects")
-	for i, d := range f.Projects {
-		id, err := idOf(i, d)
-		if err != nil {
-			return err
-		}
-		if err := check("projects", i, rules.ProjectResource(), d); err != nil {
-			return err
-		}
-		if org, _ := d["orgId"].(string); org != "" && !orgs[org] {
-			// An organization named only by its projects exists all the same.
-			if !api.IsObjectID(org) {
-				return fail("projects", i, "orgId %s must be 24 hexadecimal digits", org)
-			}
-			orgs[org] = true
-			f.Orgs = append(f.Orgs, doc{"id": org, "name": ""})
-		}
-		projects[id] = true
-		projectOrg[id], _ = d["orgId"].(string)
-	}
-	credentials := map[string]string{}
-	checkRoles := func(key string, i int, d doc) error {
-		roles, isList := d["roles"].([]any)
-		if d["roles"] != nil && !isList {
-			return fail(key, i, "roles must be an array of {orgId?, groupId?, roleName}")
-		}
-		for j, r := range roles {
-			role, ok := r.(map[string]any)
-			if !ok {
-				return fail(key, i, "roles[%d] must be an object {orgId?, groupId?, roleName}", j)
-			}
-			name, _ := role["roleName"].(string)
-			org, _ := role["orgId"].(string)
-			group, _ := role["groupId"].(string)
-			switch {
-			case group != "":
-				if !projects[group] {
-					return fail(key, i, "roles[%d].groupId %s is not a project of the fixtures", j, group)
-				}
-				if !api.OneOf(name, api.ProjectRoles) {
-					return fail(key, i, "roles[%d].roleName %q is not a project role (%s)", j, name, strings.Join(api.ProjectRoles, ", "))
-				}
-			case org != "":
-				if !orgs[org] {
-					return fail(key, i, "roles[%d].orgId %s is not an organization of the fixtures", j, org)
-				}
-				if !api.OneOf(name, api.OrgRoles) {
-					return fail(key, i, "roles[%d].roleName %q is not an organization role (%s)", j, name, strings.Join(api.OrgRoles, ", "))
-				}
-			default:
-				if !api.OneOf(name, api.GlobalRoles) {
-					return fail(key, i, "roles[%d].roleName %q is not a global role (%s)", j, name, strings.Join(api.GlobalRoles, ", "))
-				}
-			}
-		}
-		return nil
-	}
-	idOf = uniqueID("apiKeys")
-	for i, d := range f.APIKeys {
-		if d["id"] == nil {
-			d["id"] = NewObjectID()
-		}
-		if _, err := idOf(i, d); err != nil {
-			return err
-		}
-		pub, _ := d["publicKey"].(string)
-		priv, _ := d["privateKey"].(string)
-		if pub == "" || priv == "" {
-			return fail("apiKeys", i, "publicKey and privateKey are required")
-		}
-		if other, dup := credentials[pub]; dup {
-			return fail("apiKeys", i, "publicKey %s is already used by %s", pub, other)
-		}
-		credentials[pub] = "apiKeys[" + fmt.Sprint(i) + "]"
-		if err := checkRoles("apiKeys", i, d); err != nil {
-			return err
-		}
-		if err := keyInOneOrg(d, projectOrg); err != nil {
-			return fail("apiKeys", i, "%v", err)
-		}
-		// Fail closed: an access list that cannot be read must not leave
-		// the key usable from anywhere.
-		entries, isList := d["accessList"].([]any)
-		if d["accessList"] != nil && !isList {
-			return fail("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
-		}
-		if len(entries) > rules.MaxAccessListEntries {
-			return fail("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), rules.MaxAccessListEntries)
-		}
-		for j, e := range entries {
-			m, _ := e.(map[string]any)
-			if _, err := rules.AccessListEntry(m); err != nil {
-				return fail("apiKeys", i, "accessList[%d]: %s", j, err.Rule())
-			}
-		}
-	}
-	for i, d := range f.Users {
-		name, _ := d["username"].(string)
-		key, _ := d["apiKey"].(string)
-		if name == "" || key == "" {
-			return fail("users", i, "username and apiKey are required")
-		}
-		if other, dup := credentials[name]; dup {
-			return fail("users", i, "username %s is already used by %s", name, other)
-		}
-		credentials[name] = "users[" + fmt.Sprint(i) + "]"
-		if err := checkRoles("users", i, d); err != nil {
-			return err
-		}
-	}
-	for _, set := range []struct {
-		key     string
-		items   []*AlertDoc
-		project bool
-	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
-		seen := make(map[string]bool, len(set.items))
-		for i, a := range set.items {
-			if !api.IsObjectID(a.ID) {
-				return fail(set.key, i, "id %s must be 24 hexadecimal digits", a.ID)
-			}
-			if seen[a.ID] {
-				return fail(set.key, i, "id %s appears twice", a.ID)
-			}
-			seen[a.ID] = true
-			if set.project || a.GroupID != "" {
-				if !api.IsObjectID(a.GroupID) {
-					return fail(set.key, i, "groupId %s must be 24 hexadecimal digits", a.GroupID)
-				}
-				if !projects[a.GroupID] {
-					return fail(set.key, i, "groupId %s is not a project of the fixtures (projects)", a.GroupID)
-				}
-			}
-		}
-	}
-	for _, set := range []struct {
-		key    string
-		items  []doc
-		global bool
-	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
-		idOf := uniqueID(set.key)
-		for i, d := range set.items {
-			if _, err := idOf(i, d); err != nil {
-				return err
-			}
-			if !set.global {
-				if err := needProject(set.key, i, d); err != nil {
-					return err
-				}
-			}
-			if err := check(set.key, i, rules.AlertConfigResource(set.global), d); err != nil {
-				return err
-			}
-			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
-				return fail(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
-			}
-			if err := rules.CheckMatchers(d); err != nil {
-				return fail(set.key, i, "%s", err.Rule())
-			}
-		}
-	}
-	seenBC := map[string]bool{}
-	for i, d := range f.BackupConfigs {
-		if err := needProject("backupConfigs", i, d); err != nil {
-			return err
-		}
-		cluster, err := needID("backupConfigs", i, d, "clusterId")
-		if err != nil {
-			return err
-		}
-		k := d["groupId"].(string) + "/" + cluster
-		if seenBC[k] {
-			return fail("backupConfigs", i, "cluster %s of project %s appears twice", cluster, d["groupId"])
-		}
-		seenBC[k] = true
-		if err := check("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
-			return err
-		}
-		if rules.NamespacesExclusive(rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])) != nil {
-			return fail("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
-		}
-	}
-	for _, set := range []struct {
-		key   string
-		items []doc
-		host  bool
-	}{{"snapshots", f.Snapshots, false}, {"configServerSnapshots", f.ConfigServerSnapshots, true}} {
-		idOf := uniqueID(set.key)
-		for i, d := range set.items {
-			if _, err := idOf(i, d); err != nil {
-				return err
-			}
-			if err := needProject(set.key, i, d); err != nil {
-				return err
-			}
-			if set.host {
-				if snapshotHost(d) == "" {
-					return fail(set.key, i, "parts[0].hostId is required: it names the config server")
-				}
-			} else if _, err := needID(set.key, i, d, "clusterId"); err != nil {
-				return err
-			}
-			if err := check(set.key, i, rules.SnapshotResource(), d); err != nil {
-				return err
-			}
-		}
-	}
-	for _, set := range []struct {
-		key   string
-		items []doc
-	}{{"oplogStores", f.OplogStores}, {"snapshotStores", f.SnapshotStores}} {
-		names := map[string]bool{}
-		for i, d := range set.items {
-			id, _ := d["id"].(string)
-			if id == "" {
-				return fail(set.key, i, "id is required: it is the store's name")
-			}
-			if names[id] {
-				return fail(set.key, i, "id %s appears twice", id)
-			}
-			names[id] = true
-			if err := check(set.key, i, rules.StoreResource(), d); err != nil {
-				return err
-			}
-		}
-	}
-	idOf = uniqueID("backupJobConfigs")
-	for i, d := range f.BackupJobConfigs {
-		if _, err := idOf(i, d); err != nil {
-			return err
-		}
-		if err := check("backupJobConfigs", i, rules.BackupJobConfigResource(), d); err != nil {
+	c := &fixtureCheck{orgs: map[string]bool{}, projects: map[string]bool{}, projectOrg: map[string]string{}, credentials: map[string]string{}}
+	for _, v := range fixtureValidators {
+		if err := v(f, c); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func snapshotHost(d doc) string {
-	parts, _ := d["parts"].([]any)
-	if len(parts) == 0 {
-		return ""
+// failFixture reports item i of the fixture key breaking a rule.
+func failFixture(key string, i int, format string, a ...any) error {
+	return &fixtureError{key, i, fmt.Sprintf(format, a...)}
+}
+
+// needID reads an id that must be an ObjectId.
+func needID(key string, i int, d doc, field string) (string, error) {
+	id, _ := d[field].(string)
+	if !api.IsObjectID(id) {
+		return "", failFixture(key, i, "%s %v must be 24 hexadecimal digits", field, d[field])
 	}
-	p, _ := parts[0].(map[string]any)
-	h, _ := p["hostId"].(string)
-	return h
+	return id, nil
+}
+
+// needProject checks that an item's groupId names a project of the fixtures.
+func (c *fixtureCheck) needProject(key string, i int, d doc) error {
+	id, err := needID(key, i, d, "groupId")
+	if err != nil {
+		return err
+	}
+	if !c.projects[id] {
+		return failFixture(key, i, "groupId %s is not a project of the fixtures (projects)", id)
+	}
+	return nil
+}
+
+// uniqueID checks the form of each item's id and that no id repeats.
+func uniqueID(key string) func(int, doc) (string, error) {
+	seen := map[string]bool{}
+	return func(i int, d doc) (string, error) {
+		id, err := needID(key, i, d, "id")
+		if err != nil {
+			return "", err
+		}
+		if seen[id] {
+			return "", failFixture(key, i, "id %s appears twice", id)
+		}
+		seen[id] = true
+		return id, nil
+	}
+}
+
+// checkFixture checks an item against the rules of its resource.
+func checkFixture(key string, i int, s rules.Schema, d doc) error {
+	if err := s.CheckFixture(d, ""); err != nil {
+		return failFixture(key, i, "%s", err.Rule())
+	}
+	return nil
 }

@@ -1,25 +1,13 @@
 package store
 
-// Notification is one entry of the Notification log (docs/server.md).
-type Notification struct {
-	ID            string        `json:"id"`
-	AlertID       string        `json:"alertId"`
-	AlertConfigID string        `json:"alertConfigId"`
-	GroupID       string        `json:"groupId"`
-	Global        bool          `json:"global"`
-	Event         string        `json:"event"`
-	TypeName      string        `json:"typeName"`
-	SentAt        string        `json:"sentAt"`
-	Target        doc           `json:"target"`
-	Delivery      DeliveryState `json:"delivery"`
-}
+import "github.com/omctl/omctl/internal/api"
 
-type DeliveryState struct {
-	Status           string `json:"status"`
-	Attempts         int    `json:"attempts"`
-	LastResponseCode int    `json:"lastResponseCode,omitempty"`
-	LastError        string `json:"lastError,omitempty"`
-}
+// Notification is one entry of the notification log (docs/server.md),
+// as the ListNotifications control shows it.
+type Notification = api.Notification
+
+// DeliveryState is how far a notification's webhook delivery went.
+type DeliveryState = api.DeliveryState
 
 // Delivery is a webhook notification to send.
 type Delivery struct {

@@ -76,3 +76,10 @@ func raws[R storedRecord](items []R) []doc {
 	}
 	return out
 }
+
+func orEmpty[R storedRecord](o *Ordered[R]) *Ordered[R] {
+	if o == nil {
+		return newOrdered[R]()
+	}
+	return o
+}

@@ -57,76 +57,14 @@ func newState(f *Fixtures, now time.Time) *State {
 		oplogStores: newOrdered[*S3Store](), snapshotStores: newOrdered[*S3Store](),
 		backupJobs: map[string]*BackupJobConfig{},
 	}
-	for _, d := range f.Orgs {
-		o := newOrg(d)
-		s.orgs[o.ID] = o
-		s.orgOrder = append(s.orgOrder, o.ID)
-	}
-	for _, d := range f.Projects {
-		p := newProject(d)
-		s.projects[p.ID] = p
-	}
-	for _, d := range f.APIKeys {
-		s.addAPIKey(d, now)
-	}
-	for _, d := range f.Users {
-		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
-		s.principals[p.Name] = p
-	}
-	for _, d := range f.AlertConfigs {
-		s.putAlertConfig(newAlertConfig(d))
-	}
-	for _, d := range f.GlobalAlertConfigs {
-		s.globalConfigs.put(newAlertConfig(d))
-	}
-	byProject := map[string][]*AlertRec{}
-	for _, a := range f.Alerts {
-		r := s.alertRecord(a, now)
-		byProject[r.Project] = append(byProject[r.Project], r)
-		s.alertByID[a.ID] = r
-	}
-	for p, recs := range byProject {
-		s.alerts[p] = newAlertSet(recs)
-	}
-	var globals []*AlertRec
-	for _, a := range f.GlobalAlerts {
-		r := s.alertRecord(a, now)
-		r.Project = ""
-		globals = append(globals, r)
-		s.globalAlertIDs[a.ID] = r
-	}
-	s.globalAlerts = newAlertSet(globals)
-	for p := range s.alerts {
-		s.scheduleTracking(s.alerts[p], p)
-	}
-	s.scheduleTracking(s.globalAlerts, "")
-	for _, d := range f.BackupConfigs {
-		b := newBackupConfig(d)
-		s.backupConfigs[b.key()] = b
-		s.clusters[b.key()] = true
-	}
-	for _, d := range f.Snapshots {
-		snap := newSnapshot(d)
-		k := joinKey(snap.GroupID, snap.ClusterID)
-		s.clusters[k] = true
-		putIn(s.snapshots, k, snap)
-	}
-	for _, d := range f.ConfigServerSnapshots {
-		snap := newSnapshot(d)
-		k := joinKey(snap.GroupID, snap.HostID)
-		s.hosts[k] = true
-		putIn(s.csSnapshots, k, snap)
-	}
-	for _, d := range f.OplogStores {
-		s.oplogStores.put(newS3Store(d))
-	}
-	for _, d := range f.SnapshotStores {
-		s.snapshotStores.put(newS3Store(d))
-	}
-	for _, d := range f.BackupJobConfigs {
-		b := newBackupJobConfig(d)
-		s.backupJobs[b.ID] = b
-	}
+	s.loadOrgs(f)
+	s.loadSignIns(f, now)
+	s.loadAlertConfigs(f)
+	s.loadAlerts(f, now)
+	s.loadBackupConfigs(f)
+	s.loadSnapshots(f)
+	s.loadS3Stores(f)
+	s.loadBackupJobConfigs(f)
 	s.resumeSchedules(f.schedules, now)
 	return s
 }
@@ -138,9 +76,6 @@ func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
 	}
 	lists[k].put(r)
 }
-
-// putAlertConfig puts a project's configuration in place.
-func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
 
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change) and marks it all to be committed.
@@ -241,17 +176,6 @@ func (s *State) rescheduleConfig(cfgID, project string) {
 			set.schedule(r, s.openTime(r, project))
 		}
 	}
-}
-
-// keysOfOrg counts the API keys of an organization.
-func (s *State) keysOfOrg(org string) int {
-	n := 0
-	for _, k := range s.apiKeys {
-		if k.Orgs[org] {
-			n++
-		}
-	}
-	return n
 }
 
 // Fixtures writes the data back out as fixtures (for --state and export).

@@ -1,28 +1,60 @@
 // Package store is the data behind omctl server: typed records (alerts as
 // compact JSON documents, API keys with their access lists, principals),
-// the named operations that change them (ops.go), the alert engine that
-// raises and notifies (engine.go), fixtures, and the bbolt state file
-// every change is committed to. It owns its lock and its persistence and
-// knows nothing of HTTP: the server's handlers parse a request, call an
-// operation here, and render (docs/server.md).
+// the named operations that change them (one file a resource, see
+// records.go), the alert engine that raises and notifies (engine.go),
+// fixtures, and the log every change is
+// committed to (a statelog.File: it keeps opaque records, and the model
+// is decoded from them here, in Open). It owns its lock and the order of
+// its commits and knows nothing of HTTP: the server's handlers parse a
+// request, call an operation here, and render (docs/server.md).
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/omctl/omctl/internal/store/statelog"
+)
+
+// Log is where the store commits its changes, as opaque records: a
+// statelog.File, or in tests a log that fails on demand. A store without
+// one keeps its data in memory only.
+type Log interface {
+	// Path names the log in messages.
+	Path() string
+	// Empty reports whether the log holds no data written whole yet.
+	Empty() bool
+	// Meta is the value a batch's Meta last set under key ("" for none).
+	Meta(key string) string
+	// Read calls fn with each record, kind by kind, each kind in the
+	// order its records were first written; the bytes are fn's only
+	// during the call.
+	Read(fn func(statelog.Record) error) error
+	// Commit writes a batch whole or not at all, durably, before it
+	// returns.
+	Commit(*statelog.Batch) error
+}
+
+// The store's meta entries in its log: the clock, to resume it.
+const (
+	metaClockKey = "clock"
+	// metaOffsetKey is how far a real clock was advanced.
+	metaOffsetKey = "clockOffset"
 )
 
 // Store is the data of a running server with what keeps it whole: one
-// lock that readers share and a writer holds alone, and the state file
-// each writer's changes are committed to, in the order they were made,
+// lock that readers share and a writer holds alone, and the log each
+// writer's changes are committed to, in the order they were made,
 // before the writer hears back (docs/server.md, State).
 type Store struct {
 	mu    sync.RWMutex // guards st and the data it holds
 	st    *State
 	seed  *Fixtures // what a reset goes back to (Seed); never changed
-	file  *StateFile
+	log   Log       // nil: memory only
 	clock *Clock
 
 	// commits orders commits to the state file as the changes were made:
@@ -65,25 +97,25 @@ func (e *CommitError) Error() string {
 
 func (e *CommitError) Unwrap() error { return e.Err }
 
-// Open starts the store from the state file when it holds data, else from
-// seed, which is then committed to the file (if any). A reset (see Seed
-// and State.ResetTo) goes back to seed, or, with fileIsSeed and a file
-// holding data, to what it held.
-func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Store, error) {
-	s := &Store{seed: seed, file: file, clock: clock}
+// Open starts the store from the log when it holds data, else from seed,
+// which is then committed to the log (if any). A reset (see Seed and
+// State.ResetTo) goes back to seed, or, with logIsSeed and a log holding
+// data, to what it held.
+func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
+	s := &Store{seed: seed, log: log, clock: clock}
 	s.st = newState(seed.Clone(), clock.Now())
-	if file == nil {
+	if log == nil {
 		s.st.prepare(clock.Now())
 		return s, nil
 	}
-	if file.Empty() {
+	if log.Empty() {
 		s.st.touchAll()
 	} else {
-		data, err := file.Load()
+		data, err := readLog(log)
 		if err != nil {
 			return nil, err
 		}
-		if fileIsSeed {
+		if logIsSeed {
 			s.seed = data
 			data = data.Clone()
 		}
@@ -93,6 +125,92 @@ func Open(seed *Fixtures, file *StateFile, clock *Clock, fileIsSeed bool) (*Stor
 		return nil, err
 	}
 	return s, nil
+}
+
+// SavedClock is the clock the store last saved in log, to resume: a
+// virtual clock at its time, or the real clock as far ahead as it was
+// advanced (not at all for a log that saved neither).
+func SavedClock(log Log) (*Clock, error) {
+	if v := log.Meta(metaClockKey); v != "" {
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil || CheckTime(t) != nil {
+			return nil, &statelog.Error{Path: log.Path(), Problem: fmt.Sprintf("the saved clock %q cannot be read", v)}
+		}
+		return VirtualClock(t), nil
+	}
+	if v := log.Meta(metaOffsetKey); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return nil, &statelog.Error{Path: log.Path(), Problem: fmt.Sprintf("the saved clock offset %q cannot be read", v)}
+		}
+		return RealClockAhead(d), nil
+	}
+	return RealClock(), nil
+}
+
+// readLog decodes the records of log into fixtures, in the order they
+// were written.
+func readLog(log Log) (*Fixtures, error) {
+	f := &Fixtures{}
+	lists := f.lists()
+	alerts := map[string]*alertParser{"alerts": nil, "globalAlerts": nil}
+	fail := func(problem string) error { return &statelog.Error{Path: log.Path(), Problem: problem} }
+	err := log.Read(func(r statelog.Record) error {
+		if p, ok := alerts[r.Kind]; ok {
+			if p == nil {
+				p = newAlertParser()
+				alerts[r.Kind] = p
+			}
+			p.add(bytes.Clone(r.Value)) // parsed after the log's bytes are gone
+			return nil
+		}
+		var dst any
+		if r.Kind == schedulesKind {
+			if f.schedules == nil {
+				f.schedules = map[string]*scheduleRecord{}
+			}
+			rec := &scheduleRecord{}
+			f.schedules[r.Key] = rec
+			dst = rec
+		} else if _, ok := lists[r.Kind]; !ok {
+			return nil // not the store's
+		}
+		dec := json.NewDecoder(bytes.NewReader(r.Value))
+		dec.UseNumber()
+		if dst != nil {
+			if dec.Decode(dst) != nil {
+				return fail(fmt.Sprintf("%s %s: record is damaged", r.Kind, r.Key))
+			}
+			return nil
+		}
+		var d doc
+		if err := dec.Decode(&d); err != nil || d == nil {
+			return fail(fmt.Sprintf("%s %s: record is not a JSON object", r.Kind, r.Key))
+		}
+		*lists[r.Kind] = append(*lists[r.Kind], d)
+		return nil
+	})
+	for kind, p := range alerts {
+		if p == nil {
+			continue
+		}
+		got, perr := p.finish() // even after an error: it stops the parser's workers
+		if err == nil && perr != nil {
+			err = fail(fmt.Sprintf("holds a damaged alert: %s%v", kind, perr))
+		}
+		if kind == "alerts" {
+			f.Alerts = got
+		} else {
+			f.GlobalAlerts = got
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := f.validate(); err != nil {
+		return nil, fail("holds data that breaks a rule: " + err.Error())
+	}
+	return f, nil
 }
 
 // Seed is the fixtures a reset goes back to.
@@ -112,33 +230,33 @@ func (s *Store) View(fn func(*State)) (err error) {
 }
 
 // Update runs fn with the data under the write lock, then commits what
-// it changed to the state file before returning, outside the lock. A
+// it changed to the log before returning, outside the lock. A
 // panic in fn is returned as a PanicError; what fn changed before it
 // stays, and is committed with the next change.
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
-	out, b, err := s.runLocked(fn)
+	out, b, turn, err := s.runLocked(fn)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if b != nil {
-		s.commits.wait(b.turn)
+		s.commits.wait(turn)
 		cerr := func() error {
 			defer s.commits.done()
 			return s.commit(b)
 		}()
 		if cerr != nil {
-			return Outcome{}, &CommitError{Path: s.file.Path(), Err: cerr}
+			return Outcome{}, &CommitError{Path: s.log.Path(), Err: cerr}
 		}
 	}
 	return out, nil
 }
 
-// commit writes a batch in its turn. After a commit failed, the file
+// commit writes a batch in its turn. After a commit failed, the log
 // lacks a change that memory holds: until the data is written whole again,
-// each commit writes it whole, as it is then (a change on top of the file
+// each commit writes it whole, as it is then (a change on top of the log
 // would mix the two).
-func (s *Store) commit(b *batch) error {
-	if s.wholeOwed && !b.replaceAll {
+func (s *Store) commit(b *statelog.Batch) error {
+	if s.wholeOwed && !b.ReplaceAll {
 		s.mu.RLock()
 		whole, err := encodeBatch(s.st.allRecords(), true, s.clock)
 		s.mu.RUnlock()
@@ -147,10 +265,10 @@ func (s *Store) commit(b *batch) error {
 		}
 		b = whole
 	}
-	err := s.file.Commit(b)
+	err := s.log.Commit(b)
 	if err != nil {
 		s.wholeOwed = true
-	} else if b.replaceAll {
+	} else if b.ReplaceAll {
 		s.wholeOwed = false
 	}
 	return err
@@ -166,9 +284,9 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 	return s.Update(func(st *State) { st.PromoteAll(now) })
 }
 
-// runLocked runs fn under mu. When it changed data and there is a state
-// file, the encoded change comes back with its turn to be committed.
-func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
+// runLocked runs fn under mu. When it changed data and there is a log,
+// the encoded change comes back with its turn to be committed.
+func (s *Store) runLocked(fn func(*State)) (out Outcome, b *statelog.Batch, turn uint64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() {
@@ -179,19 +297,18 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *batch, err error) {
 	fn(s.st)
 	out.Notes, out.Deliveries = s.st.takeNotifications()
 	out.Pending = s.st.Scheduled()
-	if s.file == nil {
-		return out, nil, nil
+	if s.log == nil {
+		return out, nil, 0, nil
 	}
 	recs, all := s.st.takeChanges()
 	if len(recs) == 0 && !all && !s.clockMoved() {
-		return out, nil, nil
+		return out, nil, 0, nil
 	}
 	b, err = encodeBatch(recs, all, s.clock)
 	if err != nil {
-		return Outcome{}, nil, fmt.Errorf("state file %s: %w", s.file.Path(), err)
+		return Outcome{}, nil, 0, fmt.Errorf("state file %s: %w", s.log.Path(), err)
 	}
-	b.turn = s.commits.take()
-	return out, b, nil
+	return out, b, s.commits.take(), nil
 }
 
 // clockMoved reports whether the clock moved since it was last saved: a

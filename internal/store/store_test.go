@@ -3,19 +3,15 @@ package store
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -31,11 +27,12 @@ func openStore(t *testing.T) (*Store, string) {
 func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.db")
-	file, err := OpenState(path)
+	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(f, file, VirtualClock(start), false)
+	log := &statelog.Faulty{File: file}
+	s, err := Open(f, log, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +40,18 @@ func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
 	return s, path
 }
 
+// failCommits makes the commits of s fail when fail says so (nil: none).
+func failCommits(s *Store, fail func(*statelog.Batch) error) {
+	s.log.(*statelog.Faulty).FailCommits(fail)
+}
+
+var errUnwritable = errors.New("the state file cannot be written")
+
 // onDisk is what the state file at path holds, read by a fresh store, as
 // a restarted server would.
 func onDisk(t *testing.T, s *Store, path string) *State {
 	t.Helper()
-	return restarted(t, s.file, path).st
+	return restarted(t, s, path).st
 }
 
 func oplogStore(id string, maxConns int) doc {
@@ -157,56 +161,6 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 	}
 }
 
-// Data written whole (a seed, a reset) leaves the file without free
-// pages, whose list bbolt would write again at every later commit: a write
-// then costs what it changes, however large the data.
-func TestASeedLeavesNoFreePagesForLaterWritesToCarry(t *testing.T) {
-	written := func() int64 {
-		b, err := os.ReadFile("/proc/self/io")
-		if err != nil {
-			t.Skip("needs /proc/self/io")
-		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "wchar: "); ok {
-				n, _ := strconv.ParseInt(v, 10, 64)
-				return n
-			}
-		}
-		t.Skip("no wchar in /proc/self/io")
-		return 0
-	}
-	defer func(n int) { putsPerTx = n }(putsPerTx)
-	putsPerTx = 2000 // so that the seed takes several transactions
-	f, _ := activeAlertsFixture(20000)
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i, a := range f.Alerts { // ids in no order, as fixtures have them
-		d := a.Doc()
-		d["id"] = fmt.Sprintf("%024x", rng.Uint64())
-		f.Alerts[i] = NewAlertDoc(d)
-	}
-	s, _ := openStoreWith(t, f)
-	file := s.file
-	r := s.st.alertByID[f.Alerts[0].ID]
-	ack := func() {
-		if _, err := s.Update(func(st *State) { st.AcknowledgeAlert(r, "2027-01-01T00:00:00Z", "", "u", start) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ack() // frees what the seed's last transaction left pending
-	if free := file.db.Stats().FreePageN; free > 50 {
-		t.Errorf("the seed left %d free pages", free)
-	}
-	before := written()
-	for range 10 {
-		ack()
-	}
-	per := (written() - before) / 10
-	t.Logf("%d bytes a write among %d alerts", per, len(f.Alerts))
-	if per > 40<<10 {
-		t.Errorf("one acknowledgement wrote %d bytes", per)
-	}
-}
-
 // The alerts the engine raised go on being notified after a restart: a
 // repeat falls due on its schedule, and a TRACKING alert is notified when
 // it opens (an alert from fixtures is not: only raised alerts have a
@@ -230,7 +184,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	if err != nil || len(out.Notes) != 1 || out.Notes[0].Event != "alert.open" {
 		t.Fatalf("before the restart: %+v %v", out.Notes, err)
 	}
-	again := restarted(t, s.file, path)
+	again := restarted(t, s, path)
 	out, err = again.Update(func(st *State) { st.RunUntil(start.Add(20 * time.Minute)) })
 	if err != nil {
 		t.Fatal(err)
@@ -317,7 +271,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	again := restarted(t, s.file, path)
+	again := restarted(t, s, path)
 	var closed []*AlertRec
 	again.Update(func(st *State) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
@@ -333,10 +287,12 @@ func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.
 	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
 		t.Fatal(err)
 	}
-	blocker := s.file.replacement()
-	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	failCommits(s, func(b *statelog.Batch) error {
+		if b.ReplaceAll {
+			return errUnwritable
+		}
+		return nil
+	})
 	held := s.commits.take() // an earlier writer still committing
 	turns := func(n uint64) {
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
@@ -364,7 +320,7 @@ func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.
 	if err := <-reset; err == nil {
 		t.Fatal("the reset was written")
 	}
-	os.RemoveAll(blocker) // so that the next commit can be written
+	failCommits(s, nil) // so that the next commit can be written
 	s.commits.wait(pause)
 	s.commits.done()
 	if err := <-change; err != nil {
@@ -380,15 +336,13 @@ func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.
 // data whole, so the file does not lack it while holding later ones.
 func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
 	s, path := openStore(t)
-	s.file.db.Close() // the file cannot be written for a moment
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("unwritten", 1)) }); err == nil {
-		t.Fatal("a change was committed to a closed file")
+	failCommits(s, func(*statelog.Batch) error { return errUnwritable }) // for a moment
+	_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("unwritten", 1)) })
+	var cerr *CommitError
+	if !errors.As(err, &cerr) || !errors.Is(err, errUnwritable) || cerr.Path != path {
+		t.Fatalf("a change whose commit failed: %v", err)
 	}
-	db, err := bolt.Open(path, 0o600, openOptions)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.file.db = db
+	failCommits(s, nil)
 	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
 		t.Fatal(err)
 	}
@@ -398,19 +352,19 @@ func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
 	}
 }
 
-// restarted closes file and opens the store again over the state file at
-// path, as a restarted server does.
-func restarted(t *testing.T, file *StateFile, path string) *Store {
+// restarted closes the state file of s and opens the store again over
+// the state file at path, as a restarted server does.
+func restarted(t *testing.T, s *Store, path string) *Store {
 	t.Helper()
-	file.Close()
-	again, err := OpenState(path)
+	s.log.(*statelog.Faulty).Close()
+	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { again.Close() })
-	s, err := Open(DefaultFixtures(), again, VirtualClock(start), false)
+	t.Cleanup(func() { file.Close() })
+	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return again
 }

@@ -5,8 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // CreateOptions are the inputs of `oplogstores create`.
@@ -17,7 +19,7 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions)
 	if runF == nil {
 		runF = createRun
 	}
-	return s3store.NewCmdWrite(f, s3store.Oplog, s3store.Create, s3store.Help{
+	return s3store.NewCmdWrite(f, api.CreateOplogStore, rules.OplogStore, s3store.Help{
 		Short: "Create an S3-compatible oplog store",
 		Long: `Create an S3-compatible oplog store (POST /admin/backup/oplog/s3Configs) from
 a JSON file, from flags, or from a file with flags overriding its fields.
@@ -33,5 +35,5 @@ service must be accepted (--accepted-tos) or the store cannot be created.`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Oplog, s3store.Create)
+	return s3store.Write(ctx, opts, api.CreateOplogStore, rules.OplogStore)
 }

@@ -5,7 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // DescribeOptions are the inputs of `oplogstores describe` and
@@ -13,13 +15,16 @@ import (
 type DescribeOptions struct {
 	cmdutil.Deps
 
-	Kind    Kind
-	StoreID string
+	// Endpoint reads one store of Kind.
+	Endpoint api.Endpoint
+	Kind     rules.StoreKind
+	StoreID  string
 }
 
-// NewCmdDescribe builds the describe command of one kind of store.
-func NewCmdDescribe(f *cmdutil.Factory, kind Kind, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
-	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f), Kind: kind}
+// NewCmdDescribe builds the describe command of one kind of store, which
+// calls endpoint e.
+func NewCmdDescribe(f *cmdutil.Factory, e api.Endpoint, kind rules.StoreKind, long, example string, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
+	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f), Endpoint: e, Kind: kind}
 	return &cobra.Command{
 		Use:     "describe STORE_ID",
 		Short:   "Show a store",
@@ -46,7 +51,7 @@ func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	body, err := c.Get(ctx, endpointsOf[opts.Kind].get.Path(opts.StoreID), nil)
+	body, err := c.Get(ctx, opts.Endpoint.Path(opts.StoreID), nil)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -23,7 +25,7 @@ func TestNewCmdDescribe(t *testing.T) {
 		check   func(*DescribeOptions) bool
 	}{
 		{[]string{"oplog-1"}, "", false, func(o *DescribeOptions) bool {
-			return o.StoreID == "oplog-1" && o.Kind == Snapshot
+			return o.StoreID == "oplog-1" && o.Kind == rules.SnapshotStore && o.Endpoint == api.GetSnapshotStore
 		}},
 		{[]string{"a b/c"}, "", false, func(o *DescribeOptions) bool { return o.StoreID == "a b/c" }},
 		{[]string{}, "missing STORE_ID: usage: describe STORE_ID", true, nil},
@@ -32,7 +34,7 @@ func TestNewCmdDescribe(t *testing.T) {
 	} {
 		ios, _, _, _ := iostreams.Test()
 		var got *DescribeOptions
-		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, Snapshot, "long", "example",
+		cmd := NewCmdDescribe(&cmdutil.Factory{IOStreams: ios}, api.GetSnapshotStore, rules.SnapshotStore, "long", "example",
 			func(_ context.Context, o *DescribeOptions) error { got = o; return nil })
 		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
@@ -49,7 +51,7 @@ func TestNewCmdDescribe(t *testing.T) {
 			t.Errorf("%v: the factory's Client and Printer were not passed on", tt.args)
 		}
 	}
-	cmd := NewCmdDescribe(&cmdutil.Factory{}, Oplog, "the long text", "  the example", nil)
+	cmd := NewCmdDescribe(&cmdutil.Factory{}, api.GetOplogStore, rules.OplogStore, "the long text", "  the example", nil)
 	if cmd.Long != "the long text" || cmd.Example != "  the example" || cmd.Name() != "describe" {
 		t.Errorf("command = %q %q %q", cmd.Name(), cmd.Long, cmd.Example)
 	}
@@ -60,14 +62,15 @@ const fullStore = `{"id":"oplog-1","s3BucketName":"oplogs","s3BucketEndpoint":"h
 	`"sseEnabled":false,"ssl":true,"assignmentEnabled":true,"labels":["l1","l2"],"uri":"mongodb://meta:27017","writeConcern":"W2",` +
 	`"customCertificates":[{"filename":"ca.pem","certString":"-----BEGIN CERTIFICATE-----"},{"filename":"ca2.pem","certString":"x"}]}`
 
-func describe(t *testing.T, kind Kind, format string, tty bool) (string, error) {
+func describe(t *testing.T, kind rules.StoreKind, format string, tty bool) (string, error) {
 	t.Helper()
 	srv := stubapi.New(t)
-	path := map[Kind]string{Oplog: oplogPath, Snapshot: "/admin/backup/snapshot/s3Configs"}[kind] + "/oplog-1"
+	e := map[rules.StoreKind]api.Endpoint{rules.OplogStore: api.GetOplogStore, rules.SnapshotStore: api.GetSnapshotStore}[kind]
+	path := e.Path("oplog-1")
 	srv.Reply("GET", path, 200, fullStore)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(tty)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, ""), Kind: kind, StoreID: "oplog-1"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, ""), Endpoint: e, Kind: kind, StoreID: "oplog-1"})
 	if r := srv.Only(); r.Method != "GET" || r.Path != "/api/public/v1.0"+path || len(r.Query) != 0 || len(r.Body) != 0 {
 		t.Errorf("sent %s %s?%s %q", r.Method, r.Path, r.Query.Encode(), r.Body)
 	}
@@ -75,7 +78,7 @@ func describe(t *testing.T, kind Kind, format string, tty bool) (string, error) 
 }
 
 func TestDescribeOnATerminalShowsEveryFieldButTheSecret(t *testing.T) {
-	out, err := describe(t, Oplog, "table", true)
+	out, err := describe(t, rules.OplogStore, "table", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,33 +112,33 @@ func TestDescribeOnATerminalLeavesOutEmptyFields(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/s2", 200, `{"id":"s2","s3AuthMethod":"IAM_ROLE","awsAccessKey":"AKIA2"}`)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "s2"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), Endpoint: api.GetOplogStore, StoreID: "s2"})
 	if want := "ID:          s2\nAuth method: IAM_ROLE\nAccess key:  AKIA2\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output = %q, want %q", err, out.String(), want)
 	}
 }
 
 func TestDescribePipedIsOneRowPerKind(t *testing.T) {
-	out, err := describe(t, Oplog, "table", false)
+	out, err := describe(t, rules.OplogStore, "table", false)
 	if want := "oplog-1\toplogs\thttps://s3.example.com\tKEYS\t50\ttrue\tl1,l2\n"; err != nil || out != want {
 		t.Errorf("oplog: err = %v, output = %q, want %q", err, out, want)
 	}
-	out, err = describe(t, Snapshot, "table", false)
+	out, err = describe(t, rules.SnapshotStore, "table", false)
 	if want := "oplog-1\toplogs\thttps://s3.example.com\tKEYS\t50\ttrue\tl1,l2\t2\n"; err != nil || out != want {
 		t.Errorf("snapshot: err = %v, output = %q, want %q", err, out, want)
 	}
 }
 
 func TestDescribeJSONAndYAMLAreTheAnswer(t *testing.T) {
-	out, err := describe(t, Oplog, "json", false)
+	out, err := describe(t, rules.OplogStore, "json", false)
 	if err != nil || out != fullStore+"\n" {
 		t.Errorf("json: err = %v, output = %q", err, out)
 	}
-	out, err = describe(t, Oplog, "json", true)
+	out, err = describe(t, rules.OplogStore, "json", true)
 	if err != nil || !strings.HasPrefix(out, "{\n  \"id\": \"oplog-1\",\n") || !strings.Contains(out, `"cloudSecretKey": "secret!"`) {
 		t.Errorf("json on a terminal: err = %v, output = %q", err, out)
 	}
-	out, err = describe(t, Oplog, "yaml", false)
+	out, err = describe(t, rules.OplogStore, "yaml", false)
 	if err != nil || !strings.HasPrefix(out, "id: oplog-1\ns3BucketName: oplogs\n") || !strings.Contains(out, "cloudSecretKey: secret!\n") ||
 		!strings.Contains(out, "labels:\n  - l1\n  - l2\n") || !strings.Contains(out, "s3MaxConnections: 50\n") {
 		t.Errorf("yaml: err = %v, output =\n%s", err, out)
@@ -146,7 +149,7 @@ func TestDescribeEscapesTheStoreID(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", oplogPath+"/a b", 200, `{"id":"a b"}`)
 	ios, _, out, _ := iostreams.Test()
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "a b"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), Endpoint: api.GetOplogStore, StoreID: "a b"})
 	if err != nil || out.String() != `{"id":"a b"}`+"\n" {
 		t.Errorf("err = %v, output = %q", err, out.String())
 	}
@@ -167,7 +170,7 @@ func TestDescribeServerErrors(t *testing.T) {
 		srv := stubapi.New(t)
 		srv.Reply("GET", oplogPath+"/oplog-1", tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
-		err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1"})
+		err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), Endpoint: api.GetOplogStore, StoreID: "oplog-1"})
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("%d: err = %v (exit %d), output %q; want exit %d and %q", tc.status, err, cmdutil.ExitCode(err), out.String(), tc.code, tc.want)
@@ -180,7 +183,7 @@ func TestDescribeAnswerThatIsNotAStore(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/oplog-1", 200, `["not","a","store"]`)
 	ios, _, _, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1"})
+	err := DescribeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "table", ""), Endpoint: api.GetOplogStore, StoreID: "oplog-1"})
 	if err == nil || !strings.Contains(err.Error(), "not a store") || cmdutil.ExitCode(err) != cmdutil.ExitError {
 		t.Errorf("err = %v", err)
 	}

@@ -31,30 +31,12 @@ type Flags struct {
 	File      string
 }
 
-// Kind says which store a command writes.
-type Kind int
-
-const (
-	Oplog Kind = iota
-	Snapshot
-)
-
-// Op says whether a command creates a store or replaces one.
-type Op int
-
-const (
-	// Create takes the store's name from --id (or the file's id).
-	Create Op = iota
-	// Update takes it from the command's STORE_ID argument.
-	Update
-)
-
 // AddFlags registers a flag for every field of an S3 store (docs/api.md) that kind accepts.
-func AddFlags(cmd *cobra.Command, kind Kind, op Op, f *Flags) {
+func AddFlags(cmd *cobra.Command, kind rules.StoreKind, op rules.StoreOp, f *Flags) {
 	fs := cmd.Flags()
 	s := &f.Store
 	fs.StringVarP(&f.File, "file", "f", "", "JSON file of the store (- for standard input); flags override its fields")
-	if op == Create {
+	if op == rules.Create {
 		fs.StringVar(&s.ID, "id", "", "unique name of the store (required)")
 	}
 	cmdutil.OptionalBoolVar(fs, &s.AcceptedTos, "accepted-tos", "accept the terms of service (required, must be true)")
@@ -66,14 +48,14 @@ func AddFlags(cmd *cobra.Command, kind Kind, op Op, f *Flags) {
 	cmdutil.OptionalBoolVar(fs, &s.DisableProxyS3, "disable-proxy-s3", "bypass the configured HTTP proxy")
 	cmdutil.OptionalBoolVar(fs, &s.EncryptedCredentials, "encrypted-credentials", "the credentials were encrypted with the credentials tool")
 	fs.StringArrayVar(&s.Labels, "label", nil, "label controlling which backup jobs may use the store (repeatable)")
-	if kind == Snapshot {
+	if kind == rules.SnapshotStore {
 		cmdutil.OptionalInt64Var(fs, &s.LoadFactor, "load-factor", "relative share of backup work, a positive integer")
 	}
 	cmdutil.OptionalBoolVar(fs, &s.PathStyleAccessEnabled, "path-style-access", "path-style endpoint (true) or virtual-host-style (false) (required)")
 	fs.StringVar(&s.S3BucketEndpoint, "bucket-endpoint", "", "URL of the bucket endpoint (required)")
 	fs.StringVar(&s.S3BucketName, "bucket-name", "", "bucket name (required)")
 	maxConns := "maximum connections to the bucket, a positive integer (required)"
-	if kind == Snapshot && op == Create {
+	if kind == rules.SnapshotStore && op == rules.Create {
 		maxConns = "maximum connections to the bucket, a positive integer (the server's default: 50)"
 	}
 	cmdutil.OptionalInt64Var(fs, &s.S3MaxConnections, "max-connections", maxConns)
@@ -86,7 +68,7 @@ func AddFlags(cmd *cobra.Command, kind Kind, op Op, f *Flags) {
 
 // Body merges the --file document with the flags (flags win) and checks
 // the result. Fields of the file that omctl does not know are kept.
-func (f *Flags) Body(ios *iostreams.IOStreams, kind Kind, op Op) (map[string]any, error) {
+func (f *Flags) Body(ios *iostreams.IOStreams, kind rules.StoreKind, op rules.StoreOp) (map[string]any, error) {
 	body := map[string]any{}
 	if f.File != "" {
 		raw, err := cmdutil.ReadBodyInput(ios, "--file", f.File)
@@ -130,7 +112,7 @@ func (f *Flags) Changes() (map[string]any, error) {
 // Merge is the body of an update from flags alone: the store as read,
 // current, with the flags' fields changes in place, checked. Keys given
 // by flags take the place of keys stored under the other names.
-func Merge(current, changes map[string]any, kind Kind) (map[string]any, error) {
+func Merge(current, changes map[string]any, kind rules.StoreKind) (map[string]any, error) {
 	if changes["cloudAccessKey"] != nil || changes["cloudSecretKey"] != nil {
 		current = maps.Clone(current)
 		delete(current, "awsAccessKey")
@@ -140,18 +122,18 @@ func Merge(current, changes map[string]any, kind Kind) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return body, Validate(body, kind, Update)
+	return body, Validate(body, kind, rules.Replace)
 }
 
 // CheckChanges checks the fields the flags of an update give, before the
 // store is read: values of the right type, in their enum, positive where
 // the API says so, and acceptedTos not false. What is required is checked
 // once they are merged into the store (Merge).
-func CheckChanges(changes map[string]any, kind Kind) error {
+func CheckChanges(changes map[string]any, kind rules.StoreKind) error {
 	if changes["acceptedTos"] == false {
 		return errNoTerms()
 	}
-	if kind == Oplog && changes["loadFactor"] != nil {
+	if kind == rules.OplogStore && changes["loadFactor"] != nil {
 		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
 	}
 	raw, _ := json.Marshal(changes)
@@ -159,7 +141,7 @@ func CheckChanges(changes map[string]any, kind Kind) error {
 	dec.UseNumber()
 	var known map[string]any
 	_ = dec.Decode(&known)
-	sch := rules.StoreBody(ruleKind(kind), rules.Replace).Optional()
+	sch := rules.StoreBody(kind, rules.Replace).Optional()
 	for k := range known {
 		if _, named := sch[k]; !named {
 			delete(known, k)
@@ -177,11 +159,11 @@ func CheckChanges(changes map[string]any, kind Kind) error {
 // once), types, enums and positive numbers. Fields the rules do not name
 // are left to the server, which may know them. omctl also wants the keys
 // of a store that authenticates with them.
-func Validate(body map[string]any, kind Kind, op Op) error {
+func Validate(body map[string]any, kind rules.StoreKind, op rules.StoreOp) error {
 	if body["acceptedTos"] == false {
 		return errNoTerms()
 	}
-	sch := rules.StoreBody(ruleKind(kind), ruleOp(op))
+	sch := rules.StoreBody(kind, op)
 	required := sch.Required()
 	if i := slices.Index(required, "id"); i > 0 {
 		// The store's name first, then the rest in name order.
@@ -196,7 +178,7 @@ func Validate(body map[string]any, kind Kind, op Op) error {
 	if len(missing) > 0 {
 		return cmdutil.FlagErrorf("missing required store field(s): %s (flags: %s)", strings.Join(missing, ", "), flagNames(missing))
 	}
-	if kind == Oplog && body["loadFactor"] != nil {
+	if kind == rules.OplogStore && body["loadFactor"] != nil {
 		return cmdutil.FlagErrorf("loadFactor applies to snapshot stores only")
 	}
 	raw, _ := json.Marshal(body)
@@ -217,10 +199,10 @@ func Validate(body map[string]any, kind Kind, op Op) error {
 			delete(known, k)
 		}
 	}
-	if op == Update {
+	if op == rules.Replace {
 		delete(known, "id")
 	}
-	if err := rules.CheckStore(known, ruleKind(kind), ruleOp(op), ""); err != nil {
+	if err := rules.CheckStore(known, kind, op, ""); err != nil {
 		return ruleError(err)
 	}
 	if authMethod(s) == "KEYS" && !hasKeys(s) {
@@ -257,20 +239,6 @@ func ruleError(err *rules.Error) error {
 	return cmdutil.FlagErrorf("invalid store field %s: %s (%s)", field, err.Rule(), flag)
 }
 
-func ruleKind(k Kind) rules.StoreKind {
-	if k == Snapshot {
-		return rules.SnapshotStore
-	}
-	return rules.OplogStore
-}
-
-func ruleOp(op Op) rules.StoreOp {
-	if op == Update {
-		return rules.Replace
-	}
-	return rules.Create
-}
-
 var fieldFlags = map[string]string{"id": "--id", "acceptedTos": "--accepted-tos", "pathStyleAccessEnabled": "--path-style-access",
 	"s3BucketEndpoint": "--bucket-endpoint", "s3BucketName": "--bucket-name", "s3MaxConnections": "--max-connections",
 	"sseEnabled": "--sse", "uri": "--uri", "s3AuthMethod": "--auth-method", "writeConcern": "--write-concern",
@@ -301,8 +269,8 @@ var SnapshotTable = output.Columns([]string{"ID", "BUCKET", "ENDPOINT", "AUTH", 
 	})
 
 // TableFor is the table of a kind of store.
-func TableFor(kind Kind) output.TableDef {
-	if kind == Snapshot {
+func TableFor(kind rules.StoreKind) output.TableDef {
+	if kind == rules.SnapshotStore {
 		return SnapshotTable
 	}
 	return Table

@@ -15,6 +15,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -43,7 +44,7 @@ func isUsageError(err error) bool {
 func TestAddFlagsParsesEveryField(t *testing.T) {
 	var f Flags
 	cmd := &cobra.Command{Use: "create", RunE: func(*cobra.Command, []string) error { return nil }}
-	AddFlags(cmd, Snapshot, Create, &f)
+	AddFlags(cmd, rules.SnapshotStore, rules.Create, &f)
 	cmd.SetArgs([]string{"--file", "s.json", "--id", "b1", "--accepted-tos", "--assignment-enabled=false",
 		"--access-key", "AK", "--secret-key", "SK", "--auth-method", "KEYS", "--custom-cert", "a.pem", "--custom-cert", "b.pem",
 		"--disable-proxy-s3", "--encrypted-credentials=false", "--label", "l1", "--label", "l2", "--load-factor", "3",
@@ -65,7 +66,7 @@ func TestAddFlagsParsesEveryField(t *testing.T) {
 func TestAddFlagsLeavesUnsetFieldsOut(t *testing.T) {
 	var f Flags
 	cmd := &cobra.Command{Use: "create", RunE: func(*cobra.Command, []string) error { return nil }}
-	AddFlags(cmd, Oplog, Create, &f)
+	AddFlags(cmd, rules.OplogStore, rules.Create, &f)
 	cmd.SetArgs([]string{"-f", "-"})
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
@@ -78,15 +79,15 @@ func TestAddFlagsLeavesUnsetFieldsOut(t *testing.T) {
 
 func TestAddFlagsByKindAndOp(t *testing.T) {
 	for _, tc := range []struct {
-		kind                   Kind
-		op                     Op
+		kind                   rules.StoreKind
+		op                     rules.StoreOp
 		hasID, hasLoadFactor   bool
 		maxConnectionsOptional bool
 	}{
-		{Oplog, Create, true, false, false},
-		{Oplog, Update, false, false, false},
-		{Snapshot, Create, true, true, true},
-		{Snapshot, Update, false, true, false},
+		{rules.OplogStore, rules.Create, true, false, false},
+		{rules.OplogStore, rules.Replace, false, false, false},
+		{rules.SnapshotStore, rules.Create, true, true, true},
+		{rules.SnapshotStore, rules.Replace, false, true, false},
 	} {
 		var f Flags
 		cmd := &cobra.Command{Use: "x"}
@@ -115,7 +116,7 @@ func TestAddFlagsRejectsBadValues(t *testing.T) {
 		cmd := &cobra.Command{Use: "x", RunE: func(*cobra.Command, []string) error { return nil }}
 		cmd.SetOut(&strings.Builder{})
 		cmd.SetErr(&strings.Builder{})
-		AddFlags(cmd, Snapshot, Create, &f)
+		AddFlags(cmd, rules.SnapshotStore, rules.Create, &f)
 		cmd.SetArgs(args)
 		if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "invalid argument") {
 			t.Errorf("%v: err = %v", args, err)
@@ -143,7 +144,7 @@ func TestBodyMergesFileAndFlags(t *testing.T) {
 	ca := writeFile(t, "ca.pem", certPEM())
 	f := Flags{File: file, CertFiles: []string{ca}}
 	f.Store.S3BucketName, f.Store.S3MaxConnections, f.Store.Labels = "from-flag", ptr(int64(7)), []string{"a"}
-	body, err := f.Body(ios, Oplog, Create)
+	body, err := f.Body(ios, rules.OplogStore, rules.Create)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestBodyMergesFileAndFlags(t *testing.T) {
 func TestBodyFromStandardInput(t *testing.T) {
 	ios, stdin, _, _ := iostreams.Test()
 	stdin.WriteString(`{"acceptedTos":true,"pathStyleAccessEnabled":true,"s3BucketEndpoint":"e","s3BucketName":"b","s3MaxConnections":1,"sseEnabled":true,"uri":"u","s3AuthMethod":"IAM_ROLE"}`)
-	body, err := (&Flags{File: "-"}).Body(ios, Snapshot, Update)
+	body, err := (&Flags{File: "-"}).Body(ios, rules.SnapshotStore, rules.Replace)
 	if err != nil || body["s3BucketName"] != "b" || body["id"] != nil {
 		t.Errorf("body = %v, err = %v", body, err)
 	}
@@ -203,7 +204,7 @@ func TestBodyRefusesBadInput(t *testing.T) {
 	} {
 		ios, _, _, _ := iostreams.Test()
 		f := tc.flags(t)
-		_, err := f.Body(ios, Oplog, Create)
+		_, err := f.Body(ios, rules.OplogStore, rules.Create)
 		if !isUsageError(err) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want a usage error with %q", tc.name, err, tc.want)
 		}
@@ -213,43 +214,43 @@ func TestBodyRefusesBadInput(t *testing.T) {
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		kind   Kind
-		op     Op
+		kind   rules.StoreKind
+		op     rules.StoreOp
 		change map[string]any // nil values delete
 		want   string         // "" for valid
 	}{
-		{"valid oplog creation", Oplog, Create, nil, ""},
-		{"valid snapshot update", Snapshot, Update, map[string]any{"id": nil, "loadFactor": 2.0}, ""},
-		{"snapshot creation without max connections", Snapshot, Create, map[string]any{"s3MaxConnections": nil}, ""},
-		{"snapshot update needs max connections", Snapshot, Update, map[string]any{"s3MaxConnections": nil}, "missing required store field(s): s3MaxConnections (flags: --max-connections)"},
-		{"oplog creation needs max connections", Oplog, Create, map[string]any{"s3MaxConnections": nil}, "missing required store field(s): s3MaxConnections"},
-		{"update needs no id", Oplog, Update, map[string]any{"id": nil}, ""},
-		{"creation needs an id", Snapshot, Create, map[string]any{"id": ""}, "missing required store field(s): id (flags: --id)"},
-		{"every missing field named", Oplog, Create, map[string]any{"id": nil, "acceptedTos": nil, "pathStyleAccessEnabled": nil, "s3BucketEndpoint": nil, "s3BucketName": nil, "s3MaxConnections": nil, "sseEnabled": nil, "uri": nil},
+		{"valid oplog creation", rules.OplogStore, rules.Create, nil, ""},
+		{"valid snapshot update", rules.SnapshotStore, rules.Replace, map[string]any{"id": nil, "loadFactor": 2.0}, ""},
+		{"snapshot creation without max connections", rules.SnapshotStore, rules.Create, map[string]any{"s3MaxConnections": nil}, ""},
+		{"snapshot update needs max connections", rules.SnapshotStore, rules.Replace, map[string]any{"s3MaxConnections": nil}, "missing required store field(s): s3MaxConnections (flags: --max-connections)"},
+		{"oplog creation needs max connections", rules.OplogStore, rules.Create, map[string]any{"s3MaxConnections": nil}, "missing required store field(s): s3MaxConnections"},
+		{"update needs no id", rules.OplogStore, rules.Replace, map[string]any{"id": nil}, ""},
+		{"creation needs an id", rules.SnapshotStore, rules.Create, map[string]any{"id": ""}, "missing required store field(s): id (flags: --id)"},
+		{"every missing field named", rules.OplogStore, rules.Create, map[string]any{"id": nil, "acceptedTos": nil, "pathStyleAccessEnabled": nil, "s3BucketEndpoint": nil, "s3BucketName": nil, "s3MaxConnections": nil, "sseEnabled": nil, "uri": nil},
 			"missing required store field(s): id, acceptedTos, pathStyleAccessEnabled, s3BucketEndpoint, s3BucketName, s3MaxConnections, sseEnabled, uri (flags: --id, --accepted-tos, --path-style-access, --bucket-endpoint, --bucket-name, --max-connections, --sse, --uri)"},
-		{"null counts as missing", Oplog, Update, map[string]any{"uri": nil, "sseEnabled": nil}, "sseEnabled, uri"},
-		{"acceptedTos false first", Oplog, Create, map[string]any{"acceptedTos": false, "uri": nil}, "acceptedTos must be true"},
-		{"acceptedTos not a bool", Oplog, Create, map[string]any{"acceptedTos": "yes"}, "invalid store field acceptedTos"},
-		{"zero max connections", Snapshot, Create, map[string]any{"s3MaxConnections": 0.0}, "s3MaxConnections must be a positive integer (--max-connections)"},
-		{"negative max connections", Oplog, Update, map[string]any{"s3MaxConnections": -3.0}, "s3MaxConnections must be a positive integer"},
-		{"fractional max connections", Oplog, Update, map[string]any{"s3MaxConnections": 1.5}, "invalid store field s3MaxConnections"},
-		{"zero load factor", Snapshot, Update, map[string]any{"loadFactor": 0.0}, "loadFactor must be a positive integer (--load-factor)"},
-		{"load factor on an oplog store", Oplog, Create, map[string]any{"loadFactor": 1.0}, "loadFactor applies to snapshot stores only"},
-		{"unknown auth method", Oplog, Create, map[string]any{"s3AuthMethod": "TOKEN"}, `invalid s3AuthMethod "TOKEN": valid values are KEYS, IAM_ROLE`},
-		{"KEYS without keys", Oplog, Create, map[string]any{"s3AuthMethod": "KEYS"}, "s3AuthMethod KEYS needs the bucket's keys"},
-		{"implied KEYS without keys", Oplog, Create, map[string]any{"s3AuthMethod": nil}, "s3AuthMethod KEYS needs the bucket's keys"},
-		{"KEYS with only an access key", Oplog, Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK"}, "needs the bucket's keys"},
-		{"KEYS with mixed names", Oplog, Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK", "awsSecretKey": "SK"}, "needs the bucket's keys"},
-		{"KEYS with cloud keys", Oplog, Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK", "cloudSecretKey": "SK"}, ""},
-		{"implied KEYS with aws keys", Snapshot, Create, map[string]any{"s3AuthMethod": nil, "awsAccessKey": "AK", "awsSecretKey": "SK"}, ""},
-		{"unknown write concern", Snapshot, Create, map[string]any{"writeConcern": "ALL"}, `invalid writeConcern "ALL": valid values are ACKNOWLEDGED, W2, JOURNALED, MAJORITY`},
-		{"known write concern", Snapshot, Create, map[string]any{"writeConcern": "MAJORITY"}, ""},
+		{"null counts as missing", rules.OplogStore, rules.Replace, map[string]any{"uri": nil, "sseEnabled": nil}, "sseEnabled, uri"},
+		{"acceptedTos false first", rules.OplogStore, rules.Create, map[string]any{"acceptedTos": false, "uri": nil}, "acceptedTos must be true"},
+		{"acceptedTos not a bool", rules.OplogStore, rules.Create, map[string]any{"acceptedTos": "yes"}, "invalid store field acceptedTos"},
+		{"zero max connections", rules.SnapshotStore, rules.Create, map[string]any{"s3MaxConnections": 0.0}, "s3MaxConnections must be a positive integer (--max-connections)"},
+		{"negative max connections", rules.OplogStore, rules.Replace, map[string]any{"s3MaxConnections": -3.0}, "s3MaxConnections must be a positive integer"},
+		{"fractional max connections", rules.OplogStore, rules.Replace, map[string]any{"s3MaxConnections": 1.5}, "invalid store field s3MaxConnections"},
+		{"zero load factor", rules.SnapshotStore, rules.Replace, map[string]any{"loadFactor": 0.0}, "loadFactor must be a positive integer (--load-factor)"},
+		{"load factor on an oplog store", rules.OplogStore, rules.Create, map[string]any{"loadFactor": 1.0}, "loadFactor applies to snapshot stores only"},
+		{"unknown auth method", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": "TOKEN"}, `invalid s3AuthMethod "TOKEN": valid values are KEYS, IAM_ROLE`},
+		{"KEYS without keys", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": "KEYS"}, "s3AuthMethod KEYS needs the bucket's keys"},
+		{"implied KEYS without keys", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": nil}, "s3AuthMethod KEYS needs the bucket's keys"},
+		{"KEYS with only an access key", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK"}, "needs the bucket's keys"},
+		{"KEYS with mixed names", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK", "awsSecretKey": "SK"}, "needs the bucket's keys"},
+		{"KEYS with cloud keys", rules.OplogStore, rules.Create, map[string]any{"s3AuthMethod": "KEYS", "cloudAccessKey": "AK", "cloudSecretKey": "SK"}, ""},
+		{"implied KEYS with aws keys", rules.SnapshotStore, rules.Create, map[string]any{"s3AuthMethod": nil, "awsAccessKey": "AK", "awsSecretKey": "SK"}, ""},
+		{"unknown write concern", rules.SnapshotStore, rules.Create, map[string]any{"writeConcern": "ALL"}, `invalid writeConcern "ALL": valid values are ACKNOWLEDGED, W2, JOURNALED, MAJORITY`},
+		{"known write concern", rules.SnapshotStore, rules.Create, map[string]any{"writeConcern": "MAJORITY"}, ""},
 		// The server's rules, checked before sending.
-		{"labels not strings", Oplog, Create, map[string]any{"labels": []any{"a", 2.0}}, "invalid store field labels: got a number, want a string"},
-		{"an update's id not a string", Oplog, Update, map[string]any{"id": 5.0}, "invalid store field id: got a number, want a string"},
-		{"an update's own id", Oplog, Update, map[string]any{"id": "another"}, ""},
-		{"custom certificates not a list", Oplog, Update, map[string]any{"customCertificates": "x"}, "invalid store field customCertificates"},
-		{"a field omctl does not know is left to the server", Oplog, Create, map[string]any{"newerField": true}, ""},
+		{"labels not strings", rules.OplogStore, rules.Create, map[string]any{"labels": []any{"a", 2.0}}, "invalid store field labels: got a number, want a string"},
+		{"an update's id not a string", rules.OplogStore, rules.Replace, map[string]any{"id": 5.0}, "invalid store field id: got a number, want a string"},
+		{"an update's own id", rules.OplogStore, rules.Replace, map[string]any{"id": "another"}, ""},
+		{"custom certificates not a list", rules.OplogStore, rules.Replace, map[string]any{"customCertificates": "x"}, "invalid store field customCertificates"},
+		{"a field omctl does not know is left to the server", rules.OplogStore, rules.Create, map[string]any{"newerField": true}, ""},
 	} {
 		body := valid()
 		for k, v := range tc.change {
@@ -275,7 +276,7 @@ func TestValidate(t *testing.T) {
 func TestValidateNullValueIsMissing(t *testing.T) {
 	body := valid()
 	body["uri"] = nil
-	if err := Validate(body, Oplog, Create); err == nil || !strings.Contains(err.Error(), "missing required store field(s): uri (flags: --uri)") {
+	if err := Validate(body, rules.OplogStore, rules.Create); err == nil || !strings.Contains(err.Error(), "missing required store field(s): uri (flags: --uri)") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -325,10 +326,10 @@ func TestTables(t *testing.T) {
 	if got := row(t, Table, api.S3Store{ID: "s2", S3AuthMethod: "IAM_ROLE"}); got != "s2|||IAM_ROLE|||" {
 		t.Errorf("sparse row = %q", got)
 	}
-	if h := TableFor(Snapshot).Headers; h[len(h)-1] != "LOAD FACTOR" {
+	if h := TableFor(rules.SnapshotStore).Headers; h[len(h)-1] != "LOAD FACTOR" {
 		t.Errorf("snapshot headers = %v", h)
 	}
-	if h := TableFor(Oplog).Headers; len(h) != 7 || h[len(h)-1] != "LABELS" {
+	if h := TableFor(rules.OplogStore).Headers; len(h) != 7 || h[len(h)-1] != "LABELS" {
 		t.Errorf("oplog headers = %v", h)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // WriteOptions are the inputs of the create and update commands of both
@@ -33,12 +34,12 @@ type Help struct {
 	Short, Long, Example string
 }
 
-// UpdateLong is the help of a store update: how it changes a store, then
-// extra, what the kind adds.
-func UpdateLong(kind Kind, extra string) string {
-	what, path := "oplog", endpointsOf[Oplog].put.Pattern
-	if kind == Snapshot {
-		what, path = "snapshot", endpointsOf[Snapshot].put.Pattern
+// UpdateLong is the help of a store update that calls endpoint e: how it
+// changes a store, then extra, what the kind adds.
+func UpdateLong(e api.Endpoint, kind rules.StoreKind, extra string) string {
+	what, path := "oplog", e.Pattern
+	if kind == rules.SnapshotStore {
+		what = "snapshot"
 	}
 	return "Change the settings of an S3-compatible " + what + " store\n(PUT " + strings.Replace(path, "{store_id}", "{id}", 1) + `).
 
@@ -54,11 +55,13 @@ server shows only redacted is never sent back: give --secret-key. With
 --dry-run prints the PUT and its diff against the store, and sends nothing.` + extra
 }
 
-// NewCmdWrite builds the create or update command of one kind of store:
-// oplogstores and snapshotstores differ only in kind and help. run sends
-// the store (tests replace it).
-func NewCmdWrite(f *cmdutil.Factory, kind Kind, op Op, help Help, run func(context.Context, *WriteOptions) error) *cobra.Command {
+// NewCmdWrite builds the command of one kind of store that calls endpoint
+// e: a creation (POST) or an update (PUT of STORE_ID). oplogstores and
+// snapshotstores differ only in endpoint, kind and help. run sends the
+// store (tests replace it).
+func NewCmdWrite(f *cmdutil.Factory, e api.Endpoint, kind rules.StoreKind, help Help, run func(context.Context, *WriteOptions) error) *cobra.Command {
 	opts := &WriteOptions{Deps: cmdutil.NewDeps(f)}
+	op := storeOp(e)
 	cmd := &cobra.Command{
 		Use:     "create (--file FILE | flags)",
 		Short:   help.Short,
@@ -66,32 +69,32 @@ func NewCmdWrite(f *cmdutil.Factory, kind Kind, op Op, help Help, run func(conte
 		Example: help.Example,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if op == Update {
+			if op == rules.Replace {
 				opts.StoreID = args[0]
 			}
 			return run(cmd.Context(), opts)
 		},
 	}
-	if op == Update {
+	if op == rules.Replace {
 		cmd.Use = "update STORE_ID (--file FILE | flags)"
 		cmd.Args = cmdutil.ExactArgs(1, "STORE_ID")
 	}
 	AddFlags(cmd, kind, op, &opts.Store)
-	if op == Update {
+	if op == rules.Replace {
 		cmdutil.AddReplaceFlag(cmd, &opts.Replace)
 	}
 	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
-// Write checks the store of opts and sends it: a creation (POST to the
-// kind's create endpoint), or with op Update a change of opts.StoreID (its
-// put endpoint): with flags alone, the store as read with the flags'
-// fields changed; with a file or --replace, the whole store given. Then it
-// tells what the server answered.
-func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
+// Write checks the store of opts and sends it to endpoint e: a creation
+// (POST), or a change of opts.StoreID (PUT): with flags alone, the store as
+// read (ReadEndpoint) with the flags' fields changed; with a file or
+// --replace, the whole store given. Then it tells what the server answered.
+func Write(ctx context.Context, opts *WriteOptions, e api.Endpoint, kind rules.StoreKind) error {
 	storeID := opts.StoreID
-	readModify := op == Update && opts.Store.File == "" && !opts.Replace
+	op := storeOp(e)
+	readModify := op == rules.Replace && opts.Store.File == "" && !opts.Replace
 	var body, changes map[string]any
 	var err error
 	if readModify {
@@ -110,15 +113,17 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 	} else if body, err = opts.Store.Body(opts.IO, kind, op); err != nil {
 		return err
 	}
-	e := endpointsOf[kind]
-	method, path := e.create.Method, e.create.Path()
-	if op == Update {
+	method := e.Method
+	var path string
+	if op == rules.Replace {
 		if body != nil {
 			if err := CheckStoreID(body, storeID); err != nil {
 				return err
 			}
 		}
-		method, path = e.put.Method, e.put.Path(storeID)
+		path = e.Path(storeID)
+	} else {
+		path = e.Path()
 	}
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
 	if err != nil {
@@ -126,13 +131,13 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 	}
 	printer, c := r.Printer, r.Client
 	what, aWhat := "oplog store", "an oplog store"
-	if kind == Snapshot {
+	if kind == rules.SnapshotStore {
 		what, aWhat = "snapshot store", "a snapshot store"
 	}
 	var before json.RawMessage
 	var current map[string]any
-	if op == Update && (readModify || opts.DryRun) {
-		if before, err = cmdutil.Current(ctx, c, e.get.Path(storeID), false); err != nil {
+	if op == rules.Replace && (readModify || opts.DryRun) {
+		if before, err = cmdutil.Current(ctx, c, ReadEndpoint(kind).Path(storeID), false); err != nil {
 			return err
 		}
 		if current, err = cmdutil.Object(before, aWhat); err != nil {
@@ -157,7 +162,7 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 		return err
 	}
 	msg := fmt.Sprintf("%s %s created", cmdutil.Title(what), got.ID)
-	if op == Update {
+	if op == rules.Replace {
 		answer, _ := cmdutil.Object(c.Content(res), aWhat)
 		if readModify {
 			for _, key := range []string{"cloudAccessKey", "awsAccessKey"} {
@@ -173,4 +178,22 @@ func Write(ctx context.Context, opts *WriteOptions, kind Kind, op Op) error {
 		}
 	}
 	return printer.Confirm(res, TableFor(kind), msg)
+}
+
+// storeOp is what endpoint e does to a store: a PUT replaces the store its
+// path names, a POST creates the one its body names.
+func storeOp(e api.Endpoint) rules.StoreOp {
+	if e.Method == "PUT" {
+		return rules.Replace
+	}
+	return rules.Create
+}
+
+// ReadEndpoint is the GET of a store of the kind: an update from flags
+// reads the store through it before changing the fields the flags name.
+func ReadEndpoint(kind rules.StoreKind) api.Endpoint {
+	if kind == rules.SnapshotStore {
+		return api.GetSnapshotStore
+	}
+	return api.GetOplogStore
 }

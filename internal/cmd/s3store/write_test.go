@@ -6,17 +6,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
 const snapshotPath = "/admin/backup/snapshot/s3Configs"
 
 type writeCase struct {
-	kind     Kind
-	op       Op
+	kind     rules.StoreKind
+	endpoint api.Endpoint
 	method   string
 	path     string // under the base path; "" for the base path itself
 	storeID  string
@@ -26,19 +28,19 @@ type writeCase struct {
 }
 
 var writeCases = []writeCase{
-	{Oplog, Create, "POST", oplogPath, "", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10,"s3AuthMethod":"IAM_ROLE"}`,
+	{rules.OplogStore, api.CreateOplogStore, "POST", oplogPath, "", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10,"s3AuthMethod":"IAM_ROLE"}`,
 		"✓ Oplog store store-1 created\n", "store-1\tbucket\t\tIAM_ROLE\t10\t\t\n"},
-	{Snapshot, Create, "POST", snapshotPath, "", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10,"s3AuthMethod":"IAM_ROLE","loadFactor":1}`,
+	{rules.SnapshotStore, api.CreateSnapshotStore, "POST", snapshotPath, "", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10,"s3AuthMethod":"IAM_ROLE","loadFactor":1}`,
 		"✓ Snapshot store store-1 created\n", "store-1\tbucket\t\tIAM_ROLE\t10\t\t\t1\n"},
-	{Oplog, Update, "PUT", oplogPath + "/store-1", "store-1", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10}`,
+	{rules.OplogStore, api.PutOplogStore, "PUT", oplogPath + "/store-1", "store-1", `{"id":"store-1","s3BucketName":"bucket","s3MaxConnections":10}`,
 		"✓ Oplog store store-1 updated\n", "store-1\tbucket\t\tKEYS\t10\t\t\n"},
 	// An update's confirmation names the store addressed, even if the answer does not.
-	{Snapshot, Update, "PUT", snapshotPath + "/store-1", "store-1", `{"s3BucketName":"bucket","loadFactor":3}`,
+	{rules.SnapshotStore, api.PutSnapshotStore, "PUT", snapshotPath + "/store-1", "store-1", `{"s3BucketName":"bucket","loadFactor":3}`,
 		"✓ Snapshot store store-1 updated\n", "\tbucket\t\tKEYS\t\t\t\t3\n"},
 }
 
-func basePathOf(k Kind) string {
-	if k == Snapshot {
+func basePathOf(k rules.StoreKind) string {
+	if k == rules.SnapshotStore {
 		return snapshotPath
 	}
 	return oplogPath
@@ -61,18 +63,18 @@ func TestWriteSendsTheStoreAndConfirms(t *testing.T) {
 			ios.SetStdoutTTY(format.tty)
 			ios.SetNoColor(true)
 			flags := validFlags()
-			if tc.op == Update {
+			if tc.endpoint.Method == "PUT" {
 				flags.Store.ID = ""
 			}
 			err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, format.name, ""), Replace: true, Store: flags, StoreID: tc.storeID},
-				tc.kind, tc.op)
+				tc.endpoint, tc.kind)
 			if err != nil {
 				t.Fatalf("%s %s: %v", tc.method, tc.path, err)
 			}
 			r := srv.Only()
 			body := r.JSON(t)
 			want := valid()
-			if tc.op == Update {
+			if tc.endpoint.Method == "PUT" {
 				delete(want, "id")
 			}
 			if r.Method != tc.method || r.Path != "/api/public/v1.0"+tc.path || len(r.Query) != 0 || len(body) != len(want) ||
@@ -98,7 +100,7 @@ func TestWriteYAMLIsTheAnswer(t *testing.T) {
 	flags := validFlags()
 	flags.Store.LoadFactor = ptr(int64(2))
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "yaml", ""), Replace: true, Store: flags, StoreID: "store-1"},
-		Snapshot, Update)
+		api.PutSnapshotStore, rules.SnapshotStore)
 	if want := "id: store-1\nlabels:\n  - a\nloadFactor: 2\nsseEnabled: true\n"; err != nil || out.String() != want {
 		t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
 	}
@@ -112,12 +114,12 @@ func TestWriteUpdateRefusesAnotherStoresID(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	flags := validFlags() // names store-1
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags, StoreID: "store-2"},
-		Oplog, Update)
+		api.PutOplogStore, rules.OplogStore)
 	if !isUsageError(err) || !strings.Contains(err.Error(), `the file's id "store-1" differs from STORE_ID "store-2"`) {
 		t.Errorf("err = %v", err)
 	}
 	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags},
-		Oplog, Update)
+		api.PutOplogStore, rules.OplogStore)
 	if !isUsageError(err) || !strings.Contains(err.Error(), "STORE_ID must not be empty") {
 		t.Errorf("empty STORE_ID: err = %v", err)
 	}
@@ -141,7 +143,7 @@ func TestWriteFailsBeforeSending(t *testing.T) {
 		flags := validFlags()
 		tc.change(&flags)
 		err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, tc.format, ""), Client: tc.client}, Replace: true, Store: flags},
-			Oplog, Create)
+			api.CreateOplogStore, rules.OplogStore)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != tc.code || out.Len() != 0 {
 			t.Errorf("%s: err = %v (exit %d), want %q (exit %d)", tc.name, err, cmdutil.ExitCode(err), tc.want, tc.code)
 		}
@@ -150,30 +152,30 @@ func TestWriteFailsBeforeSending(t *testing.T) {
 
 func TestWriteServerErrors(t *testing.T) {
 	for _, tc := range []struct {
-		op     Op
-		status int
-		body   string
-		code   int
-		want   string
+		endpoint api.Endpoint
+		status   int
+		body     string
+		code     int
+		want     string
 	}{
-		{Create, 409, `{"detail":"An oplog store with ID store-1 already exists.","error":409,"errorCode":"DUPLICATE_STORE_ID","reason":"Conflict"}`, cmdutil.ExitError, "DUPLICATE_STORE_ID"},
-		{Create, 400, `{"detail":"Invalid attribute s3BucketEndpoint.","error":400,"errorCode":"INVALID_ATTRIBUTE","reason":"Bad Request"}`, cmdutil.ExitError, "INVALID_ATTRIBUTE"},
-		{Update, 404, `{"detail":"No oplog store with ID store-1 exists.","error":404,"errorCode":"STORE_NOT_FOUND","reason":"Not Found"}`, cmdutil.ExitNotFound, "STORE_NOT_FOUND"},
-		{Update, 401, `{"detail":"You are not authorized for this resource.","error":401,"reason":"Unauthorized"}`, cmdutil.ExitAuth, "401"},
-		{Update, 403, `{"detail":"Forbidden.","error":403,"errorCode":"USER_CANNOT_ACCESS_ORGANIZATION","reason":"Forbidden"}`, cmdutil.ExitAuth, "USER_CANNOT_ACCESS_ORGANIZATION"},
-		{Update, 503, `{"detail":"down","error":503,"reason":"Service Unavailable"}`, cmdutil.ExitError, "503"},
+		{api.CreateOplogStore, 409, `{"detail":"An oplog store with ID store-1 already exists.","error":409,"errorCode":"DUPLICATE_STORE_ID","reason":"Conflict"}`, cmdutil.ExitError, "DUPLICATE_STORE_ID"},
+		{api.CreateOplogStore, 400, `{"detail":"Invalid attribute s3BucketEndpoint.","error":400,"errorCode":"INVALID_ATTRIBUTE","reason":"Bad Request"}`, cmdutil.ExitError, "INVALID_ATTRIBUTE"},
+		{api.PutOplogStore, 404, `{"detail":"No oplog store with ID store-1 exists.","error":404,"errorCode":"STORE_NOT_FOUND","reason":"Not Found"}`, cmdutil.ExitNotFound, "STORE_NOT_FOUND"},
+		{api.PutOplogStore, 401, `{"detail":"You are not authorized for this resource.","error":401,"reason":"Unauthorized"}`, cmdutil.ExitAuth, "401"},
+		{api.PutOplogStore, 403, `{"detail":"Forbidden.","error":403,"errorCode":"USER_CANNOT_ACCESS_ORGANIZATION","reason":"Forbidden"}`, cmdutil.ExitAuth, "USER_CANNOT_ACCESS_ORGANIZATION"},
+		{api.PutOplogStore, 503, `{"detail":"down","error":503,"reason":"Service Unavailable"}`, cmdutil.ExitError, "503"},
 	} {
 		srv := stubapi.New(t)
 		method, path, storeID := "POST", oplogPath, ""
 		flags := validFlags()
-		if tc.op == Update {
+		if tc.endpoint.Method == "PUT" {
 			method, path, storeID = "PUT", oplogPath+"/store-1", "store-1"
 		}
 		srv.Reply(method, path, tc.status, tc.body)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Replace: true, Store: flags, StoreID: storeID},
-			Oplog, tc.op)
+			tc.endpoint, rules.OplogStore)
 		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || cmdutil.ExitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
 			t.Errorf("%s %d: err = %v (exit %d), output %q; want exit %d and %q", method, tc.status, err, cmdutil.ExitCode(err), out.String(), tc.code, tc.want)
@@ -182,14 +184,14 @@ func TestWriteServerErrors(t *testing.T) {
 }
 
 func TestWriteAnswerThatIsNotAStore(t *testing.T) {
-	for _, kind := range []Kind{Oplog, Snapshot} {
+	for kind, e := range map[rules.StoreKind]api.Endpoint{rules.OplogStore: api.CreateOplogStore, rules.SnapshotStore: api.CreateSnapshotStore} {
 		srv := stubapi.New(t)
 		srv.Reply("POST", basePathOf(kind), 200, `"created"`)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: validFlags()},
-			kind, Create)
-		want := map[Kind]string{Oplog: "the server's answer is not an oplog store", Snapshot: "the server's answer is not a snapshot store"}[kind]
+			e, kind)
+		want := map[rules.StoreKind]string{rules.OplogStore: "the server's answer is not an oplog store", rules.SnapshotStore: "the server's answer is not a snapshot store"}[kind]
 		if err == nil || err.Error() != want || out.Len() != 0 {
 			t.Errorf("kind %d: err = %v, output %q", kind, err, out.String())
 		}
@@ -201,7 +203,7 @@ func TestWriteUnwrapsAnEnvelope(t *testing.T) {
 	srv.Reply("POST", oplogPath, 200, `{"status":200,"content":{"id":"store-1"}}`)
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
-	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client(func(o *client.Options) { o.Envelope = true })}, Store: validFlags()}, Oplog, Create)
+	err := Write(context.Background(), &WriteOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "table", ""), Client: srv.Client(func(o *client.Options) { o.Envelope = true })}, Store: validFlags()}, api.CreateOplogStore, rules.OplogStore)
 	// On a colour terminal the mark is green.
 	if err != nil || out.String() != "\x1b[32m✓\x1b[0m Oplog store store-1 created\n" {
 		t.Errorf("err = %v, output %q", err, out.String())
@@ -218,7 +220,7 @@ func TestWriteUpdateEscapesTheStoreID(t *testing.T) {
 	flags := validFlags()
 	flags.Store.ID = ""
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Replace: true, Store: flags, StoreID: "a/b"},
-		Oplog, Update)
+		api.PutOplogStore, rules.OplogStore)
 	if err != nil {
 		t.Error(err)
 	}
@@ -239,7 +241,7 @@ func TestWriteUpdateFromFlagsChangesOnlyWhatTheyName(t *testing.T) {
 	ios.SetNoColor(true)
 	var flags Flags
 	flags.Store.S3MaxConnections = ptr(int64(80))
-	if err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update); err != nil {
+	if err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -263,7 +265,7 @@ func TestWriteUpdateFromFlagsNeverSendsARedactedKey(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var flags Flags
 	flags.Store.Labels = []string{"eu"}
-	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update)
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore)
 	if !isUsageError(err) || !strings.Contains(err.Error(), "cloudSecretKey only redacted") || !strings.Contains(err.Error(), "give --secret-key") {
 		t.Errorf("err = %v", err)
 	}
@@ -278,7 +280,7 @@ func TestWriteDryRunSendsNothingAndMasksTheKey(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	var flags Flags
 	flags.Store.CloudSecretKey = "secret-2"
-	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1", DryRun: true}, Oplog, Update)
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1", DryRun: true}, api.PutOplogStore, rules.OplogStore)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +313,7 @@ func TestWriteUpdateFromFlagsChecksValuesBeforeReading(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var flags Flags
 		tc.flags(&flags)
-		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, Oplog, Update)
+		err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore)
 		if !isUsageError(err) || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v, %d requests", tc.want, err, len(srv.Requests()))
 		}

@@ -3,11 +3,11 @@ package server
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -55,34 +55,32 @@ before the command returns.`,
 }
 
 func clockRun(ctx context.Context, opts *ClockOptions) error {
-	method, body := http.MethodGet, any(nil)
+	e, body := api.GetClock, any(nil)
 	switch opts.Action {
 	case "advance":
 		d, err := time.ParseDuration(opts.Value)
 		if err != nil || d < 0 {
 			return cmdutil.FlagErrorf("invalid duration %q: want a positive duration such as 15m, 2h or 1500ms", opts.Value)
 		}
-		method, body = http.MethodPost, map[string]any{"advance": opts.Value}
+		e, body = api.MoveClock, map[string]any{"advance": opts.Value}
 	case "set":
 		if _, err := time.Parse(time.RFC3339, opts.Value); err != nil {
 			return cmdutil.FlagErrorf("invalid time %q: want RFC 3339 such as 2026-06-01T00:00:00Z", opts.Value)
 		}
-		method, body = http.MethodPost, map[string]any{"set": opts.Value}
+		e, body = api.MoveClock, map[string]any{"set": opts.Value}
 	}
 	printer, err := opts.Printer()
 	if err != nil {
 		return err
 	}
-	res, err := control(ctx, opts.Deps, method, "clock", body)
+	res, err := control(ctx, opts.Deps, e, body)
 	if err != nil {
 		return err
 	}
 	return printer.Resource(res, clockTable)
 }
 
-var clockTable = output.Columns([]string{"NOW"}, func(c struct {
-	Now string `json:"now"`
-}) []string {
+var clockTable = output.Columns([]string{"NOW"}, func(c api.Clock) []string {
 	return []string{c.Now}
 })
 
@@ -105,7 +103,7 @@ and empty its notification log. The clock stays where it is.`,
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
-			if _, err := control(cmd.Context(), opts.Deps, http.MethodPost, "reset", nil); err != nil {
+			if _, err := control(cmd.Context(), opts.Deps, api.ResetData, nil); err != nil {
 				return err
 			}
 			fmt.Fprintln(opts.IO.ErrOut, "✓ The server's data is back to what it started with")

@@ -22,21 +22,9 @@ func confirmCleared(ios *iostreams.IOStreams, p *output.Printer, body []byte, me
 	return nil
 }
 
-// journalEntry is a request of the journal, for the table.
-type journalEntry struct {
-	Time       string `json:"time"`
-	Method     string `json:"method"`
-	Path       string `json:"path"`
-	Query      string `json:"query"`
-	Status     int    `json:"status"`
-	ErrorCode  string `json:"errorCode"`
-	Caller     string `json:"caller"`
-	RemoteAddr string `json:"remoteAddr"`
-}
-
 // RequestTable shows the journal.
 var RequestTable = output.Columns([]string{"TIME", "METHOD", "PATH", "STATUS", "ERROR CODE", "CALLER", "ADDRESS"},
-	func(e journalEntry) []string {
+	func(e api.JournalEntry) []string {
 		p := strings.TrimPrefix(e.Path, api.BasePath)
 		if e.Query != "" {
 			p += "?" + e.Query
@@ -48,23 +36,9 @@ var RequestTable = output.Columns([]string{"TIME", "METHOD", "PATH", "STATUS", "
 		return []string{e.Time, e.Method, p, status, e.ErrorCode, e.Caller, e.RemoteAddr}
 	})
 
-// faultDoc is a fault as the server shows it.
-type faultDoc struct {
-	ID          string  `json:"id"`
-	Method      string  `json:"method"`
-	Path        string  `json:"path"`
-	Status      int     `json:"status"`
-	ErrorCode   string  `json:"errorCode"`
-	RetryAfter  *int64  `json:"retryAfter"`
-	Delay       string  `json:"delay"`
-	Times       *int64  `json:"times"`
-	Probability float64 `json:"probability"`
-	Reset       bool    `json:"reset"`
-}
-
 // FaultTable shows faults.
 var FaultTable = output.Columns([]string{"ID", "METHOD", "PATH", "ANSWER", "DELAY", "TIMES LEFT", "PROBABILITY"},
-	func(f faultDoc) []string {
+	func(f api.Fault) []string {
 		method := f.Method
 		if method == "" {
 			method = "any"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
@@ -20,13 +21,14 @@ func addControlCommands(server *cobra.Command, usage string, cmds ...*cobra.Comm
 	}
 }
 
-// control sends one request to a test control (docs/server.md).
-func control(ctx context.Context, d cmdutil.Deps, method, name string, body any) ([]byte, error) {
+// control sends one request to a test control of internal/api
+// (docs/server.md), its placeholders filled with values.
+func control(ctx context.Context, d cmdutil.Deps, e api.Endpoint, body any, values ...string) ([]byte, error) {
 	c, err := d.Client()
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Do(ctx, method, client.ControlPrefix+name, nil, body)
+	res, err := c.Do(ctx, e.Method, e.Path(values...), nil, body)
 	if err != nil {
 		return nil, err
 	}

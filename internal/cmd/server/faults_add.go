@@ -1,20 +1,19 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
-
-// FaultMethods are the methods a fault can be limited to.
-var FaultMethods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 
 // FaultsAddOptions are the inputs of `server faults add`.
 type FaultsAddOptions struct {
@@ -66,7 +65,7 @@ docs/server.md describes faults.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Path, "path", "", "path glob after the API base path: * one segment, ** any number")
-	fl.StringVar(&opts.Method, "method", "", "only requests with this method: "+strings.Join(FaultMethods, ", "))
+	fl.StringVar(&opts.Method, "method", "", "only requests with this method: "+strings.Join(api.FaultMethods, ", "))
 	fl.IntVar(&opts.Status, "status", 0, "answer this status, 400 to 599, with the error body")
 	fl.StringVar(&opts.ErrorCode, "error-code", "", "errorCode of the answer (default: the status's usual code)")
 	cmdutil.OptionalInt64Var(fl, &opts.RetryAfter, "retry-after", "send Retry-After with this many seconds")
@@ -76,24 +75,24 @@ docs/server.md describes faults.`,
 	fl.BoolVar(&opts.Reset, "reset", false, "close the connection without an answer")
 	_ = cmd.MarkFlagRequired("path")
 	cmd.MarkFlagsMutuallyExclusive("status", "reset")
-	_ = cmd.RegisterFlagCompletionFunc("method", cmdutil.CompleteValues(FaultMethods...))
+	_ = cmd.RegisterFlagCompletionFunc("method", cmdutil.CompleteValues(api.FaultMethods...))
 	return cmd
 }
 
-// faultBody checks the flags as the server would, and returns the body
-// of the fault with the flags given.
+// faultBody checks the flags by the server's rules (internal/rules), and
+// returns the body of the fault with the flags given.
 func faultBody(opts *FaultsAddOptions) (map[string]any, error) {
 	given := opts.Given
 	if given == nil {
 		given = func(string) bool { return true }
 	}
 	body := map[string]any{"path": opts.Path}
-	if !strings.HasPrefix(opts.Path, "/") {
-		return nil, cmdutil.FlagErrorf("invalid --path %q: want a path after the API base path, such as /groups/*/alerts", opts.Path)
+	if err := rules.FaultPath("--path", opts.Path); err != nil {
+		return nil, cmdutil.FlagErrorf("invalid %s", err.Rule())
 	}
 	if given("method") {
-		if !slices.Contains(FaultMethods, opts.Method) {
-			return nil, cmdutil.FlagErrorf("invalid --method %q: valid methods are %s", opts.Method, strings.Join(FaultMethods, ", "))
+		if !slices.Contains(api.FaultMethods, opts.Method) {
+			return nil, cmdutil.FlagErrorf("invalid --method %q: valid methods are %s", opts.Method, strings.Join(api.FaultMethods, ", "))
 		}
 		body["method"] = opts.Method
 	}
@@ -109,23 +108,26 @@ func faultBody(opts *FaultsAddOptions) (map[string]any, error) {
 		}
 	}
 	if given("error-code") {
+		if err := rules.ErrorCode("--error-code", opts.ErrorCode); err != nil {
+			return nil, cmdutil.FlagErrorf("invalid %s", err.Rule())
+		}
 		body["errorCode"] = opts.ErrorCode
 	}
 	if opts.RetryAfter != nil {
-		if *opts.RetryAfter < 0 {
-			return nil, cmdutil.FlagErrorf("invalid --retry-after %d: want 0 or more seconds", *opts.RetryAfter)
+		if n := *opts.RetryAfter; n < 0 || n > api.MaxRetryAfter {
+			return nil, cmdutil.FlagErrorf("invalid --retry-after %d: want 0 to %d seconds", n, api.MaxRetryAfter)
 		}
 		body["retryAfter"] = *opts.RetryAfter
 	}
 	if given("delay") {
-		if d, err := time.ParseDuration(opts.Delay); err != nil || d < 0 {
-			return nil, cmdutil.FlagErrorf("invalid --delay %q: want a Go duration such as 1500ms or 2s", opts.Delay)
+		if _, err := rules.FaultDelay("--delay", opts.Delay); err != nil {
+			return nil, cmdutil.FlagErrorf("invalid %s", err.Rule())
 		}
 		body["delay"] = opts.Delay
 	}
 	if opts.Times != nil {
-		if *opts.Times < 1 {
-			return nil, cmdutil.FlagErrorf("invalid --times %d: want 1 or more", *opts.Times)
+		if n := *opts.Times; n < 1 || n > api.MaxFaultTimes {
+			return nil, cmdutil.FlagErrorf("invalid --times %d: want 1 to %d", n, int64(api.MaxFaultTimes))
 		}
 		body["times"] = *opts.Times
 	}
@@ -138,7 +140,26 @@ func faultBody(opts *FaultsAddOptions) (map[string]any, error) {
 	if opts.Reset {
 		body["reset"] = true
 	}
+	if err := checkWholeFault(body); err != nil {
+		return nil, err
+	}
 	return body, nil
+}
+
+// checkWholeFault checks the whole body, as the server will read it, by
+// the server's rules: what passes here is not refused there.
+func checkWholeFault(body map[string]any) error {
+	data, _ := json.Marshal(body)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var sent rules.Doc
+	if err := dec.Decode(&sent); err != nil {
+		return err
+	}
+	if err := rules.CheckFault(sent); err != nil {
+		return cmdutil.FlagErrorf("invalid fault: %s", err.Rule())
+	}
+	return nil
 }
 
 func faultsAddRun(ctx context.Context, opts *FaultsAddOptions) error {
@@ -150,11 +171,11 @@ func faultsAddRun(ctx context.Context, opts *FaultsAddOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := control(ctx, opts.Deps, http.MethodPost, "faults", body)
+	res, err := control(ctx, opts.Deps, api.AddFault, body)
 	if err != nil {
 		return err
 	}
-	var added faultDoc
+	var added api.Fault
 	if err := cmdutil.DecodeAnswer(res, "a fault", &added); err != nil {
 		return err
 	}

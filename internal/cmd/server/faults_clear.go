@@ -3,11 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/url"
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -45,14 +44,14 @@ func faultsClearRun(ctx context.Context, opts *FaultsClearOptions) error {
 		return err
 	}
 	if len(opts.IDs) == 0 {
-		body, err := control(ctx, opts.Deps, http.MethodDelete, "faults", nil)
+		body, err := control(ctx, opts.Deps, api.ClearFaults, nil)
 		if err != nil {
 			return err
 		}
 		return confirmCleared(opts.IO, printer, body, "Every fault removed")
 	}
 	for _, id := range opts.IDs {
-		body, err := control(ctx, opts.Deps, http.MethodDelete, "faults/"+url.PathEscape(id), nil)
+		body, err := control(ctx, opts.Deps, api.RemoveFault, nil, id)
 		if err != nil {
 			return err
 		}

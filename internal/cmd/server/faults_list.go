@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -47,5 +47,5 @@ func faultsListRun(ctx context.Context, opts *FaultsListOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, client.ControlPrefix+"faults", lo), lo.All, FaultTable)
+	return printer.List(c.Pages(ctx, api.ListFaults.Path(), lo), lo.All, FaultTable)
 }

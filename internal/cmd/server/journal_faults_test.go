@@ -49,9 +49,15 @@ func TestFaultFlagsAreCheckedBeforeSending(t *testing.T) {
 		{FaultsAddOptions{Path: "groups"}, "invalid --path"},
 		{FaultsAddOptions{Path: "/x", Method: "get"}, "invalid --method"},
 		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 302}, "invalid --status 302"},
-		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "soon"}, "invalid --delay"},
-		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "1s", Times: ok("")}, "invalid --times 0"},
-		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, Delay: "1s", Probability: 1.5}, "invalid --probability"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "X", Delay: "soon"}, "invalid --delay"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "X", Delay: "1s", Times: ok("")}, "invalid --times 0"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "X", Delay: "1s", Probability: 1.5}, "invalid --probability"},
+		// What the server refuses, the command refuses before sending.
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "X", Delay: "61s"}, `invalid --delay "61s" is not a Go duration from 0 to 1m0s`},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "service unavailable"}, "invalid --error-code"},
+		{FaultsAddOptions{Path: "/" + strings.Repeat("x", 1024)}, "longer than 1024 characters"},
+		{FaultsAddOptions{Path: "/groups/**x"}, "** must be a whole segment"},
+		{FaultsAddOptions{Path: "/x", Method: "GET", Status: 503, ErrorCode: "X", RetryAfter: ok(strings.Repeat("x", 86401))}, "invalid --retry-after 86401"},
 	} {
 		_, err := faultBody(&c.opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -19,21 +20,8 @@ type NotificationsOptions struct {
 	List    *cmdutil.ListFlags
 }
 
-// notificationRow is what the table shows of a notification.
-type notificationRow struct {
-	ID       string `json:"id"`
-	AlertID  string `json:"alertId"`
-	Event    string `json:"event"`
-	TypeName string `json:"typeName"`
-	SentAt   string `json:"sentAt"`
-	Delivery struct {
-		Status   string `json:"status"`
-		Attempts int    `json:"attempts"`
-	} `json:"delivery"`
-}
-
 var notificationsTable = output.Columns([]string{"SENT", "EVENT", "TYPE", "ALERT", "DELIVERY"},
-	func(n notificationRow) []string {
+	func(n api.Notification) []string {
 		return []string{n.SentAt, n.Event, n.TypeName, n.AlertID, n.Delivery.Status}
 	})
 
@@ -81,5 +69,5 @@ func notificationsRun(ctx context.Context, opts *NotificationsOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, "/_omctl/notifications", lo), lo.All, notificationsTable)
+	return printer.List(c.Pages(ctx, api.ListNotifications.Path(), lo), lo.All, notificationsTable)
 }

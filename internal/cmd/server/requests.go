@@ -2,13 +2,12 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -100,7 +99,7 @@ func requestsRun(ctx context.Context, opts *RequestsOptions) error {
 	}
 	lo.Query = q
 	if opts.Clear {
-		body, err := control(ctx, opts.Deps, http.MethodDelete, "requests", nil)
+		body, err := control(ctx, opts.Deps, api.ClearRequests, nil)
 		if err != nil {
 			return err
 		}
@@ -110,5 +109,5 @@ func requestsRun(ctx context.Context, opts *RequestsOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(c.Pages(ctx, client.ControlPrefix+"requests", lo), lo.All, RequestTable)
+	return printer.List(c.Pages(ctx, api.ListRequests.Path(), lo), lo.All, RequestTable)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	srv "github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // Options are the inputs of `omctl server`.
@@ -120,16 +121,17 @@ func Run(ctx context.Context, opts *Options) error {
 	if journalSize == 0 {
 		journalSize = -1 // the server's 0 means its default
 	}
-	var state *store.StateFile
+	var state store.Log // nil: memory only
 	// A restart resumes the clock it saved; --clock sets it anew.
 	clock := store.RealClock()
 	if opts.StateFile != "" {
-		var err error
-		if state, err = store.OpenState(opts.StateFile); err != nil {
+		file, err := statelog.Open(opts.StateFile)
+		if err != nil {
 			return err
 		}
-		defer state.Close()
-		if clock, err = state.SavedClock(); err != nil {
+		defer file.Close()
+		state = file
+		if clock, err = store.SavedClock(state); err != nil {
 			return err
 		}
 	}

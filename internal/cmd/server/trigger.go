@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -127,7 +126,7 @@ func triggerRun(ctx context.Context, opts *TriggerOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := control(ctx, opts.Deps, http.MethodPost, "events", body)
+	res, err := control(ctx, opts.Deps, api.ReportEvents, body)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // CreateOptions are the inputs of `snapshotstores create`.
@@ -17,7 +19,7 @@ func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions)
 	if runF == nil {
 		runF = createRun
 	}
-	return s3store.NewCmdWrite(f, s3store.Snapshot, s3store.Create, s3store.Help{
+	return s3store.NewCmdWrite(f, api.CreateSnapshotStore, rules.SnapshotStore, s3store.Help{
 		Short: "Create an S3-compatible snapshot store",
 		Long: `Create an S3-compatible snapshot store (POST /admin/backup/snapshot/s3Configs)
 from a JSON file, from flags, or from a file with flags overriding its fields.
@@ -35,5 +37,5 @@ id already used by a snapshot store is refused by the server (409).`,
 }
 
 func createRun(ctx context.Context, opts *CreateOptions) error {
-	return s3store.Write(ctx, opts, s3store.Snapshot, s3store.Create)
+	return s3store.Write(ctx, opts, api.CreateSnapshotStore, rules.SnapshotStore)
 }

@@ -5,20 +5,15 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
 
-// controlEvents reports conditions to the alert engine (POST
-// /_omctl/events) and answers every alert they opened, changed or closed.
-func (s *Server) controlEvents(c *reqCtx) *apiError {
-	if err := authorizeGlobalOwner(c.caller); err != nil {
-		return err
-	}
+// reportEvents reports conditions to the alert engine (api.ReportEvents)
+// and answers every alert they opened, changed or closed.
+func (s *Server) reportEvents(c *reqCtx) *apiError {
 	body, err := c.readBody()
 	if err != nil {
 		return err
@@ -61,11 +56,9 @@ func (s *Server) controlEvents(c *reqCtx) *apiError {
 	return nil
 }
 
-// controlNotifications lists the notification log, oldest first.
-func (s *Server) controlNotifications(c *reqCtx) *apiError {
-	if err := authorizeGlobalOwner(c.caller); err != nil {
-		return err
-	}
+// listNotifications lists the notification log, oldest first
+// (api.ListNotifications).
+func (s *Server) listNotifications(c *reqCtx) *apiError {
 	q := c.r.URL.Query()
 	for k := range q {
 		switch k {
@@ -98,81 +91,7 @@ func (s *Server) controlNotifications(c *reqCtx) *apiError {
 	return nil
 }
 
-// waitForDeliveries says whether a request waits for the first attempt of
-// the webhooks it causes: the controls that move time or report events do.
-func (c *reqCtx) waitForDeliveries() bool {
-	return c.r.URL.Path == "/_omctl/events" || c.r.URL.Path == "/_omctl/clock"
-}
-
-// lastBase remembers the base URL clients reach the server at, for the
-// links of alerts sent by webhook.
-func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
-
-// deliver sends webhook deliveries once the data lock is released: each
-// carries the alert as GET showed it when the notification was recorded.
-func (s *Server) deliver(ds []*store.Delivery, wait bool) {
-	if len(ds) == 0 {
-		return
-	}
-	base, _ := s.base.Load().(string)
-	now := s.clock.Now()
-	var wg sync.WaitGroup
-	for _, d := range ds {
-		d.Body = alertJSON(&store.AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
-		if !wait {
-			s.hooks.send(d, false)
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.hooks.send(d, true)
-		}()
-	}
-	wg.Wait()
-}
-
-// engineTick is how often the engine looks for what fell due on the real
-// clock.
-const engineTick = 200 * time.Millisecond
-
-// startTicker runs the engine on the real clock while it has anything
-// pending: due notifications are sent within a second.
-func (s *Server) startTicker() {
-	if !s.ticking.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		t := time.NewTicker(engineTick)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-			case <-s.stop:
-				return
-			}
-			pending := false
-			s.withData(func(st *store.State) *apiError {
-				st.RunUntil(s.clock.Now())
-				pending = st.Pending()
-				return nil
-			})
-			if pending {
-				continue
-			}
-			s.ticking.Store(false)
-			// A change may have found the loop still running just now.
-			// (Pending drops stale entries of the engine's queues: under
-			// the write lock.)
-			s.withData(func(st *store.State) *apiError { pending = st.Pending(); return nil })
-			if !pending || !s.ticking.CompareAndSwap(false, true) {
-				return
-			}
-		}
-	}()
-}
-
-// parseConditions checks the body of POST /_omctl/events: one object or
+// parseConditions checks the body of ReportEvents: one object or
 // an array of them. A bad item refuses the whole body, naming its index.
 func parseConditions(v any) ([]store.Condition, *apiError) {
 	items, isList := v.([]any)

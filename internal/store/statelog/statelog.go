@@ -1,10 +1,13 @@
-package store
+// Package statelog keeps the server's records across restarts
+// (docs/server.md, "State"): a bbolt database with one bucket per kind of
+// record and one entry per record, so a write costs what it changes, and
+// each batch is synced before Commit returns. It stores opaque records
+// (kind, key, value) and knows nothing of what they hold.
+package statelog
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +15,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -20,11 +22,8 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// StateFile keeps the server's data across restarts (docs/server.md,
-// "State"): a bbolt database with one bucket per kind of resource and one
-// record per resource, so a write costs what it changes, and each commit
-// is synced before the write is answered.
-type StateFile struct {
+// File is a state file, open for writing.
+type File struct {
 	path string
 	db   *bolt.DB
 	// seq orders records as they were first written, so that lists come
@@ -36,9 +35,6 @@ const (
 	stateFormat   = "omctl-state/1"
 	metaBucket    = "meta"
 	metaFormatKey = "format"
-	metaClockKey  = "clock"
-	// metaOffsetKey is how far a real clock was advanced.
-	metaOffsetKey = "clockOffset"
 	// metaWholeKey is set once the data was written whole: a file
 	// without it (created, and then the server stopped before its seed
 	// was in place) is seeded again at the next start.
@@ -52,28 +48,46 @@ var putsPerTx = 20000
 // openOptions are how the server opens a state file for writing.
 var openOptions = &bolt.Options{Timeout: time.Second}
 
-// StateError says why a state file cannot be used; the file is left as it is.
-type StateError struct {
+// Record is one record: its kind, its key within the kind, and its value
+// (nil, in a batch, deletes it).
+type Record struct {
+	Kind, Key string
+	Value     []byte
+}
+
+// Batch is what one commit writes.
+type Batch struct {
+	// ReplaceAll drops every record first, and writes those of the batch
+	// whole (a seed, a reset).
+	ReplaceAll bool
+	Records    []Record
+	// Meta is set beside the records; an empty value is not written. The
+	// keys "format" and "whole" are the file's own.
+	Meta map[string]string
+}
+
+// Error says why a state file cannot be used; the file is left as it is.
+type Error struct {
 	Path, Problem string
 }
 
-func (e *StateError) Error() string { return fmt.Sprintf("state file %s: %s", e.Path, e.Problem) }
+func (e *Error) Error() string { return fmt.Sprintf("state file %s: %s", e.Path, e.Problem) }
 
-// OpenState opens the state file at path, creating it when it does not
+// Open opens the state file at path, creating it when it does not
 // exist. A file that exists but is not a sound state file of this server
-// is refused with a *StateError, untouched.
-func OpenState(path string) (*StateFile, error) {
-	fail := func(format string, a ...any) error { return &StateError{path, fmt.Sprintf(format, a...)} }
+// is refused with an *Error, untouched.
+func Open(path string) (*File, error) {
+	fail := func(format string, a ...any) error { return &Error{path, fmt.Sprintf(format, a...)} }
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		db, err := createState(path)
 		if err != nil {
-			return nil, fail("cannot be created: %v", plainError(err))
+			return nil, fail("cannot be created: %v", PlainError(err))
 		}
-		return &StateFile{path: path, db: db}, nil
+		return &File{path: path, db: db}, nil
 	case err != nil:
-		return nil, fail("cannot be read: %v", plainError(err))
+		return nil, fail("cannot be read: %v", PlainError(err))
 	case info.IsDir():
 		return nil, fail("is a directory")
 	case !info.Mode().IsRegular():
@@ -86,9 +100,9 @@ func OpenState(path string) (*StateFile, error) {
 	}
 	db, err := bolt.Open(path, 0o600, openOptions)
 	if err != nil {
-		return nil, fail("cannot be opened: %v", plainError(err))
+		return nil, fail("cannot be opened: %v", PlainError(err))
 	}
-	sf := &StateFile{path: path, db: db}
+	sf := &File{path: path, db: db}
 	sf.seq = sf.maxSeq()
 	// What a reset left half-written when the server stopped.
 	os.Remove(sf.replacement())
@@ -118,7 +132,7 @@ func createState(path string) (*bolt.DB, error) {
 
 // replacement is where data written whole is put together before it
 // takes the state file's place.
-func (sf *StateFile) replacement() string {
+func (sf *File) replacement() string {
 	return filepath.Join(filepath.Dir(sf.path), "."+filepath.Base(sf.path)+".replacing")
 }
 
@@ -131,7 +145,7 @@ func verifyState(path string, size int64) (err error) {
 			return errors.New("is in use by another running omctl server")
 		}
 		if errors.Is(err, os.ErrPermission) {
-			return fmt.Errorf("cannot be read: %s", plainError(err))
+			return fmt.Errorf("cannot be read: %s", PlainError(err))
 		}
 		return errors.New("is not a state file of omctl server (not a bbolt database, or a damaged one)")
 	}
@@ -158,8 +172,8 @@ func verifyState(path string, size int64) (err error) {
 	})
 }
 
-// plainError keeps the operating system's words and drops Go's wrapping.
-func plainError(err error) string {
+// PlainError keeps the operating system's words and drops Go's wrapping.
+func PlainError(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
@@ -168,14 +182,15 @@ func plainError(err error) string {
 }
 
 // Close closes the file.
-func (sf *StateFile) Close() error { return sf.db.Close() }
+func (sf *File) Close() error { return sf.db.Close() }
 
 // Path is where the state lives.
-func (sf *StateFile) Path() string { return sf.path }
+func (sf *File) Path() string { return sf.path }
 
 // Empty reports whether the file holds no data yet (it was just created,
-// or a seed never completed): then the fixtures seed it.
-func (sf *StateFile) Empty() bool {
+// or a batch that replaces all was never completed): then the caller
+// writes its data whole.
+func (sf *File) Empty() bool {
 	empty := true
 	sf.db.View(func(tx *bolt.Tx) error {
 		empty = tx.Bucket([]byte(metaBucket)).Get([]byte(metaWholeKey)) == nil
@@ -184,208 +199,95 @@ func (sf *StateFile) Empty() bool {
 	return empty
 }
 
-func (sf *StateFile) maxSeq() uint64 {
+func (sf *File) maxSeq() uint64 {
 	var top uint64
 	sf.db.View(func(tx *bolt.Tx) error {
-		for _, k := range fixtureKeys {
-			b := tx.Bucket([]byte(k))
-			if b == nil {
-				continue
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if string(name) == metaBucket {
+				return nil
 			}
-			b.ForEach(func(_, v []byte) error {
+			return b.ForEach(func(_, v []byte) error {
 				if len(v) >= 8 {
 					top = max(top, binary.BigEndian.Uint64(v))
 				}
 				return nil
 			})
-		}
-		return nil
+		})
 	})
 	return top
 }
 
-// SavedClock is the clock the server last saved, to resume: a virtual
-// clock at its time, or the real clock as far ahead as it was advanced
-// (not at all for a file that saved neither).
-func (sf *StateFile) SavedClock() (*Clock, error) {
-	clock := RealClock()
-	err := sf.db.View(func(tx *bolt.Tx) error {
-		meta := tx.Bucket([]byte(metaBucket))
-		if v := meta.Get([]byte(metaClockKey)); v != nil {
-			t, err := time.Parse(time.RFC3339Nano, string(v))
-			if err != nil || CheckTime(t) != nil {
-				return &StateError{sf.path, fmt.Sprintf("the saved clock %q cannot be read", v)}
-			}
-			clock = VirtualClock(t)
-		} else if v := meta.Get([]byte(metaOffsetKey)); v != nil {
-			d, err := time.ParseDuration(string(v))
-			if err != nil || d < 0 {
-				return &StateError{sf.path, fmt.Sprintf("the saved clock offset %q cannot be read", v)}
-			}
-			clock = RealClockAhead(d)
-		}
+// Meta is the value set under key by a batch's Meta ("" when none was).
+func (sf *File) Meta(key string) string {
+	var v string
+	sf.db.View(func(tx *bolt.Tx) error {
+		v = string(tx.Bucket([]byte(metaBucket)).Get([]byte(key)))
 		return nil
 	})
-	return clock, err
+	return v
 }
 
-// Load reads the data back as fixtures, in the order it was written.
-func (sf *StateFile) Load() (*Fixtures, error) {
-	f := &Fixtures{}
-	lists := f.lists()
-	type rec struct {
-		seq uint64
-		doc doc
-		raw []byte
+// Read calls fn with each record the file holds, kind by kind, each kind
+// in the order its records were first written. A record's bytes are
+// valid only during the call. An error of fn stops the reading and is
+// returned as it is.
+func (sf *File) Read(fn func(Record) error) error {
+	type entry struct {
+		seq        uint64
+		key, value []byte
 	}
-	byKind := map[string][]rec{}
 	err := sf.db.View(func(tx *bolt.Tx) error {
-		for _, k := range fixtureKeys {
-			b := tx.Bucket([]byte(k))
-			if b == nil {
-				continue
-			}
-			var recs []rec
-			alerts := k == "alerts" || k == "globalAlerts"
-			err := b.ForEach(func(key, v []byte) error {
-				if len(v) < 8 {
-					return fmt.Errorf("%s %s: record is damaged", k, key)
-				}
-				r := rec{seq: binary.BigEndian.Uint64(v)}
-				if alerts {
-					r.raw = append([]byte(nil), v[8:]...) // bbolt's bytes last as long as the transaction
-				} else {
-					dec := json.NewDecoder(bytes.NewReader(v[8:]))
-					dec.UseNumber()
-					if err := dec.Decode(&r.doc); err != nil || r.doc == nil {
-						return fmt.Errorf("%s %s: record is not a JSON object", k, key)
-					}
-				}
-				recs = append(recs, r)
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			if string(name) == metaBucket {
 				return nil
-			})
-			if err != nil {
+			}
+			var entries []entry
+			if err := b.ForEach(func(key, v []byte) error {
+				if len(v) < 8 {
+					return &Error{sf.path, fmt.Sprintf("%s %s: record is damaged", name, key)}
+				}
+				entries = append(entries, entry{binary.BigEndian.Uint64(v), key, v[8:]})
+				return nil
+			}); err != nil {
 				return err
 			}
-			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
-			byKind[k] = recs
-		}
-		return sf.loadSchedules(tx, f)
+			slices.SortFunc(entries, func(x, y entry) int { return cmp.Compare(x.seq, y.seq) })
+			kind := string(name)
+			for _, e := range entries {
+				if err := fn(Record{Kind: kind, Key: string(e.key), Value: e.value}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 	if err != nil {
-		return nil, &StateError{sf.path, err.Error()}
-	}
-	for k, recs := range byKind {
-		switch k {
-		case "alerts", "globalAlerts":
-			p := newAlertParser()
-			for _, r := range recs {
-				p.add(r.raw)
-			}
-			alerts, err := p.finish()
-			if err != nil {
-				return nil, &StateError{sf.path, fmt.Sprintf("holds a damaged alert: %s%v", k, err)}
-			}
-			if k == "alerts" {
-				f.Alerts = alerts
-			} else {
-				f.GlobalAlerts = alerts
-			}
-		default:
-			for _, r := range recs {
-				*lists[k] = append(*lists[k], r.doc)
-			}
-		}
-	}
-	if err := f.validate(); err != nil {
-		return nil, &StateError{sf.path, "holds data that breaks a rule: " + err.Error()}
+		return err
 	}
 	// Reading the file brought all of it into memory through bbolt's map:
 	// opening it again leaves out what is not needed any more.
 	if err := sf.db.Close(); err != nil {
-		return nil, &StateError{sf.path, plainError(err)}
+		return &Error{sf.path, PlainError(err)}
 	}
 	db, err := bolt.Open(sf.path, 0o600, openOptions)
 	if err != nil {
-		return nil, &StateError{sf.path, "cannot be opened again: " + plainError(err)}
+		return &Error{sf.path, "cannot be opened again: " + PlainError(err)}
 	}
 	sf.db = db
-	return f, nil
-}
-
-// loadSchedules reads the schedules of the alerts the engine raised.
-func (sf *StateFile) loadSchedules(tx *bolt.Tx, f *Fixtures) error {
-	b := tx.Bucket([]byte(schedulesKind))
-	if b == nil {
-		return nil
-	}
-	f.schedules = map[string]*scheduleRecord{}
-	return b.ForEach(func(key, v []byte) error {
-		var rec scheduleRecord
-		dec := json.NewDecoder(bytes.NewReader(v[min(len(v), 8):]))
-		dec.UseNumber()
-		if len(v) < 8 || dec.Decode(&rec) != nil {
-			return fmt.Errorf("%s %s: record is damaged", schedulesKind, key)
-		}
-		f.schedules[string(key)] = &rec
-		return nil
-	})
-}
-
-// record is one resource to write: its kind (a fixture key), its key
-// within the kind, and its document (nil to delete it).
-type record struct {
-	kind, key string
-	doc       any // a doc or an *AlertDoc
-}
-
-// batch is what one request changed, encoded while the data was locked.
-type batch struct {
-	replaceAll bool // drop every record first (reset)
-	puts       []encodedRecord
-	turn       uint64 // its place in the order of commits (commitTurns)
-	clock      string // the virtual clock's time; "" for the real clock
-	offset     string // how far the real clock was advanced; "" for none
-}
-
-type encodedRecord struct {
-	kind, key string
-	seq       uint64 // its place in its list when written whole; 0: kept, or next
-	value     []byte // nil deletes
-}
-
-func encodeBatch(recs []record, replaceAll bool, clock *Clock) (*batch, error) {
-	b := &batch{replaceAll: replaceAll}
-	if clock.Virtual() {
-		b.clock = clock.Now().Format(time.RFC3339Nano)
-	} else if d := clock.Offset(); d != 0 {
-		b.offset = d.String()
-	}
-	for _, r := range recs {
-		er := encodedRecord{kind: r.kind, key: r.key}
-		switch d := r.doc.(type) {
-		case nil:
-		case *AlertDoc:
-			er.value = d.Raw
-		default:
-			data, err := json.Marshal(d)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s cannot be encoded: %v", r.kind, r.key, err)
-			}
-			er.value = data
-		}
-		b.puts = append(b.puts, er)
-	}
-	return b, nil
+	return nil
 }
 
 // Commit writes a batch, syncing it to disk before it returns. A batch
 // that replaces everything (a seed, a reset) is written to a new file,
 // which then takes the state file's place: a crash leaves the old data or
 // the new, whole either way.
-func (sf *StateFile) Commit(b *batch) error {
-	if !b.replaceAll {
-		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, b.puts) })
+func (sf *File) Commit(b *Batch) error {
+	if !b.ReplaceAll {
+		puts := make([]put, len(b.Records))
+		for i, r := range b.Records {
+			puts[i].Record = r
+		}
+		return sf.db.Update(func(tx *bolt.Tx) error { return sf.write(tx, b, puts) })
 	}
 	tmp := sf.replacement()
 	os.Remove(tmp)
@@ -393,7 +295,7 @@ func (sf *StateFile) Commit(b *batch) error {
 	if err != nil {
 		return err
 	}
-	next := &StateFile{path: sf.path, db: db}
+	next := &File{path: sf.path, db: db}
 	if err := next.writeWhole(b); err != nil {
 		db.Close()
 		os.Remove(tmp)
@@ -420,7 +322,7 @@ func (sf *StateFile) Commit(b *batch) error {
 // replaceClosed puts the new file in place on Windows, which renames no
 // file that is open: both are closed, and the state file opened again.
 // Another server could open the path in between; Windows has no better.
-func (sf *StateFile) replaceClosed(db *bolt.DB, tmp string, seq uint64) error {
+func (sf *File) replaceClosed(db *bolt.DB, tmp string, seq uint64) error {
 	db.Close()
 	sf.db.Close()
 	renamed := os.Rename(tmp, sf.path)
@@ -441,19 +343,19 @@ func (sf *StateFile) replaceClosed(db *bolt.DB, tmp string, seq uint64) error {
 
 // writeWhole writes every record of b into a file of no data, a bounded
 // number a transaction, the last of which marks the data whole.
-func (sf *StateFile) writeWhole(b *batch) error {
+func (sf *File) writeWhole(b *Batch) error {
 	// Each record keeps its place in its list, as given, and they are
 	// written in key order: each bucket grows at its end, its pages are
 	// filled once and none is written twice. Otherwise every transaction
 	// would rewrite pages the previous one wrote, and the file would keep
 	// a list of those free pages that each later commit writes again (some
 	// 2 MB among a million alerts).
-	puts := slices.Clone(b.puts)
-	for i := range puts {
-		puts[i].seq = sf.seq + uint64(i) + 1
+	puts := make([]put, len(b.Records))
+	for i, r := range b.Records {
+		puts[i] = put{r, sf.seq + uint64(i) + 1}
 	}
-	slices.SortFunc(puts, func(x, y encodedRecord) int {
-		return cmp.Or(strings.Compare(x.kind, y.kind), strings.Compare(x.key, y.key))
+	slices.SortFunc(puts, func(x, y put) int {
+		return cmp.Or(strings.Compare(x.Kind, y.Kind), strings.Compare(x.Key, y.Key))
 	})
 	for {
 		n := min(len(puts), putsPerTx)
@@ -490,10 +392,20 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// write puts records (and the clock) in a transaction.
-func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
+// put is a record to write, and its place in its list when written whole
+// (0: kept, or next).
+type put struct {
+	Record
+	seq uint64
+}
+
+// write puts records (and the batch's meta) in a transaction.
+func (sf *File) write(tx *bolt.Tx, b *Batch, puts []put) error {
 	meta := tx.Bucket([]byte(metaBucket))
-	for key, v := range map[string]string{metaClockKey: b.clock, metaOffsetKey: b.offset} {
+	for key, v := range b.Meta {
+		if key == metaFormatKey || key == metaWholeKey {
+			return fmt.Errorf("meta key %q is the state file's own", key)
+		}
 		if v != "" {
 			if err := meta.Put([]byte(key), []byte(v)); err != nil {
 				return err
@@ -501,18 +413,21 @@ func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
 		}
 	}
 	for _, r := range puts {
-		bucket, err := tx.CreateBucketIfNotExists([]byte(r.kind))
+		if r.Kind == metaBucket {
+			return fmt.Errorf("kind %q is the state file's own", r.Kind)
+		}
+		bucket, err := tx.CreateBucketIfNotExists([]byte(r.Kind))
 		if err != nil {
 			return err
 		}
-		if r.value == nil {
-			if err := bucket.Delete([]byte(r.key)); err != nil {
+		if r.Value == nil {
+			if err := bucket.Delete([]byte(r.Key)); err != nil {
 				return err
 			}
 			continue
 		}
 		seq := sf.seq + 1
-		switch old := bucket.Get([]byte(r.key)); {
+		switch old := bucket.Get([]byte(r.Key)); {
 		case r.seq != 0:
 			seq = r.seq
 			sf.seq = max(sf.seq, seq)
@@ -522,10 +437,10 @@ func (sf *StateFile) write(tx *bolt.Tx, b *batch, puts []encodedRecord) error {
 		default:
 			sf.seq = seq
 		}
-		v := make([]byte, 8+len(r.value))
+		v := make([]byte, 8+len(r.Value))
 		binary.BigEndian.PutUint64(v, seq)
-		copy(v[8:], r.value)
-		if err := bucket.Put([]byte(r.key), v); err != nil {
+		copy(v[8:], r.Value)
+		if err := bucket.Put([]byte(r.Key), v); err != nil {
 			return err
 		}
 	}

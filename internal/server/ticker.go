@@ -1,0 +1,47 @@
+package server
+
+import (
+	"time"
+
+	"github.com/omctl/omctl/internal/store"
+)
+
+// engineTick is how often the engine looks for what fell due on the real
+// clock.
+const engineTick = 200 * time.Millisecond
+
+// startTicker runs the engine on the real clock while it has anything
+// pending: due notifications are sent within a second.
+func (s *Server) startTicker() {
+	if !s.ticking.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		t := time.NewTicker(engineTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+			case <-s.stop:
+				return
+			}
+			pending := false
+			s.withData(func(st *store.State) *apiError {
+				st.RunUntil(s.clock.Now())
+				pending = st.Pending()
+				return nil
+			})
+			if pending {
+				continue
+			}
+			s.ticking.Store(false)
+			// A change may have found the loop still running just now.
+			// (Pending drops stale entries of the engine's queues: under
+			// the write lock.)
+			s.withData(func(st *store.State) *apiError { pending = st.Pending(); return nil })
+			if !pending || !s.ticking.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
+}

@@ -1,0 +1,239 @@
+package store
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
+)
+
+// AlertConfig is an alert configuration of a project, or a global one
+// (GroupID ""): what the alert engine raises alerts by.
+type AlertConfig struct {
+	members
+	ID, GroupID, EventTypeName string
+	Enabled                    bool
+	// A global configuration covers every project, or those of GroupIDs.
+	ForAllGroups    bool
+	GroupIDs        []string
+	Matchers        []Matcher
+	MetricThreshold *MetricThreshold // nil when it has none
+	Notifications   []*NotificationSpec
+}
+
+// Matcher is one condition on an alert's target (docs/server.md, Alert engine).
+type Matcher struct {
+	Field, Operator, Value string
+	re                     *regexp.Regexp // a REGEX matcher's, compiled once
+}
+
+// MetricThreshold is what an OUTSIDE_METRIC_THRESHOLD configuration compares
+// samples with.
+type MetricThreshold struct {
+	MetricName, Operator, Units string
+	Threshold                   float64
+}
+
+// NotificationSpec is one notification of a configuration: whom to tell,
+// after how long, and how often again.
+type NotificationSpec struct {
+	members
+	TypeName                  string
+	Delay, Interval           time.Duration
+	WebhookURL, WebhookSecret string
+}
+
+func newAlertConfig(d doc) *AlertConfig {
+	c := &AlertConfig{members: members{d}}
+	c.ID, _ = d["id"].(string)
+	c.GroupID, _ = d["groupId"].(string)
+	c.EventTypeName, _ = d["eventTypeName"].(string)
+	c.Enabled = d["enabled"] == true
+	c.ForAllGroups = d["forAllGroups"] == true
+	c.GroupIDs = rules.StringList(d["groupIds"])
+	list, _ := d["matchers"].([]any)
+	for _, it := range list {
+		m, _ := it.(map[string]any)
+		var mt Matcher
+		if mt.Field, _ = m["fieldName"].(string); mt.Field == "" {
+			mt.Field, _ = m["field"].(string)
+		}
+		mt.Operator, _ = m["operator"].(string)
+		mt.Value, _ = m["value"].(string)
+		if mt.Operator == "REGEX" {
+			// A pattern that does not compile matches nothing (the rules refuse one).
+			mt.re, _ = regexp.Compile(`^(?:` + mt.Value + `)$`)
+		}
+		c.Matchers = append(c.Matchers, mt)
+	}
+	if t, ok := d["metricThreshold"].(map[string]any); ok {
+		mt := &MetricThreshold{Threshold: toFloat(t["threshold"])}
+		mt.MetricName, _ = t["metricName"].(string)
+		mt.Operator, _ = t["operator"].(string)
+		mt.Units, _ = t["units"].(string)
+		c.MetricThreshold = mt
+	}
+	notes, _ := d["notifications"].([]any)
+	for _, n := range notes {
+		m, _ := n.(map[string]any)
+		c.Notifications = append(c.Notifications, newNotificationSpec(m))
+	}
+	return c
+}
+
+func newNotificationSpec(m doc) *NotificationSpec {
+	spec := &NotificationSpec{members: members{m}}
+	spec.TypeName, _ = m["typeName"].(string)
+	delay, _ := rules.NormalizeNumbers(m["delayMin"]).(int64)
+	interval, _ := rules.NormalizeNumbers(m["intervalMin"]).(int64)
+	spec.Delay, spec.Interval = time.Duration(delay)*time.Minute, time.Duration(interval)*time.Minute
+	spec.WebhookURL, _ = m["webhookUrl"].(string)
+	spec.WebhookSecret, _ = m["webhookSecret"].(string)
+	return spec
+}
+
+func (c *AlertConfig) key() string { return c.ID }
+
+// covers reports whether a global configuration applies to a project.
+func (c *AlertConfig) covers(project string) bool {
+	if c.ForAllGroups {
+		return true
+	}
+	for _, g := range c.GroupIDs {
+		if g == project {
+			return true
+		}
+	}
+	return false
+}
+
+// smallestDelay is how long its alerts track before they open: the
+// smallest delay of its notifications (docs/api.md, Alert).
+func (c *AlertConfig) smallestDelay() time.Duration {
+	smallest := time.Duration(-1)
+	for _, n := range c.Notifications {
+		if smallest < 0 || n.Delay < smallest {
+			smallest = n.Delay
+		}
+	}
+	return max(smallest, 0)
+}
+
+// AlertConfigs are a project's alert configurations, empty when it has none.
+func (s *State) AlertConfigs(project string) *Ordered[*AlertConfig] {
+	return orEmpty(s.alertConfigs[project])
+}
+
+// GlobalAlertConfigs are the global alert configurations.
+func (s *State) GlobalAlertConfigs() *Ordered[*AlertConfig] { return s.globalConfigs }
+
+// ReplaceAlertConfig puts a configuration, whose body passed
+// rules.CheckAlertConfig, in place of old: it keeps old's id, project and
+// creation, and the secrets the body sent back as they were shown
+// (redacted); leaving out enabled disables it, which cancels its active
+// alerts.
+func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *AlertConfig {
+	rules.KeepRedactedSecrets(body, old.m)
+	setDefault(body, "enabled", false)
+	body["id"], body["groupId"] = old.ID, old.GroupID
+	if created, ok := old.m["created"]; ok {
+		body["created"] = created
+	}
+	body["updated"] = rules.FormatTime(now)
+	cfg := newAlertConfig(body)
+	s.putAlertConfig(cfg)
+	s.touch("alertConfigs", cfg)
+	s.rescheduleConfig(cfg.ID, cfg.GroupID)
+	if !cfg.Enabled {
+		s.cancelConfig(cfg.ID, now)
+	}
+	return cfg
+}
+
+// CreateAlertConfig adds a configuration, whose body passed
+// rules.CheckAlertConfig, to a project, with a new id; leaving out enabled
+// disables it.
+func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *AlertConfig {
+	setDefault(body, "enabled", false)
+	at := rules.FormatTime(now)
+	body["id"], body["groupId"], body["created"], body["updated"] = NewObjectID(), project, at, at
+	cfg := newAlertConfig(body)
+	s.putAlertConfig(cfg)
+	s.touch("alertConfigs", cfg)
+	return cfg
+}
+
+// DeleteAlertConfig removes a project's configuration; its active alerts
+// are cancelled first, as when it is disabled.
+func (s *State) DeleteAlertConfig(cfg *AlertConfig, now time.Time) {
+	s.cancelConfig(cfg.ID, now)
+	s.alertConfigs[cfg.GroupID].remove(cfg.ID)
+	delete(s.configAlerts, cfg.ID)
+	s.forget("alertConfigs", cfg.ID)
+}
+
+// SetConfigEnabled turns a configuration, of a project or global, on or
+// off; off cancels its active alerts.
+func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) *AlertConfig {
+	cfg := newAlertConfig(old.changed(func(d doc) {
+		d["enabled"] = enabled
+		d["updated"] = rules.FormatTime(now)
+	}))
+	if s.globalConfigs.Get(cfg.ID) != old {
+		s.putAlertConfig(cfg)
+		s.touch("alertConfigs", cfg)
+	} else {
+		s.globalConfigs.put(cfg)
+		s.touch("globalAlertConfigs", cfg)
+	}
+	if !enabled {
+		s.cancelConfig(cfg.ID, now)
+	}
+	return cfg
+}
+
+// putAlertConfig puts a project's configuration in place.
+func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
+
+// validateAlertConfigs checks the configurations of projects and the
+// global ones.
+func validateAlertConfigs(f *Fixtures, c *fixtureCheck) error {
+	for _, set := range []struct {
+		key    string
+		items  []doc
+		global bool
+	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
+		idOf := uniqueID(set.key)
+		for i, d := range set.items {
+			if _, err := idOf(i, d); err != nil {
+				return err
+			}
+			if !set.global {
+				if err := c.needProject(set.key, i, d); err != nil {
+					return err
+				}
+			}
+			if err := checkFixture(set.key, i, rules.AlertConfigResource(set.global), d); err != nil {
+				return err
+			}
+			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
+				return failFixture(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
+			}
+			if err := rules.CheckMatchers(d); err != nil {
+				return failFixture(set.key, i, "%s", err.Rule())
+			}
+		}
+	}
+	return nil
+}
+
+// loadAlertConfigs indexes the alert configurations of the fixtures.
+func (s *State) loadAlertConfigs(f *Fixtures) {
+	for _, d := range f.AlertConfigs {
+		s.putAlertConfig(newAlertConfig(d))
+	}
+	for _, d := range f.GlobalAlertConfigs {
+		s.globalConfigs.put(newAlertConfig(d))
+	}
+}
