@@ -69,3 +69,27 @@ func redactURL(s string) string {
 	}
 	return u.Scheme + "://" + u.Host + "/****"
 }
+
+// SecretFields are the fields whose values are secrets wherever they
+// appear in a body: API keys' private keys, stores' secret keys and
+// passwords, webhook secrets, the URLs that carry a token, and the
+// integration keys and tokens of notifications under both of their names.
+// What records or shows a body (the server's request journal) hides them.
+var SecretFields = func() map[string]bool {
+	m := map[string]bool{"privateKey": true, "apiKey": true, "password": true, "webhookSecret": true,
+		"cloudSecretKey": true, "awsSecretKey": true, "kmipClientCertPassword": true}
+	for f := range PartlyRedacted {
+		m[f] = true
+	}
+	for f := range redactedURLs {
+		m[f] = true
+	}
+	for _, fields := range NotificationFields {
+		for _, f := range fields {
+			if strings.HasSuffix(f, "Key") || strings.HasSuffix(f, "Token") || strings.HasSuffix(f, "Secret") {
+				m[f] = true
+			}
+		}
+	}
+	return m
+}()

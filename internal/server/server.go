@@ -44,6 +44,9 @@ type Options struct {
 	// JournalSize is how many API requests the journal keeps (default
 	// 10000; negative keeps none).
 	JournalSize int
+	// JournalBytes bounds the memory the journal's entries hold (default
+	// 64 MiB).
+	JournalBytes int64
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
@@ -109,7 +112,7 @@ func New(opts Options) (*Server, error) {
 		nonces:        newNonces(opts.NonceTTL, opts.Clock.Now),
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
-		journal:       newJournal(opts.JournalSize),
+		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
 		faults:        newFaultSet(),
 		limiter:       newRateLimiter(opts.RateLimit),
 	}

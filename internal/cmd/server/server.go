@@ -44,6 +44,7 @@ type Options struct {
 	WebhookAllow  []string
 	RateLimit     int
 	JournalSize   int
+	JournalBytes  byteSize
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -67,8 +68,8 @@ across restarts. SIGINT or SIGTERM stops it cleanly.
 Test controls live under /_omctl/: GET health (no credentials), and with a
 GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 {"advance": "15m"} (with --clock, time stands still until advanced). The
-server keeps a journal of the last --journal-size API requests, which
-'omctl server requests' shows, and injects the faults that 'omctl server
+server keeps a journal of the last --journal-size API requests, within
+--journal-bytes of memory, which 'omctl server requests' shows, and injects the faults that 'omctl server
 faults add' describes. --rate-limit N answers 429 to a key's requests beyond
 N a second. docs/server.md describes the fixture format, the controls, the
 journal, faults and the clock.`,
@@ -98,6 +99,8 @@ journal, faults and the clock.`,
 	fl.StringSliceVar(&opts.WebhookAllow, "webhook-allow", nil, "hosts or CIDR blocks webhooks may be sent to, beyond loopback")
 	fl.IntVar(&opts.RateLimit, "rate-limit", 0, "allow each API key or user `N` requests a second, then answer 429 (0: no limit)")
 	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
+	opts.JournalBytes = 64 << 20
+	fl.Var(&opts.JournalBytes, "journal-bytes", "hold at most `SIZE` of memory in the journal (bytes, or with KiB, MiB or GiB)")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
@@ -179,7 +182,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
-		RateLimit: opts.RateLimit, JournalSize: journalSize, BaseURL: baseURL})
+		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), BaseURL: baseURL})
 	if err != nil {
 		return err
 	}
