@@ -47,6 +47,10 @@ type Options struct {
 	// JournalBytes bounds the memory the journal's entries hold (default
 	// 64 MiB).
 	JournalBytes int64
+	// AuthFailureLimit, when positive, answers 429 to the requests naming
+	// a key or user once that many of its digest answers failed within a
+	// minute, until the minute ends.
+	AuthFailureLimit int
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
@@ -80,6 +84,8 @@ type Server struct {
 	journal *journal
 	faults  *faultSet
 	limiter *rateLimiter
+
+	authFailures *authFailures
 }
 
 // New builds a server over opts.
@@ -115,6 +121,7 @@ func New(opts Options) (*Server, error) {
 		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
 		faults:        newFaultSet(),
 		limiter:       newRateLimiter(opts.RateLimit),
+		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 	}
 	s.notes = &notificationLog{}
 	s.stop = make(chan struct{})

@@ -45,6 +45,8 @@ type Options struct {
 	RateLimit     int
 	JournalSize   int
 	JournalBytes  byteSize
+	MaxConns      int
+	AuthFailures  int
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -71,7 +73,9 @@ GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 server keeps a journal of the last --journal-size API requests, within
 --journal-bytes of memory, which 'omctl server requests' shows, and injects the faults that 'omctl server
 faults add' describes. --rate-limit N answers 429 to a key's requests beyond
-N a second. docs/server.md describes the fixture format, the controls, the
+N a second, and --auth-failure-limit N to those naming a key or user that
+failed digest authentication N times within the minute. Beyond
+--max-connections open connections, a new one is answered 503 and closed. docs/server.md describes the fixture format, the controls, the
 journal, faults and the clock.`,
 		Example: `  omctl server --demo
   omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
@@ -99,6 +103,8 @@ journal, faults and the clock.`,
 	fl.StringSliceVar(&opts.WebhookAllow, "webhook-allow", nil, "hosts or CIDR blocks webhooks may be sent to, beyond loopback")
 	fl.IntVar(&opts.RateLimit, "rate-limit", 0, "allow each API key or user `N` requests a second, then answer 429 (0: no limit)")
 	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
+	fl.IntVar(&opts.AuthFailures, "auth-failure-limit", 0, "after `N` wrong digest answers in a minute for one key or user, answer its requests 429 until the minute ends (0: no limit)")
+	fl.IntVar(&opts.MaxConns, "max-connections", srv.DefaultMaxConnections, "keep at most `N` client connections open; beyond, answer 503 and close (0: no cap)")
 	opts.JournalBytes = 64 << 20
 	fl.Var(&opts.JournalBytes, "journal-bytes", "hold at most `SIZE` of memory in the journal (bytes, or with KiB, MiB or GiB)")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
@@ -115,6 +121,12 @@ journal, faults and the clock.`,
 func Run(ctx context.Context, opts *Options) error {
 	if opts.RateLimit < 0 {
 		return cmdutil.FlagErrorf("invalid --rate-limit %d: want 0 (no limit) or more requests a second", opts.RateLimit)
+	}
+	if opts.AuthFailures < 0 {
+		return cmdutil.FlagErrorf("invalid --auth-failure-limit %d: want 0 (no limit) or more failures a minute", opts.AuthFailures)
+	}
+	if opts.MaxConns < 0 {
+		return cmdutil.FlagErrorf("invalid --max-connections %d: want 0 (no cap) or more connections", opts.MaxConns)
 	}
 	if opts.JournalSize < 0 {
 		return cmdutil.FlagErrorf("invalid --journal-size %d: want 0 (no journal) or more requests", opts.JournalSize)
@@ -169,6 +181,7 @@ func Run(ctx context.Context, opts *Options) error {
 			defer os.RemoveAll(filepath.Dir(ca))
 		}
 	}
+	ln = srv.LimitConnections(ln, opts.MaxConns)
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 	restoreGC := collectOftenWhileLoading()
 	defer restoreGC() // when loading fails; restoring twice is harmless
@@ -182,7 +195,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
-		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), BaseURL: baseURL})
+		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL})
 	if err != nil {
 		return err
 	}
