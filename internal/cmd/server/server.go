@@ -81,6 +81,8 @@ journal, faults and the clock.`,
   omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
   omctl server --demo --tls-self-signed --env-file omctl.env`,
 		Args: cobra.NoArgs,
+		// The server runs until stopped: --timeout bounds client commands.
+		Annotations: map[string]string{cmdutil.NoDeadline: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
