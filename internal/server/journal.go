@@ -81,7 +81,10 @@ const entryOverhead = int64(unsafe.Sizeof(journalEntry{})) + 8 + 16
 // entrySize is the memory e holds while kept.
 func (e *journalEntry) entrySize() int64 {
 	r := &e.rec
-	return entryOverhead + int64(len(r.ID)+len(r.Time)+len(r.Path)+len(r.Query)+len(r.ErrorCode)+len(r.RemoteAddr)+len(r.Body))
+	// Method and Caller are mostly shared strings, counted all the same:
+	// an odd method, or a caller deleted since, is the entry's alone.
+	return entryOverhead + int64(len(r.ID)+len(r.Time)+len(r.Method)+len(r.Path)+len(r.Query)+
+		len(r.ErrorCode)+len(r.Caller)+len(r.RemoteAddr)+len(r.Body))
 }
 
 func newJournal(limit int, budget int64) *journal {
