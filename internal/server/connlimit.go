@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"net"
@@ -29,16 +30,19 @@ const refuseTimeout = time.Second
 // LimitConnections caps the connections ln hands out at n: beyond it a new
 // connection is answered 503 SERVICE_UNAVAILABLE with Retry-After: 1 and
 // closed, and those already open go on being served. A connection counts
-// until the HTTP server closes it.
-func LimitConnections(ln net.Listener, n int) net.Listener {
+// until the HTTP server closes it. ln is the plain listener: with TLS, it
+// goes beneath tls.NewListener, and tlsConf is what a refused connection
+// is answered over.
+func LimitConnections(ln net.Listener, n int, tlsConf *tls.Config) net.Listener {
 	if n <= 0 {
 		return ln
 	}
-	return &connLimit{Listener: ln, open: make(chan struct{}, n), refusing: make(chan struct{}, maxRefusing)}
+	return &connLimit{Listener: ln, tlsConf: tlsConf, open: make(chan struct{}, n), refusing: make(chan struct{}, maxRefusing)}
 }
 
 type connLimit struct {
 	net.Listener
+	tlsConf  *tls.Config
 	open     chan struct{} // a token for each connection open
 	refusing chan struct{} // a token for each connection being refused
 }
@@ -58,6 +62,9 @@ func (l *connLimit) Accept() (net.Conn, error) {
 		case l.refusing <- struct{}{}:
 			go func() {
 				defer func() { <-l.refusing }()
+				if l.tlsConf != nil {
+					c = tls.Server(c, l.tlsConf)
+				}
 				refuse(c, cap(l.open))
 			}()
 		default:

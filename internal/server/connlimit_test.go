@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net"
@@ -34,7 +35,7 @@ func rawGet(t *testing.T, c net.Conn, br *bufio.Reader) *http.Response {
 func TestConnectionsBeyondTheCapAreAnswered503AndClosed(t *testing.T) {
 	s := newEnv(t).s
 	ts := httptest.NewUnstartedServer(s)
-	ts.Listener = LimitConnections(ts.Listener, 2)
+	ts.Listener = LimitConnections(ts.Listener, 2, nil)
 	ts.Start()
 	t.Cleanup(ts.Close)
 	addr := ts.Listener.Addr().String()
@@ -85,5 +86,45 @@ func TestConnectionsBeyondTheCapAreAnswered503AndClosed(t *testing.T) {
 		}
 		c.Close()
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// With TLS the cap is beneath it: served connections are TLS as net/http
+// knows them, and a refused one gets its 503 over TLS.
+func TestConnectionCapOverTLS(t *testing.T) {
+	cert, _, err := SelfSignedCert("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := NewHTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			w.WriteHeader(500)
+		}
+	}))
+	go hs.Serve(tls.NewListener(LimitConnections(raw, 1, conf), conf))
+	t.Cleanup(func() { hs.Close() })
+	dial := func() (net.Conn, *bufio.Reader) {
+		c, err := tls.Dial("tcp", raw.Addr().String(), &tls.Config{InsecureSkipVerify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c, bufio.NewReader(c)
+	}
+	first, br := dial()
+	if r := rawGet(t, first, br); r.StatusCode != 200 {
+		t.Fatalf("the first connection: %s", r.Status)
+	}
+	second, br2 := dial()
+	if r := rawGet(t, second, br2); r.StatusCode != 503 || r.Header.Get("Retry-After") != "1" {
+		t.Errorf("beyond the cap: %s %v", r.Status, r.Header)
+	}
+	if r := rawGet(t, first, br); r.StatusCode != 200 {
+		t.Errorf("the first connection again: %s", r.Status)
 	}
 }

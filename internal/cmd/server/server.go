@@ -171,19 +171,24 @@ func Run(ctx context.Context, opts *Options) error {
 	defer ln.Close() // when a later step fails; closing twice is harmless
 	scheme := "http"
 	var caFile string
+	var tlsConf *tls.Config
 	if opts.TLSSelfSigned || opts.TLSCert != "" {
-		tlsConf, ca, err := tlsConfig(opts, ln.Addr())
-		if err != nil {
+		var ca string
+		if tlsConf, ca, err = tlsConfig(opts, ln.Addr()); err != nil {
 			return err
 		}
-		ln = tls.NewListener(ln, tlsConf)
 		scheme, caFile = "https", ca
 		if opts.TLSSelfSigned {
 			// The certificate is this run's alone: leave nothing behind.
 			defer os.RemoveAll(filepath.Dir(ca))
 		}
 	}
-	ln = srv.LimitConnections(ln, opts.MaxConns)
+	// Connections are counted beneath TLS, so that those served are the
+	// *tls.Conn net/http knows; a refused one is answered over TLS too.
+	ln = srv.LimitConnections(ln, opts.MaxConns, tlsConf)
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
+	}
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 	restoreGC := collectOftenWhileLoading()
 	defer restoreGC() // when loading fails; restoring twice is harmless
