@@ -16,21 +16,7 @@ func TestAuthFailureLimitSlowsGuessingOneName(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	e.s.authFailures.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	get := func(user, password string) *http.Response {
-		t.Helper()
-		c := &http.Client{Transport: &digest.Transport{Username: user, Password: password}}
-		res, err := c.Get(e.base + "/groups/" + projA + "/alerts")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var body map[string]any
-		json.NewDecoder(res.Body).Decode(&body)
-		if res.StatusCode == 429 && (body["errorCode"] != "RATE_LIMITED" || res.Header.Get("Retry-After") == "") {
-			t.Errorf("429 without its error body or Retry-After: %v %v", res.Header, body)
-		}
-		return res
-	}
+	get := func(user, password string) *http.Response { t.Helper(); return getWithSecret(t, e, user, password) }
 	for i := range 3 {
 		if r := get("owner", "wrong"); r.StatusCode != 401 {
 			t.Fatalf("wrong answer %d: %d", i, r.StatusCode)
@@ -69,17 +55,29 @@ func TestAuthFailureLimitSlowsGuessingOneName(t *testing.T) {
 	}
 }
 
+// getWithSecret lists a project's alerts as user with password, and
+// checks that a 429 carries its error body and Retry-After.
+func getWithSecret(t *testing.T, e *env, user, password string) *http.Response {
+	t.Helper()
+	c := &http.Client{Transport: &digest.Transport{Username: user, Password: password}}
+	res, err := c.Get(e.base + "/groups/" + projA + "/alerts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body map[string]any
+	json.NewDecoder(res.Body).Decode(&body)
+	if res.StatusCode == 429 && (body["errorCode"] != "RATE_LIMITED" || res.Header.Get("Retry-After") == "") {
+		t.Errorf("429 without its error body or Retry-After: %v %v", res.Header, body)
+	}
+	return res
+}
+
 func TestAuthFailuresAreNotCountedWithoutTheLimit(t *testing.T) {
 	e := newEnv(t)
 	for range 20 {
-		c := &http.Client{Transport: &digest.Transport{Username: "owner", Password: "wrong"}}
-		res, err := c.Get(e.base + "/globalAlerts")
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		if res.StatusCode != 401 {
-			t.Fatalf("status %d", res.StatusCode)
+		if r := getWithSecret(t, e, "owner", "wrong"); r.StatusCode != 401 {
+			t.Fatalf("status %d", r.StatusCode)
 		}
 	}
 	if e.do("owner", "GET", "/globalAlerts", nil).status != 200 {
