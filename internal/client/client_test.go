@@ -74,9 +74,9 @@ func TestPagesFollowsNextUntilEverythingArrived(t *testing.T) {
 		pages = append(pages, n)
 		switch n {
 		case "1":
-			io.WriteString(w, `{"results":[{"i":1},{"i":2}],"totalCount":5,"links":[{"rel":"next","href":"x"}]}`)
+			io.WriteString(w, `{"results":[{"i":1},{"i":2}],"totalCount":5,"links":[{"rel":"next","href":"x2"}]}`)
 		case "2":
-			io.WriteString(w, `{"results":[{"i":3},{"i":4}],"totalCount":5,"links":[{"rel":"next","href":"x"}]}`)
+			io.WriteString(w, `{"results":[{"i":3},{"i":4}],"totalCount":5,"links":[{"rel":"next","href":"x3"}]}`)
 		default:
 			io.WriteString(w, `{"results":[{"i":5}],"totalCount":5,"links":[]}`)
 		}

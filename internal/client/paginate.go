@@ -25,6 +25,12 @@ const DefaultParallel = 4
 // within a window (a small number of requests) of the highest seen.
 const MaxParallel = 32
 
+// InFlightBudget is the memory the pages of one walk may hold at once,
+// waiting to be yielded or being fetched: when pages are large, fewer are
+// fetched at once (down to one) so that Parallel times their size stays
+// within it. A single page is bounded by MaxBodyBytes.
+var InFlightBudget int64 = 64 << 20
+
 // ListOptions are the query parameters every list endpoint shares.
 type ListOptions struct {
 	PageNum      int // 1-based; 0 means the server's default
@@ -91,10 +97,21 @@ func (o ListOptions) parallel() int {
 // followed one page after another. The first page is fetched alone so the
 // whole walk answers one digest challenge.
 func (c *Client) Pages(ctx context.Context, path string, opts ListOptions) iter.Seq2[*Page, error] {
-	return func(yield func(*Page, error) bool) {
+	return func(yieldPage func(*Page, error) bool) {
 		if err := opts.Validate(); err != nil {
-			yield(nil, err)
+			yieldPage(nil, err)
 			return
+		}
+		// Every page goes through the walk's checks, in order, before the
+		// consumer sees it: a server that contradicts itself ends the walk.
+		w := walk{path: path, perPage: opts.ItemsPerPage, seen: map[string]bool{}}
+		yield := func(p *Page, err error) bool {
+			if err == nil {
+				if err = w.check(p); err != nil {
+					p = nil
+				}
+			}
+			return yieldPage(p, err) && err == nil
 		}
 		p, err := c.page(ctx, path, opts, opts.PageNum)
 		if err != nil {
@@ -113,7 +130,7 @@ func (c *Client) Pages(ctx context.Context, path string, opts ListOptions) iter.
 			last := (p.TotalCount + perPage - 1) / perPage
 			if last > p.Number {
 				var ok bool
-				if p, ok = c.pagesAtOnce(ctx, path, opts, p.Number+1, last, yield); !ok {
+				if p, ok = c.pagesAtOnce(ctx, path, opts, p.Number+1, last, int64(cap(p.Body)), yield); !ok {
 					return
 				}
 			}
@@ -130,6 +147,52 @@ func (c *Client) Pages(ctx context.Context, path string, opts ListOptions) iter.
 	}
 }
 
+// walk is what the pages yielded so far say, to check the next against.
+type walk struct {
+	path    string
+	perPage int             // asked for; 0 for the server's default
+	items   int             // yielded so far
+	seen    map[string]bool // the next links followed so far
+}
+
+// ContradictionError is a list whose pages contradict each other or the
+// API's bounds: following it further could go on for ever.
+type ContradictionError struct {
+	Path   string
+	Page   int
+	Reason string
+}
+
+func (e *ContradictionError) Error() string {
+	return fmt.Sprintf("GET %s: the server contradicts itself at page %d: %s; stopped", e.Path, e.Page, e.Reason)
+}
+
+func (w *walk) check(p *Page) error {
+	fail := func(format string, a ...any) error {
+		return &ContradictionError{Path: w.path, Page: p.Number, Reason: fmt.Sprintf(format, a...)}
+	}
+	largest := MaxItemsPerPage
+	if w.perPage > 0 {
+		largest = w.perPage
+	}
+	if len(p.Results) > largest {
+		return fail("it holds %d items, more than the %d a page may hold", len(p.Results), largest)
+	}
+	w.items += len(p.Results)
+	// Pages are cut by offset, so whatever changes meanwhile, the items
+	// of a walk's pages never add up to more than the latest total.
+	if p.HasTotal && w.items > p.TotalCount {
+		return fail("its pages so far hold %d items, more than its totalCount of %d", w.items, p.TotalCount)
+	}
+	if p.Next != "" {
+		if w.seen[p.Next] {
+			return fail("its next link %s was already followed", p.Next)
+		}
+		w.seen[p.Next] = true
+	}
+	return nil
+}
+
 // more reports whether pages follow p: it is not empty, and the server
 // links a next page or counts more items than the pages so far hold.
 func more(p *Page, perPage int) bool {
@@ -143,8 +206,9 @@ func more(p *Page, perPage int) bool {
 // flight and yields them in order. It starts a page's request only when
 // there is room in the window, which moves on as the consumer takes pages.
 // It returns the last page yielded, and false when the walk must end (an
-// error, or the consumer stopped).
-func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions, from, to int, yield func(*Page, error) bool) (*Page, bool) {
+// error, or the consumer stopped). firstBytes is the size of the page
+// before from, the first measure of how large pages are.
+func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions, from, to int, firstBytes int64, yield func(*Page, error) bool) (*Page, bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer func() {
@@ -169,7 +233,14 @@ func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions,
 			ch <- result{p, err}
 		}()
 	}
-	for len(window) < opts.parallel() && next <= to {
+	// Fewer pages are fetched at once when pages are large: the window
+	// holds as many of the largest page seen so far as InFlightBudget has
+	// room for, and at least one.
+	largest := max(1, firstBytes)
+	room := func() int {
+		return int(max(1, min(int64(opts.parallel()), InFlightBudget/largest)))
+	}
+	for len(window) < room() && next <= to {
 		start()
 	}
 	var last *Page
@@ -187,7 +258,8 @@ func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions,
 		if len(last.Results) == 0 {
 			break // items went away meanwhile: nothing follows
 		}
-		if next <= to {
+		largest = max(largest, int64(cap(last.Body)))
+		for len(window) < room() && next <= to {
 			start()
 		}
 	}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 type listServer struct {
 	total, perPage int
 	noTotal        bool
+	pad            int // bytes of padding in each item
 	// before, when set, runs before a page is answered; a non-nil error
 	// answers 500.
 	before func(page int) error
@@ -54,11 +56,11 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *listServer) page(n int) string {
 	var items []string
 	for i := (n-1)*s.perPage + 1; i <= min(n*s.perPage, s.total); i++ {
-		items = append(items, fmt.Sprintf(`{"id":"a%d","extra":{"kept":[1, 2]}}`, i))
+		items = append(items, fmt.Sprintf(`{"id":"a%d","extra":{"kept":[1, 2]},"pad":"%s"}`, i, strings.Repeat("p", s.pad)))
 	}
 	links := `[]`
 	if n*s.perPage < s.total {
-		links = `[{"rel":"next","href":"x"}]`
+		links = fmt.Sprintf(`[{"rel":"next","href":"/x?pageNum=%d"}]`, n+1)
 	}
 	if s.noTotal {
 		return fmt.Sprintf(`{"results":[%s],"links":%s}`, strings.Join(items, ","), links)
@@ -257,6 +259,129 @@ func TestParallelOutOfRangeIsRefused(t *testing.T) {
 	for _, n := range []int{-1, MaxParallel + 1} {
 		if err := (ListOptions{Parallel: n}).Validate(); err == nil || !strings.Contains(err.Error(), "between 1 and 32") {
 			t.Errorf("Parallel %d: err = %v", n, err)
+		}
+	}
+}
+
+// lyingServer answers every page with a full page of items, and what
+// say tells: a total, next links, more items than a page may hold.
+type lyingServer struct {
+	items int    // on every page
+	total string // the totalCount field, or "" for none
+	next  func(page int) string
+	pad   int // bytes of padding in each item
+
+	mu    sync.Mutex
+	pages int
+}
+
+func (s *lyingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	page, _ := strconv.Atoi(r.URL.Query().Get("pageNum"))
+	s.mu.Lock()
+	s.pages++
+	s.mu.Unlock()
+	pad := strings.Repeat("p", s.pad)
+	var b strings.Builder
+	b.WriteString(`{"results":[`)
+	for i := range s.items {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":"a%d-%d","pad":"%s"}`, page, i, pad)
+	}
+	b.WriteString(`],"links":[`)
+	if s.next != nil {
+		fmt.Fprintf(&b, `{"rel":"next","href":%q}`, s.next(page))
+	}
+	b.WriteString(`]`)
+	if s.total != "" {
+		b.WriteString(`,"totalCount":` + s.total)
+	}
+	b.WriteString(`}`)
+	io.WriteString(w, b.String())
+}
+
+func walkAll(t *testing.T, s http.Handler, ctx context.Context, opts ListOptions) (pages int, err error) {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c, _ := New(Options{BaseURL: srv.URL})
+	for _, err := range c.Pages(ctx, "/x", opts) {
+		if err != nil {
+			return pages, err
+		}
+		pages++
+	}
+	return pages, nil
+}
+
+func TestAWalkStopsWhenTheServerContradictsItself(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		server *lyingServer
+		opts   ListOptions
+		pages  int // yielded before the error
+		want   string
+	}{
+		{"next links that loop", &lyingServer{items: 2, next: func(p int) string { return fmt.Sprintf("/x?pageNum=%d", p%3+1) }},
+			ListOptions{All: true}, 2, "at page 3: its next link /x?pageNum=1 was already followed"},
+		{"a next link to the same page", &lyingServer{items: 2, next: func(int) string { return "/x" }},
+			ListOptions{All: true, ItemsPerPage: 2}, 1, "at page 2: its next link /x was already followed"},
+		{"more items than its total", &lyingServer{items: 10, total: "25", next: func(p int) string { return fmt.Sprint(p) }},
+			ListOptions{All: true, ItemsPerPage: 10, Parallel: 1}, 2, "at page 3: its pages so far hold 30 items, more than its totalCount of 25"},
+		{"more items than its total, in parallel", &lyingServer{items: 10, total: "25"},
+			ListOptions{All: true, ItemsPerPage: 10, Parallel: 4}, 2, "at page 3: its pages so far hold 30 items, more than its totalCount of 25"},
+		{"a page larger than asked", &lyingServer{items: 20, total: "100"},
+			ListOptions{ItemsPerPage: 10}, 0, "at page 1: it holds 20 items, more than the 10 a page may hold"},
+		{"a page larger than any", &lyingServer{items: MaxItemsPerPage + 1},
+			ListOptions{All: true}, 0, "at page 1: it holds 501 items, more than the 500 a page may hold"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pages, err := walkAll(t, tt.server, context.Background(), tt.opts)
+			var ce *ContradictionError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) || pages != tt.pages {
+				t.Errorf("after %d pages: %v; want %d pages, then %q", pages, err, tt.pages, tt.want)
+			}
+		})
+	}
+}
+
+// A server that claims 10^12 items, page after full page, is stopped by
+// the walk's deadline, not followed until killed.
+func TestAWalkOfAnEndlessListEndsWithItsDeadline(t *testing.T) {
+	s := &lyingServer{items: 50, total: "1000000000000"}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	pages, err := walkAll(t, s, ctx, ListOptions{All: true, ItemsPerPage: 50})
+	if !errors.Is(err, context.DeadlineExceeded) || pages == 0 {
+		t.Errorf("after %d pages: %v", pages, err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s", took)
+	}
+}
+
+// Large pages lower how many are in flight, so that they hold no more
+// than InFlightBudget; small ones are fetched Parallel at a time.
+func TestLargePagesAreFetchedFewerAtOnce(t *testing.T) {
+	defer func(b int64) { InFlightBudget = b }(InFlightBudget)
+	InFlightBudget = 1 << 20
+	for _, tt := range []struct {
+		pad       int
+		maxFlight int
+	}{{pad: 100_000, maxFlight: 2}, {pad: 10, maxFlight: 8}} {
+		s := &listServer{total: 60, perPage: 3, pad: tt.pad}
+		s.before = func(int) error { time.Sleep(5 * time.Millisecond); return nil }
+		srv := httptest.NewServer(s)
+		c, _ := New(Options{BaseURL: srv.URL})
+		_, ids, err := collect(t, c, ListOptions{PageNum: 1, ItemsPerPage: 3, All: true, Parallel: 8})
+		srv.Close()
+		if err != nil || len(ids) != 60 {
+			t.Fatalf("%d items: %v", len(ids), err)
+		}
+		if tt.maxFlight == 2 && s.maxInFlight > 2 || tt.maxFlight == 8 && s.maxInFlight < 3 {
+			t.Errorf("pages of about %d bytes: %d in flight at once", 3*tt.pad, s.maxInFlight)
 		}
 	}
 }

@@ -32,6 +32,10 @@ type GlobalFlags struct {
 	Envelope  bool
 	Pretty    bool
 	NoHeaders bool
+
+	// Timeout (above) bounds the whole command; RequestTimeout each
+	// request, its retries included.
+	RequestTimeout time.Duration
 }
 
 // Factory builds, lazily and once, what commands need.
@@ -107,7 +111,7 @@ func (f *Factory) Client() (*client.Client, error) {
 		PrivateKey: s.PrivateKey,
 		CACertFile: s.CACert,
 		Insecure:   s.Insecure,
-		Timeout:    f.Flags.Timeout,
+		Timeout:    f.Flags.RequestTimeout,
 		Retries:    &retries,
 		OnRetry:    f.sayRetry,
 		Debug:      debug,

@@ -38,7 +38,7 @@ func AddListFlags(cmd *cobra.Command, withBackupJobs bool) *ListFlags {
 // AddParallelFlag registers --parallel, the pages fetched at once when
 // every page is asked for.
 func AddParallelFlag(cmd *cobra.Command, p *int) {
-	cmd.Flags().IntVar(p, "parallel", client.DefaultParallel, "pages fetched at once when fetching every page, 1 to 32")
+	cmd.Flags().IntVar(p, "parallel", client.DefaultParallel, "pages fetched at once when fetching every page, 1 to 32 (fewer when pages are large)")
 }
 
 // CheckParallel refuses a --parallel outside 1 to client.MaxParallel.

@@ -21,8 +21,10 @@ type Page struct {
 	// answer has none (HasTotal false).
 	TotalCount int
 	HasTotal   bool
-	// HasNext says the answer links a `next` page.
+	// HasNext says the answer links a `next` page, and Next is that
+	// link's href.
 	HasNext bool
+	Next    string
 	// IsList is false for an answer that is not a list (no `results`),
 	// such as a single resource fetched with `omctl api --paginate`.
 	IsList bool
@@ -131,14 +133,18 @@ func (p *Page) setTotal(v []byte) error {
 
 func (p *Page) setLinks(v []byte) error {
 	var links []struct {
-		Rel json.RawMessage `json:"rel"`
+		Rel  json.RawMessage `json:"rel"`
+		Href json.RawMessage `json:"href"`
 	}
 	if err := json.Unmarshal(v, &links); err != nil {
 		return errNotList("links", v)
 	}
-	p.HasNext = false
+	p.HasNext, p.Next = false, ""
 	for _, l := range links {
-		p.HasNext = p.HasNext || string(l.Rel) == `"next"`
+		if string(l.Rel) == `"next"` {
+			p.HasNext = true
+			json.Unmarshal(l.Href, &p.Next) // an href that is not a string is no link to compare
+		}
 	}
 	return nil
 }

@@ -17,12 +17,15 @@ type Field struct{ Name, Value string }
 // per field, as `kubectl describe` and `gh ... view` do.
 type DetailDef struct {
 	Fields func(item json.RawMessage) ([]Field, error)
+
+	what      string // "an alert"
+	key, want string // set by Of: the field naming the resource, and its value asked for
 }
 
 // Details builds a DetailDef that decodes the resource into T (a model of
 // the api package) and lists its fields.
 func Details[T any](what string, fields func(T) []Field) DetailDef {
-	return DetailDef{Fields: func(item json.RawMessage) ([]Field, error) {
+	return DetailDef{what: what, Fields: func(item json.RawMessage) ([]Field, error) {
 		var v T
 		if err := json.Unmarshal(item, &v); err != nil {
 			return nil, fmt.Errorf("the server's answer is not %s", what)
@@ -31,10 +34,45 @@ func Details[T any](what string, fields func(T) []Field) DetailDef {
 	}}
 }
 
+// Of is d for the one resource whose field key is want: Describe then
+// refuses an answer that is not that resource (a list, another resource,
+// or anything else), whatever the output format.
+func (d DetailDef) Of(key, want string) DetailDef {
+	d.key, d.want = key, want
+	return d
+}
+
+// check says why body is not the one resource d describes, if it is not.
+func (d DetailDef) check(body []byte) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil || members == nil {
+		return fmt.Errorf("the server's answer is not %s: it is not a JSON object", d.what)
+	}
+	if _, isList := members["results"]; isList {
+		return fmt.Errorf("the server answered a list where %s was asked for", d.what)
+	}
+	var got string
+	if json.Unmarshal(members[d.key], &got) != nil || got == "" {
+		return fmt.Errorf("the server's answer is not %s: it has no %s", d.what, d.key)
+	}
+	if d.want != "" && !strings.EqualFold(got, d.want) {
+		return fmt.Errorf("the server answered with %s %q where %s %q was asked for", d.key, got, d.key, d.want)
+	}
+	if _, err := d.Fields(body); err != nil {
+		return err
+	}
+	return nil
+}
+
 // Describe prints one resource: with -o table on a terminal, a detail view
 // of every field that has a value, times both exact and relative; otherwise
 // as Resource does (a table row when piped, JSON as received with -o json).
 func (p *Printer) Describe(body []byte, def TableDef, detail DetailDef) error {
+	if detail.key != "" {
+		if err := detail.check(p.content(body)); err != nil {
+			return err
+		}
+	}
 	if p.opts.Format != api.FormatTable || !p.io.IsStdoutTTY() {
 		return p.Resource(body, def)
 	}

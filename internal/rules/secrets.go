@@ -7,13 +7,16 @@ import (
 )
 
 // SecretFields hold credentials wherever they appear in a body: the
-// secrets and keys of notifications (redacted once stored, see
-// RedactNotification), the URLs that carry a token, the keys of S3 stores,
-// the KMIP certificate's password and an API key's private key. A client
-// must never send one of them in the redacted form it was shown.
+// secrets and integration keys of notifications under both of their names
+// (redacted once stored, see RedactNotification), the URLs that carry a
+// token, the keys of S3 stores, the KMIP certificate's password, an API
+// key's private key and a user's API key. A client must never send one of
+// them in the redacted form it was shown, and the server's request journal
+// hides them. Routing keys, regions and channel names are not secrets: the
+// API shows them as stored.
 var SecretFields = func() map[string]bool {
 	m := map[string]bool{"webhookSecret": true, "cloudSecretKey": true, "awsSecretKey": true,
-		"kmipClientCertPassword": true, "privateKey": true, "password": true}
+		"kmipClientCertPassword": true, "privateKey": true, "apiKey": true, "password": true}
 	for k := range PartlyRedacted {
 		m[k] = true
 	}

@@ -44,7 +44,14 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Pri
 		s.challenge(w, false)
 		return nil
 	}
+	// A name guessed at too often is refused whatever the answer, right
+	// or wrong, until its minute has passed (--auth-failure-limit).
+	if blocked, after := s.authFailures.blocked(cred.Username); blocked {
+		s.authFailures.refuseGuessing(w, cred.Username, after)
+		return nil
+	}
 	if !validResponse(cred, r.Method, secret) {
+		s.authFailures.failed(cred.Username)
 		s.challenge(w, false)
 		return nil
 	}

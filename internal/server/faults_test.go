@@ -360,7 +360,7 @@ func (e *env) waitUnanswered(path string, n int) {
 		defer j.mu.Unlock()
 		c := 0
 		for _, je := range j.entries {
-			if !je.done && je.rec.Path == apiBase+path {
+			if je != nil && !je.done && je.rec.Path == apiBase+path {
 				c++
 			}
 		}

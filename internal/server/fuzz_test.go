@@ -2,8 +2,10 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -147,4 +149,52 @@ func FuzzFixtures(f *testing.F) {
 			t.Fatalf("accepted fixtures do not start: %v", err)
 		}
 	})
+}
+
+// FuzzRedactBody: a body is kept when it is one JSON value, as valid JSON
+// meaning the same with every secret field's value redacted.
+func FuzzRedactBody(f *testing.F) {
+	for _, b := range []string{`{"privateKey": "k", "a": [1, {"PrivateKey": 2}]}`, `{"priv\u0061teKey": "k"}`,
+		`[{"webhookUrl": {"x": ["y"]}}, "z", 1.5e3, true, null]`, `{"a": "\"password\": 1"}`, `{"a":`, ` `, `{} {}`} {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		out := redactBody([]byte(body))
+		if valid := json.Valid([]byte(body)) && strings.TrimSpace(body) != ""; valid != (out != nil) {
+			t.Fatalf("redactBody(%q) = %q", body, out)
+		}
+		if out == nil {
+			return
+		}
+		var want, got any
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("redactBody(%q) = %q: %v", body, out, err)
+		}
+		if !reflect.DeepEqual(redactDecoded(want), got) {
+			t.Fatalf("redactBody(%q) = %q", body, out)
+		}
+	})
+}
+
+// redactDecoded is what redactBody means, on a decoded value. Of members
+// named twice the last wins, as when decoding.
+func redactDecoded(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if secretFields[strings.ToLower(k)] {
+				t[k] = redacted
+			} else {
+				t[k] = redactDecoded(e)
+			}
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = redactDecoded(e)
+		}
+	}
+	return v
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -17,28 +18,36 @@ import (
 )
 
 // defaultJournalSize is how many requests the journal keeps unless told
-// otherwise (docs/server.md, Request journal).
-const defaultJournalSize = 10000
+// otherwise, and defaultJournalBytes how much memory its entries may hold
+// (docs/server.md, Request journal).
+const (
+	defaultJournalSize  = 10000
+	defaultJournalBytes = 64 << 20
+)
 
-// journal keeps the last requests made to the API, oldest first. It has a
-// lock of its own, held only to add, finish, list or clear entries: the
-// work of recording and listing (reading the answer, redacting the body,
-// encoding) happens outside it, so recording a request never waits long.
-// A reset clears it under the data lock; nothing else holds both.
+// journal keeps the last requests made to the API, oldest first, within
+// a count and a byte budget. It has a lock of its own, held only to add,
+// finish, list or clear entries: the work of recording and listing
+// (reading the answer, redacting the body, encoding) happens outside it,
+// so recording a request never waits long. A reset clears it under the
+// data lock; nothing else holds both.
 type journal struct {
-	limit int // entries kept; 0 keeps none
+	limit  int   // entries kept; 0 keeps none
+	budget int64 // bytes the entries kept may hold
 
 	mu      sync.Mutex
-	entries []*journalEntry // a ring once full: head is the oldest
+	entries []*journalEntry // a ring: head is the oldest, count are kept
 	head    int
+	count   int
+	bytes   int64 // what the entries kept hold, as entrySize counts it
 }
 
 // journalEntry is one request. Its fields are written by the request's own
 // goroutine; others read them only once done is set, under the lock.
 type journalEntry struct {
 	done    bool
-	encoded sync.Once
-	raw     []byte // the entry as JSON, once listed
+	kept    bool  // in the ring: false once pushed out or cleared
+	counted int64 // what j.bytes holds for it
 
 	rec    api.JournalEntry
 	body   *capturedBody
@@ -46,11 +55,27 @@ type journalEntry struct {
 	status int
 }
 
-// maxJournalBody bounds the body an entry keeps, so a full journal stays
-// within memory whatever its requests carried (docs/server.md).
-const maxJournalBody = 64 << 10
+// entryOverhead is what an entry holds besides the bytes of its strings
+// and body: the entry itself, its ring slot, and the allocator's headers
+// and rounding of its few small allocations (measured by
+// TestJournalStaysWithinItsByteBudget; docs/performance.md).
+const entryOverhead = int64(unsafe.Sizeof(journalEntry{})) + 8 + 16
 
-func newJournal(limit int) *journal { return &journal{limit: max(limit, 0)} }
+// entrySize is the memory e holds while kept.
+func (e *journalEntry) entrySize() int64 {
+	r := &e.rec
+	// Method and Caller are mostly shared strings, counted all the same:
+	// an odd method, or a caller deleted since, is the entry's alone.
+	return entryOverhead + int64(len(r.ID)+len(r.Time)+len(r.Method)+len(r.Path)+len(r.Query)+
+		len(r.ErrorCode)+len(r.Caller)+len(r.RemoteAddr)+len(r.Body))
+}
+
+func newJournal(limit int, budget int64) *journal {
+	if budget <= 0 {
+		budget = defaultJournalBytes
+	}
+	return &journal{limit: max(limit, 0), budget: budget}
+}
 
 // isAPIPath reports whether p is under the API base path: the requests
 // the journal records, faults match and --rate-limit counts.
@@ -76,10 +101,10 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 	e := &journalEntry{rec: api.JournalEntry{
 		ID:         store.NewObjectID(),
 		Time:       rules.FormatTime(s.clock.Now()),
-		Method:     r.Method,
-		Path:       r.URL.Path,
-		Query:      r.URL.RawQuery,
-		RemoteAddr: remoteHost(r.RemoteAddr),
+		Method:     journalMethod(r.Method),
+		Path:       strings.Clone(r.URL.Path),
+		Query:      strings.Clone(r.URL.RawQuery),
+		RemoteAddr: strings.Clone(remoteHost(r.RemoteAddr)),
 	}}
 	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
 	if r.Body != nil && r.Body != http.NoBody {
@@ -116,15 +141,58 @@ func remoteHost(addr string) string {
 	return addr
 }
 
+// journalMethod shares the string of a common method rather than keep
+// the request line it was cut from.
+func journalMethod(m string) string {
+	for _, known := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
+		if m == known {
+			return known
+		}
+	}
+	return strings.Clone(m)
+}
+
 func (j *journal) add(e *journalEntry) {
+	size := e.entrySize()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if len(j.entries) < j.limit {
-		j.entries = append(j.entries, e)
-		return
+	if j.count == j.limit {
+		j.dropOldest()
 	}
-	j.entries[j.head] = e
+	if j.count == len(j.entries) {
+		j.grow()
+	}
+	j.entries[(j.head+j.count)%len(j.entries)] = e
+	j.count++
+	e.kept, e.counted = true, size
+	j.bytes += size
+	j.fit()
+}
+
+// grow makes room for one more entry, up to the limit, keeping the order.
+func (j *journal) grow() {
+	n := min(max(2*len(j.entries), 64), j.limit)
+	grown := make([]*journalEntry, n)
+	for i := range j.count {
+		grown[i] = j.entries[(j.head+i)%len(j.entries)]
+	}
+	j.entries, j.head = grown, 0
+}
+
+func (j *journal) dropOldest() {
+	e := j.entries[j.head]
+	j.entries[j.head] = nil
 	j.head = (j.head + 1) % len(j.entries)
+	j.count--
+	e.kept = false
+	j.bytes -= e.counted
+}
+
+// fit drops the oldest entries until those kept are within the budget.
+func (j *journal) fit() {
+	for j.bytes > j.budget && j.count > 0 {
+		j.dropOldest()
+	}
 }
 
 // finish completes e with what was answered; an entry cleared or pushed
@@ -140,43 +208,59 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 		}
 	}
 	if e.body != nil && e.body.complete() {
-		if len(e.body.buf) > maxJournalBody {
-			e.rec.BodyBytes = len(e.body.buf)
-		} else {
-			e.rec.Body = redactBody(e.body.buf)
+		// A body too large for the budget, as received or once
+		// redacted, is kept as its size.
+		room := j.budget - e.entrySize()
+		if n := len(e.body.buf); int64(n) > room {
+			e.rec.BodyBytes = n
+		} else if e.rec.Body = redactBody(e.body.buf); int64(len(e.rec.Body)) > room {
+			e.rec.Body, e.rec.BodyBytes = nil, n
 		}
 	}
+	e.body = nil
+	size := e.entrySize()
 	j.mu.Lock()
 	e.done = true
+	if e.kept {
+		j.bytes += size - e.counted
+		e.counted = size
+		j.fit()
+	}
 	j.mu.Unlock()
-	e.body = nil
 }
 
 func (j *journal) clear() {
 	j.mu.Lock()
+	for j.count > 0 {
+		j.dropOldest()
+	}
 	j.entries, j.head = nil, 0
 	j.mu.Unlock()
 }
 
-// matching returns the finished entries that keep, oldest first, as JSON.
-// An entry is encoded when first listed, not as its request ends (most
-// are never read), and outside the lock, which requests take to be
-// recorded: a finished entry no longer changes.
-func (j *journal) matching(keep func(*api.JournalEntry) bool) [][]byte {
+// matching returns the finished entries that keep, oldest first. A
+// finished entry no longer changes, so they are read and encoded outside
+// the lock.
+func (j *journal) matching(keep func(*api.JournalEntry) bool) []*journalEntry {
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	var found []*journalEntry
-	n := len(j.entries)
-	for i := range n {
-		e := j.entries[(j.head+i)%n]
+	for i := range j.count {
+		e := j.entries[(j.head+i)%len(j.entries)]
 		if e.done && keep(&e.rec) {
 			found = append(found, e)
 		}
 	}
-	j.mu.Unlock()
-	out := make([][]byte, len(found))
-	for i, e := range found {
-		e.encoded.Do(func() { e.raw = rules.EncodeJSON(e.rec) })
-		out[i] = e.raw
+	return found
+}
+
+// encodeEntries encodes entries as GET /_omctl/requests shows them. They
+// are encoded anew each time, not kept encoded: the journal holds each
+// body once.
+func encodeEntries(entries []*journalEntry) [][]byte {
+	out := make([][]byte, len(entries))
+	for i, e := range entries {
+		out[i] = rules.EncodeJSON(&e.rec)
 	}
 	return out
 }
@@ -257,62 +341,128 @@ func (b *capturedBody) drain(r *http.Request) {
 }
 
 // secretFields are replaced by "<redacted>" wherever they appear in a
-// journaled body: private keys, store secrets, and the integration keys
-// and tokens of notifications under both of their names.
+// journaled body, whatever their case.
 var secretFields = func() map[string]bool {
 	m := map[string]bool{}
-	for _, f := range []string{"privateKey", "webhookSecret", "cloudSecretKey", "awsSecretKey", "apiKey"} {
+	for f := range rules.SecretFields {
 		m[strings.ToLower(f)] = true
-	}
-	for f := range rules.PartlyRedacted {
-		m[strings.ToLower(f)] = true
-	}
-	for _, fields := range rules.NotificationFields {
-		for _, f := range fields {
-			if strings.HasSuffix(f, "Key") || strings.HasSuffix(f, "Token") || strings.HasSuffix(f, "Secret") {
-				m[strings.ToLower(f)] = true
-			}
-		}
 	}
 	return m
 }()
 
 const redacted = "<redacted>"
 
-// redactBody returns the JSON body with every secret field's value
-// replaced, or nil when the body is not one JSON value.
+// redactBody returns the JSON body compacted, its members in the order
+// received and every secret field's value replaced, or nil when the body
+// is not one JSON value. Values other than secrets are copied as
+// received, not decoded and encoded again.
 func redactBody(data []byte) json.RawMessage {
-	if len(bytes.TrimSpace(data)) == 0 {
+	var compact bytes.Buffer
+	compact.Grow(len(data))
+	if len(bytes.TrimSpace(data)) == 0 || json.Compact(&compact, data) != nil {
 		return nil
+	}
+	if !mayHoldSecret(compact.Bytes()) {
+		return bytes.Clone(compact.Bytes())
+	}
+	type container struct {
+		object  bool
+		members int  // written so far
+		wantKey bool // an object's next token is a key
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil
-	}
-	return rules.EncodeJSON(redactValue(v))
-}
-
-func redactValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			if secretFields[strings.ToLower(k)] {
-				t[k] = redacted
-			} else {
-				t[k] = redactValue(e)
+	out := make([]byte, 0, len(data))
+	var open []container
+	var at int64 // where the bytes of the next token start
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+		raw := bytes.TrimLeft(data[at:dec.InputOffset()], " \t\r\n,:")
+		at = dec.InputOffset()
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			open = open[:len(open)-1]
+			out = append(out, byte(d))
+			continue
+		}
+		if n := len(open); n > 0 {
+			c := &open[n-1]
+			switch {
+			case c.wantKey:
+				if c.members > 0 {
+					out = append(out, ',')
+				}
+				c.members++
+				out = append(out, raw...)
+				if key, _ := tok.(string); secretFields[strings.ToLower(key)] {
+					var skipped json.RawMessage
+					if dec.Decode(&skipped) != nil {
+						return nil
+					}
+					at = dec.InputOffset()
+					out = append(out, `:"`+redacted+`"`...)
+					continue
+				}
+				c.wantKey = false
+				continue
+			case c.object:
+				out = append(out, ':')
+				c.wantKey = true
+			default:
+				if c.members > 0 {
+					out = append(out, ',')
+				}
+				c.members++
 			}
 		}
-	case []any:
-		for i, e := range t {
-			t[i] = redactValue(e)
+		if d, ok := tok.(json.Delim); ok {
+			open = append(open, container{object: d == '{', wantKey: d == '{'})
+			out = append(out, byte(d))
+			continue
 		}
+		out = append(out, raw...)
 	}
-	return v
+	return bytes.Clone(out)
+}
+
+// mayHoldSecret reports whether a compact JSON body may name a secret
+// field: whether the text between two of its quotes is one of their
+// names, or a \u escape could spell one. Most bodies do not, and are kept
+// as compacted; one pass over the quotes is much cheaper than a walk
+// through every token.
+func mayHoldSecret(data []byte) bool {
+	if bytes.Contains(data, []byte(`\u`)) {
+		return true
+	}
+	var lower [64]byte
+	for i := 0; ; {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return false
+		}
+		start := i + q + 1
+		n := bytes.IndexByte(data[start:], '"')
+		if n < 0 {
+			return false
+		}
+		if n <= len(lower) {
+			name := lower[:n]
+			for k, c := range data[start : start+n] {
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				name[k] = c
+			}
+			if secretFields[string(name)] {
+				return true
+			}
+		}
+		i = start
+	}
 }
 
 // journalQuery is the filter of GET /_omctl/requests.
@@ -369,6 +519,6 @@ func (s *Server) listRequests(c *reqCtx) *apiError {
 	all := s.journal.matching(keep)
 	from := min(p.Offset(), len(all))
 	to := min(from+p.Size, len(all))
-	c.listRaw(all[from:to], len(all), p)
+	c.listRaw(encodeEntries(all[from:to]), len(all), p)
 	return nil
 }

@@ -1,14 +1,18 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
 
@@ -265,12 +269,13 @@ func TestNewControlsNeedAGlobalOwner(t *testing.T) {
 
 func TestRedactBody(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"privateKey": "k", "a": [1, {"PrivateKey": 2}], "n": 1.50}`: `{"a":[1,{"PrivateKey":"<redacted>"}],"n":1.50,"privateKey":"<redacted>"}`,
-		`[{"webhookSecret": null}]`:                                   `[{"webhookSecret":"<redacted>"}]`,
-		`"plain"`:                                                     `"plain"`,
-		`{"a": 1} {"b": 2}`:                                           ``,
-		`{`:                                                           ``,
-		``:                                                            ``,
+		`{"privateKey": "k", "a": [1, {"PrivateKey": 2}], "n": 1.50}`:        `{"privateKey":"<redacted>","a":[1,{"PrivateKey":"<redacted>"}],"n":1.50}`,
+		`{"z": "\u00e9\n", "a": {"password": {"x": [1]}, "b": []}, "c": {}}`: `{"z":"\u00e9\n","a":{"password":"<redacted>","b":[]},"c":{}}`,
+		`[{"webhookSecret": null}]`:                                          `[{"webhookSecret":"<redacted>"}]`,
+		`"plain"`:                                                            `"plain"`,
+		`{"a": 1} {"b": 2}`:                                                  ``,
+		`{`:                                                                  ``,
+		``:                                                                   ``,
 	} {
 		if got := string(redactBody([]byte(in))); got != want {
 			t.Errorf("redactBody(%s) = %s, want %s", in, got, want)
@@ -283,7 +288,7 @@ func TestRedactBody(t *testing.T) {
 }
 
 func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
-	e := newEnv(t)
+	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 64 << 10 })
 	entries := make([]any, 0, 1000)
 	for i := 0; i < 999; i++ {
 		entries = append(entries, map[string]any{"ipAddress": fmt.Sprintf("10.%d.%d.9", i/250, i%250), "comment": strings.Repeat("x", 40)})
@@ -292,5 +297,129 @@ func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
 	r, _ := e.journalOf("?method=POST")
 	if r.get("results", "0", "body") != nil || r.get("results", "0", "bodyBytes") == nil {
 		t.Errorf("a large body was kept: %.300s", r.raw)
+	}
+}
+
+// fillJournal records n finished POSTs carrying body straight into j, as
+// journaled does.
+func fillJournal(j *journal, n int, body []byte) {
+	for i := range n {
+		e := &journalEntry{rec: api.JournalEntry{
+			ID: store.NewObjectID(), Time: "2026-01-01T00:00:00Z", Method: journalMethod("POST"),
+			Path:       strings.Clone(fmt.Sprintf("%s/groups/%s/alertConfigs/%d", apiBase, projA, i)),
+			RemoteAddr: strings.Clone("127.0.0.1"), Caller: "owner",
+		}}
+		e.body = &capturedBody{buf: bytes.Clone(body), eof: true}
+		j.add(e)
+		e.status = 200
+		j.finish(e, nil)
+	}
+}
+
+// journalHeap fills a journal and returns it and the heap it holds.
+func journalHeap(limit int, budget int64, n int, body []byte) (*journal, int64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	j := newJournal(limit, budget)
+	fillJournal(j, n, body)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(j)
+	return j, int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}
+
+func largeBody(size int) []byte {
+	return []byte(`{"typeName": "EMAIL", "emailAddress": "` + strings.Repeat("x", size-50) + `"}`)
+}
+
+// The journal counts what its entries hold honestly: with large bodies
+// the heap stays near the budget, and with small ones near what it counts.
+func TestJournalStaysWithinItsByteBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills the heap")
+	}
+	const budget = 8 << 20
+	j, heap := journalHeap(10000, budget, 400, largeBody(64<<10))
+	t.Logf("large bodies: %d entries kept, %d bytes counted, heap %d (budget %d)", j.count, j.bytes, heap, budget)
+	if j.bytes > budget || heap > budget*11/10 {
+		t.Errorf("counted %d, heap %d: over the budget of %d", j.bytes, heap, budget)
+	}
+	if j.count < 100 || j.count > 130 {
+		t.Errorf("%d entries of 64 KiB kept in 8 MiB", j.count)
+	}
+	j, heap = journalHeap(10000, defaultJournalBytes, 10000, []byte(`{"enabled": false}`))
+	t.Logf("small bodies: %d entries kept, %d bytes counted, heap %d", j.count, j.bytes, heap)
+	if j.count != 10000 || heap > j.bytes*11/10 || heap < j.bytes*8/10 {
+		t.Errorf("%d entries: counted %d bytes but the heap holds %d", j.count, j.bytes, heap)
+	}
+}
+
+func BenchmarkJournalFull(b *testing.B) {
+	for range b.N {
+		j, heap := journalHeap(defaultJournalSize, defaultJournalBytes, 10000, largeBody(64<<10))
+		b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
+		b.ReportMetric(float64(j.count), "entries")
+	}
+}
+
+func TestJournalDropsTheOldestToStayWithinItsBytes(t *testing.T) {
+	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 4 << 10 })
+	for i := range 20 {
+		e.do("owner", "GET", fmt.Sprintf("/globalAlerts?n=%d", i), nil)
+	}
+	_, got := e.journalOf("")
+	if len(got) < 5 || len(got) >= 21 {
+		t.Fatalf("kept %d entries in 4 KiB", len(got))
+	}
+	if last := got[len(got)-1]; last["query"] != "n=19" {
+		t.Errorf("the newest entry was dropped: %v", last)
+	}
+	if first := got[0]; first["query"] == "n=0" {
+		t.Errorf("the oldest entry was kept: %v", first)
+	}
+	big := `{"desc": "` + strings.Repeat("d", 5000) + `", "privateKey": "SECRET"}`
+	e.do("owner", "POST", "/groups/"+projA+"/apiKeys", big)
+	r, got := e.journalOf("?method=POST")
+	if len(got) != 1 || got[0]["body"] != nil || got[0]["bodyBytes"] != float64(len(big)) {
+		t.Errorf("a body larger than the budget: %.300s", r.raw)
+	}
+}
+
+// Every secret field the rules know, wherever a body puts it, is hidden
+// from the journal; and every notification field the API itself hides
+// once stored is one of them, so a new one cannot be forgotten here.
+func TestJournalRedactsEverySecretFieldOfTheRules(t *testing.T) {
+	for kind, fields := range rules.NotificationFields {
+		for _, f := range fields {
+			n := rules.RedactNotification(rules.Doc{"typeName": kind, f: "https://hooks.example.com/path?token=t0ken-1234"})
+			if n[f] != "https://hooks.example.com/path?token=t0ken-1234" && !rules.SecretFields[f] {
+				t.Errorf("%s.%s is hidden by the API but is not in rules.SecretFields", kind, f)
+			}
+		}
+	}
+	e := newEnv(t)
+	e.do("owner", "GET", "/globalAlerts", nil) // the digest challenge, before any body
+	var names []string
+	for f := range rules.SecretFields {
+		names = append(names, f)
+		value := "SECRET-" + f
+		body := map[string]any{
+			f:               value,
+			"notifications": []any{map[string]any{"typeName": "WEBHOOK", f: value, "nested": map[string]any{strings.ToUpper(f): []any{value}}}},
+		}
+		e.do("owner", "POST", "/groups/"+projA+"/alertConfigs", body)
+	}
+	r := e.doRaw("owner", "GET", "/_omctl/requests?method=POST", "")
+	if strings.Contains(string(r.raw), "SECRET-") {
+		t.Fatalf("a secret reached the journal: %s", r.raw)
+	}
+	if n, want := strings.Count(string(r.raw), `"<redacted>"`), 3*len(names); n != want {
+		t.Errorf("%d values redacted, want %d (fields %v)", n, want, names)
+	}
+	for _, f := range []string{"webhookUrl", "chatBWebhookUrl", "microsoftTeamsWebhookUrl", "password", "privateKey"} {
+		if !rules.SecretFields[f] {
+			t.Errorf("%s is not a secret field", f)
+		}
 	}
 }

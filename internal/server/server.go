@@ -44,6 +44,13 @@ type Options struct {
 	// JournalSize is how many API requests the journal keeps (default
 	// 10000; negative keeps none).
 	JournalSize int
+	// JournalBytes bounds the memory the journal's entries hold (default
+	// 64 MiB).
+	JournalBytes int64
+	// AuthFailureLimit, when positive, answers 429 to the requests naming
+	// a key or user once that many of its digest answers failed within a
+	// minute, until the minute ends.
+	AuthFailureLimit int
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
@@ -77,6 +84,8 @@ type Server struct {
 	journal *journal
 	faults  *faultSet
 	limiter *rateLimiter
+
+	authFailures *authFailures
 }
 
 // New builds a server over opts.
@@ -109,9 +118,10 @@ func New(opts Options) (*Server, error) {
 		nonces:        newNonces(opts.NonceTTL, opts.Clock.Now),
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
-		journal:       newJournal(opts.JournalSize),
+		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
 		faults:        newFaultSet(),
 		limiter:       newRateLimiter(opts.RateLimit),
+		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 	}
 	s.notes = &notificationLog{}
 	s.stop = make(chan struct{})

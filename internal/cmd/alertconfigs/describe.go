@@ -56,7 +56,7 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Describe(body, Table, Detail)
+	return printer.Describe(body, Table, Detail.Of("id", opts.ConfigID))
 }
 
 // Detail is the terminal view of `alertconfigs describe`.

@@ -326,3 +326,29 @@ func TestAckAgainKeepsTheComment(t *testing.T) {
 		}
 	}
 }
+
+// describe prints an alert only when the answer is that alert: a list,
+// another alert or something else is an error, in every format.
+func TestDescribeRefusesAnAnswerThatIsNotTheAlert(t *testing.T) {
+	other := strings.Replace(alertJSON, alertID, "5f1a0c2e8f9d4b00123456ff", 1)
+	for _, tt := range []struct {
+		name, body, format, want string
+	}{
+		{"a list", page(alertJSON, 1, false), "json", "the server answered a list where an alert was asked for"},
+		{"a list, in a table", page(alertJSON, 1, false), "table", "the server answered a list where an alert was asked for"},
+		{"another alert", other, "json", `the server answered with id "5f1a0c2e8f9d4b00123456ff" where id "` + alertID + `" was asked for`},
+		{"an array", `[` + alertJSON + `]`, "yaml", "the server's answer is not an alert: it is not a JSON object"},
+		{"no id", `{"status":"OPEN"}`, "jsonl", "the server's answer is not an alert: it has no id"},
+		{"a wrong shape", `{"id":"` + alertID + `","status":7}`, "json", "the server's answer is not an alert"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := stubapi.New(t)
+			srv.Reply("GET", "/groups/"+project+"/alerts/"+alertID, 200, tt.body)
+			ios, _, out, _ := iostreams.Test()
+			err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, tt.format, project), AlertID: alertID})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) == 0 || out.Len() != 0 {
+				t.Errorf("err = %v, stdout %q; want %q", err, out.String(), tt.want)
+			}
+		})
+	}
+}

@@ -59,5 +59,9 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Describe(body, Table, Detail)
+	detail := Detail.Of("clusterId", opts.ClusterID)
+	if opts.Members {
+		detail = Detail // the members of a sharded cluster, as the server lists them
+	}
+	return printer.Describe(body, Table, detail)
 }

@@ -94,5 +94,5 @@ func describeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Describe(body, Table, Detail)
+	return printer.Describe(body, Table, Detail.Of("id", projectID))
 }

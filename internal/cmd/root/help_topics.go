@@ -49,8 +49,8 @@ environment variables alone, with no config file.
                      service answers 429, 502, 503 or 504 or the connection
                      is lost (default 3, 0 for none; --retries); a 429 is
                      retried after its Retry-After, the others after a
-                     growing, jittered wait, all within --timeout. POST and
-                     DELETE are never repeated.`) +
+                     growing, jittered wait, all within
+                     --request-timeout. POST and DELETE are never repeated.`) +
 		envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour

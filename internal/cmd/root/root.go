@@ -54,6 +54,16 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 		SilenceUsage:  true,
 	}
 	cmd.SetVersionTemplate("{{.Version}}\n")
+	// --timeout bounds the whole command: a list walk that a server keeps
+	// feeding ends with it, not only each of its requests.
+	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if f.Flags.Timeout > 0 && c.Annotations[cmdutil.NoDeadline] == "" {
+			ctx, cancel := context.WithTimeoutCause(c.Context(), f.Flags.Timeout, cmdutil.ErrCommandTimeout)
+			context.AfterFunc(c.Context(), cancel) // its timer goes with the run's context, or at the deadline
+			c.SetContext(ctx)
+		}
+		return nil
+	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &cmdutil.FlagError{Err: flagValueError(c, err)}
 	})
@@ -69,7 +79,8 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
 	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")
 	pf.BoolVar(&g.Insecure, "insecure", false, "skip TLS certificate verification (unsafe)")
-	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request, its retries included")
+	pf.DurationVar(&g.Timeout, "timeout", 0, "time limit of the whole command, every page and retry included; 0 for none")
+	pf.DurationVar(&g.RequestTimeout, "request-timeout", 60*time.Second, "time limit of each HTTP request, its retries included")
 	pf.IntVar(&g.Retries, "retries", client.DefaultRetries, "times a GET, PUT or PATCH is tried again on 429, 502, 503, 504 or a lost connection; 0 for none"+envNote(cfg.RetriesEnv))
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")
@@ -161,7 +172,11 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 			err = usage
 		}
 	}
-	err = timeoutError(err, f.Flags.Timeout)
+	if executed != nil && context.Cause(executed.Context()) == cmdutil.ErrCommandTimeout {
+		err = commandTimeoutError(err, f.Flags.Timeout)
+	} else {
+		err = timeoutError(err, f.Flags.RequestTimeout)
+	}
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
 	code := cmdutil.ExitCode(err)
 	if code == cmdutil.ExitUsage && executed != nil {

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -202,11 +205,46 @@ func TestVersionAsJSON(t *testing.T) {
 
 func TestTimeoutSaysWhichFlagWaits(t *testing.T) {
 	err := timeoutError(fmt.Errorf("GET http://om:8080/api/public/v1.0/groups: %w", context.DeadlineExceeded), 5*time.Second)
-	if want := "GET http://om:8080/api/public/v1.0/groups: no answer within 5s (--timeout sets how long to wait)"; err.Error() != want {
+	if want := "GET http://om:8080/api/public/v1.0/groups: no answer within 5s (--request-timeout sets how long to wait for each request)"; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
 	}
 	other := errors.New("GET http://om: connection refused")
 	if timeoutError(other, time.Second) != other {
 		t.Error("a failure that is not a timeout was reworded")
+	}
+}
+
+// A server that feeds pages for ever (a totalCount of 10^12) is stopped
+// by --timeout, the limit of the whole command, with whole lines printed
+// and a message that says so; --request-timeout bounds each request.
+func TestTimeoutBoundsTheWholeCommand(t *testing.T) {
+	var slow atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() {
+			time.Sleep(time.Second)
+		}
+		page := r.URL.Query().Get("pageNum")
+		var items []string
+		for i := range 100 {
+			items = append(items, fmt.Sprintf(`{"id":"%s-%d","status":"OPEN"}`, page, i))
+		}
+		fmt.Fprintf(w, `{"results":[%s],"totalCount":1000000000000,"links":[]}`, strings.Join(items, ","))
+	}))
+	defer srv.Close()
+	start := time.Now()
+	code, out, stderr := run(t, srv.URL, "alerts", "list", "--all", "-o", "jsonl", "--limit", "100", "--timeout", "500ms")
+	if took := time.Since(start); code != 1 || took > 5*time.Second {
+		t.Fatalf("exit %d after %s; stderr %s", code, took, stderr)
+	}
+	if !strings.Contains(stderr, "stopped: the command ran for its --timeout of 500ms") || goInternals.MatchString(stderr) {
+		t.Errorf("stderr = %q", stderr)
+	}
+	if lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); len(lines) < 100 || !strings.HasSuffix(out, "}\n") {
+		t.Errorf("%d lines, ending %q", len(lines), out[max(0, len(out)-20):])
+	}
+	slow.Store(true)
+	code, _, stderr = run(t, srv.URL, "alerts", "list", "--request-timeout", "200ms", "--retries", "0")
+	if code != 1 || !strings.Contains(stderr, "no answer within 200ms (--request-timeout") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -113,5 +113,12 @@ func timeoutError(err error, timeout time.Duration) error {
 		return err
 	}
 	request, _, _ := strings.Cut(err.Error(), ": ")
-	return fmt.Errorf("%s: no answer within %s (--timeout sets how long to wait)", request, timeout)
+	return fmt.Errorf("%s: no answer within %s (--request-timeout sets how long to wait for each request)", request, timeout)
+}
+
+// commandTimeoutError says that the command was stopped by --timeout, the
+// time limit of the whole command, and what it was doing then.
+func commandTimeoutError(err error, timeout time.Duration) error {
+	request, _, _ := strings.Cut(err.Error(), ": ")
+	return fmt.Errorf("%s: stopped: the command ran for its --timeout of %s", request, timeout)
 }

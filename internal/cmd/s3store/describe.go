@@ -55,5 +55,5 @@ func DescribeRun(ctx context.Context, opts *DescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.Describe(body, TableFor(opts.Kind), Detail)
+	return printer.Describe(body, TableFor(opts.Kind), Detail.Of("id", opts.StoreID))
 }

@@ -29,14 +29,14 @@ func TestNewCmdServer(t *testing.T) {
 		check   func(*Options) bool
 	}{
 		{[]string{}, "", func(o *Options) bool {
-			return o.Listen == "127.0.0.1:8080" && o.JournalSize == 10000 && o.NonceTTL.String() == "5m0s" && !o.Demo && o.WebhookAllow == nil
+			return o.Listen == "127.0.0.1:8080" && o.JournalSize == 10000 && o.JournalBytes == 64<<20 && o.MaxConns == 4096 && o.AuthFailures == 0 && o.NonceTTL.String() == "5m0s" && !o.Demo && o.WebhookAllow == nil
 		}},
 		{[]string{"--listen", "127.0.0.1:0", "--demo", "--state", "s.json", "--clock", "2026-01-01T00:00:00Z", "--nonce-ttl", "1m",
-			"--env-file", "e.env", "--quiet", "--webhook-allow", "10.0.0.0/8,hooks.example", "--rate-limit", "3", "--journal-size", "0", "--tls-self-signed"}, "",
+			"--env-file", "e.env", "--quiet", "--webhook-allow", "10.0.0.0/8,hooks.example", "--rate-limit", "3", "--journal-size", "0", "--journal-bytes", "2MiB", "--tls-self-signed"}, "",
 			func(o *Options) bool {
 				return o.Listen == "127.0.0.1:0" && o.Demo && o.StateFile == "s.json" && o.Clock == "2026-01-01T00:00:00Z" && o.NonceTTL.String() == "1m0s" &&
 					o.EnvFile == "e.env" && o.Quiet && len(o.WebhookAllow) == 2 && o.WebhookAllow[1] == "hooks.example" &&
-					o.RateLimit == 3 && o.JournalSize == 0 && o.TLSSelfSigned
+					o.RateLimit == 3 && o.JournalSize == 0 && o.JournalBytes == 2<<20 && o.TLSSelfSigned
 			}},
 		{[]string{"--fixtures", "f.json", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "", func(o *Options) bool {
 			return o.FixturesFile == "f.json" && o.TLSCert == "c.pem" && o.TLSKey == "k.pem"
@@ -45,6 +45,10 @@ func TestNewCmdServer(t *testing.T) {
 		{[]string{"--tls-self-signed", "--tls-cert", "c.pem", "--tls-key", "k.pem"}, "none of the others can be", nil},
 		{[]string{"--tls-cert", "c.pem"}, "must all be set", nil},
 		{[]string{"extra"}, "unknown command", nil},
+		{[]string{"--max-connections", "8", "--auth-failure-limit", "5"}, "", func(o *Options) bool { return o.MaxConns == 8 && o.AuthFailures == 5 }},
+		{[]string{"--journal-bytes", "1024"}, "", func(o *Options) bool { return o.JournalBytes == 1024 }},
+		{[]string{"--journal-bytes", "0"}, "want a positive number of bytes", nil},
+		{[]string{"--journal-bytes", "64MB"}, "such as 64MiB", nil},
 	} {
 		ios, _, _, _ := iostreams.Test()
 		var got *Options

@@ -45,6 +45,9 @@ type Options struct {
 	WebhookAllow  []string
 	RateLimit     int
 	JournalSize   int
+	JournalBytes  byteSize
+	MaxConns      int
+	AuthFailures  int
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -68,15 +71,19 @@ across restarts. SIGINT or SIGTERM stops it cleanly.
 Test controls live under /_omctl/: GET health (no credentials), and with a
 GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
 {"advance": "15m"} (with --clock, time stands still until advanced). The
-server keeps a journal of the last --journal-size API requests, which
-'omctl server requests' shows, and injects the faults that 'omctl server
+server keeps a journal of the last --journal-size API requests, within
+--journal-bytes of memory, which 'omctl server requests' shows, and injects the faults that 'omctl server
 faults add' describes. --rate-limit N answers 429 to a key's requests beyond
-N a second. docs/server.md describes the fixture format, the controls, the
+N a second, and --auth-failure-limit N to those naming a key or user that
+failed digest authentication N times within the minute. Beyond
+--max-connections open connections, a new one is answered 503 and closed. docs/server.md describes the fixture format, the controls, the
 journal, faults and the clock.`,
 		Example: `  omctl server --demo
   omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
   omctl server --demo --tls-self-signed --env-file omctl.env`,
 		Args: cobra.NoArgs,
+		// The server runs until stopped: --timeout bounds client commands.
+		Annotations: map[string]string{cmdutil.NoDeadline: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -99,6 +106,10 @@ journal, faults and the clock.`,
 	fl.StringSliceVar(&opts.WebhookAllow, "webhook-allow", nil, "hosts or CIDR blocks webhooks may be sent to, beyond loopback")
 	fl.IntVar(&opts.RateLimit, "rate-limit", 0, "allow each API key or user `N` requests a second, then answer 429 (0: no limit)")
 	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
+	fl.IntVar(&opts.AuthFailures, "auth-failure-limit", 0, "after `N` wrong digest answers in a minute for one key or user, answer its requests 429 until the minute ends (0: no limit)")
+	fl.IntVar(&opts.MaxConns, "max-connections", srv.DefaultMaxConnections, "keep at most `N` client connections open; beyond, answer 503 and close (0: no cap)")
+	opts.JournalBytes = 64 << 20
+	fl.Var(&opts.JournalBytes, "journal-bytes", "hold at most `SIZE` of memory in the journal (bytes, or with KiB, MiB or GiB)")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
 	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
 	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
@@ -113,6 +124,12 @@ journal, faults and the clock.`,
 func Run(ctx context.Context, opts *Options) error {
 	if opts.RateLimit < 0 {
 		return cmdutil.FlagErrorf("invalid --rate-limit %d: want 0 (no limit) or more requests a second", opts.RateLimit)
+	}
+	if opts.AuthFailures < 0 {
+		return cmdutil.FlagErrorf("invalid --auth-failure-limit %d: want 0 (no limit) or more failures a minute", opts.AuthFailures)
+	}
+	if opts.MaxConns < 0 {
+		return cmdutil.FlagErrorf("invalid --max-connections %d: want 0 (no cap) or more connections", opts.MaxConns)
 	}
 	if opts.JournalSize < 0 {
 		return cmdutil.FlagErrorf("invalid --journal-size %d: want 0 (no journal) or more requests", opts.JournalSize)
@@ -156,17 +173,23 @@ func Run(ctx context.Context, opts *Options) error {
 	defer ln.Close() // when a later step fails; closing twice is harmless
 	scheme := "http"
 	var caFile string
+	var tlsConf *tls.Config
 	if opts.TLSSelfSigned || opts.TLSCert != "" {
-		tlsConf, ca, err := tlsConfig(opts, ln.Addr())
-		if err != nil {
+		var ca string
+		if tlsConf, ca, err = tlsConfig(opts, ln.Addr()); err != nil {
 			return err
 		}
-		ln = tls.NewListener(ln, tlsConf)
 		scheme, caFile = "https", ca
 		if opts.TLSSelfSigned {
 			// The certificate is this run's alone: leave nothing behind.
 			defer os.RemoveAll(filepath.Dir(ca))
 		}
+	}
+	// Connections are counted beneath TLS, so that those served are the
+	// *tls.Conn net/http knows; a refused one is answered over TLS too.
+	ln = srv.LimitConnections(ln, opts.MaxConns, tlsConf)
+	if tlsConf != nil {
+		ln = tls.NewListener(ln, tlsConf)
 	}
 	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
 	restoreGC := collectOftenWhileLoading()
@@ -181,7 +204,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
-		RateLimit: opts.RateLimit, JournalSize: journalSize, BaseURL: baseURL})
+		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL})
 	if err != nil {
 		return err
 	}
