@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/zalando/go-keyring"
 
 	"github.com/omctl/omctl/internal/cmd/root"
 	"github.com/omctl/omctl/internal/server"
@@ -28,7 +29,15 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"omctl": func() { os.Exit(root.Main()) },
+		"omctl": func() {
+			// Each omctl of a story is a process of its own, so an
+			// in-memory store would forget a key between two lines; with
+			// none answering, stories see the file fallback on every OS
+			// and never touch the credential store of the machine.
+			// make test-keyring tests the real one.
+			keyring.MockInitWithError(errors.New("no credential store in the stories"))
+			os.Exit(root.Main())
+		},
 	})
 }
 
