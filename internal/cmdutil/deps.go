@@ -22,9 +22,9 @@ type Deps struct {
 	Prompter prompt.Prompter
 }
 
-// Prompt returns who asks questions, and whether anybody can answer:
-// standard input and output must both be terminals (prompt.CanPrompt).
-// A command that would ask without one fails with a usage error instead.
+// Prompt returns who asks questions, and whether anybody can answer
+// (prompt.CanPrompt). A command that would ask without a terminal fails
+// with a usage error instead, or goes on where a script expects it to.
 func (d Deps) Prompt() (prompt.Prompter, bool) {
 	if !prompt.CanPrompt(d.IO) {
 		return nil, false
@@ -33,6 +33,15 @@ func (d Deps) Prompt() (prompt.Prompter, bool) {
 		return d.Prompter, true
 	}
 	return prompt.New(d.IO), true
+}
+
+// Picker is Prompt for a picker that stands in for a missing argument:
+// standard output must be a terminal too (prompt.CanPick).
+func (d Deps) Picker() (prompt.Prompter, bool) {
+	if !prompt.CanPick(d.IO) {
+		return nil, false
+	}
+	return d.Prompt()
 }
 
 // NewDeps takes every dependency from f.

@@ -35,9 +35,16 @@ type Prompter interface {
 	MultiSelect(ctx context.Context, title string, options []Option) ([]string, error)
 }
 
-// CanPrompt reports whether a person can answer: standard input and
-// standard output are both terminals.
+// CanPrompt reports whether a person can answer: standard input is a
+// terminal, and so is standard output or standard error to draw on.
 func CanPrompt(ios *iostreams.IOStreams) bool {
+	return ios.IsStdinTTY() && (ios.IsStdoutTTY() || ios.IsStderrTTY())
+}
+
+// CanPick reports whether a picker may stand in for a missing argument:
+// standard input and standard output are both terminals, as gh asks, so
+// a command whose output is piped or captured never waits for a choice.
+func CanPick(ios *iostreams.IOStreams) bool {
 	return ios.IsStdinTTY() && ios.IsStdoutTTY()
 }
 

@@ -1,11 +1,9 @@
 package alertconfigs
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,9 +32,9 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(context.Context, *DeleteOptions)
 (DELETE /groups/{project_id}/alertConfigs/{alert_config_id}). Its TRACKING
 and OPEN alerts are cancelled.
 
-On a terminal omctl asks before deleting; --yes skips the question. When
-standard input is not a terminal (a script, a CI job) there is nobody to ask,
-so omctl refuses to delete without --yes.`,
+On a terminal omctl asks before deleting (No unless you choose Yes); --yes
+skips the question. When standard input is not a terminal (a script, a CI
+job) there is nobody to ask, so omctl refuses to delete without --yes.`,
 		Example: `  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678
   omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678 --yes`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
@@ -57,8 +55,9 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if err := cmdutil.CheckID("alert config", opts.ConfigID); err != nil {
 		return err
 	}
-	if !opts.Yes && !opts.IO.IsStdinTTY() {
-		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: standard input is not a terminal, so omctl cannot ask for confirmation", opts.ConfigID)
+	asker, canAsk := opts.Prompt()
+	if !opts.Yes && !canAsk {
+		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: there is no terminal, so omctl cannot ask for confirmation", opts.ConfigID)
 	}
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
@@ -66,11 +65,11 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	}
 	printer, projectID := r.Printer, r.ProjectID
 	if !opts.Yes {
-		fmt.Fprintf(opts.IO.ErrOut, "Delete alert configuration %s of project %s? Its open alerts will be cancelled. [y/N] ", opts.ConfigID, projectID)
-		answer, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
-		switch strings.ToLower(strings.TrimSpace(answer)) {
-		case "y", "yes":
-		default:
+		sure, err := asker.Confirm(ctx, fmt.Sprintf("Delete alert configuration %s of project %s?", opts.ConfigID, projectID), "Its open alerts will be cancelled.", false)
+		if err != nil {
+			return err
+		}
+		if !sure {
 			return errNotConfirmed
 		}
 	}

@@ -332,10 +332,10 @@ func TestSetReadsASecretHiddenAtATerminal(t *testing.T) {
 	if v, _ := keyring.Get("omctl:default", "private_key"); v != "typed-key-4321" || strings.Contains(errOut.String(), "typed") {
 		t.Errorf("store %q, stderr %q", v, errOut.String())
 	}
-	// A terminal on stdin but not on stdout: no prompt, a usage error.
+	// A terminal on stdin alone: nowhere to draw a prompt, a usage error.
 	ios.SetStdoutTTY(false)
 	err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Key: "private_key"})
-	if !isUsage(err) || !strings.Contains(err.Error(), "standard output is not a terminal") {
+	if !isUsage(err) || !strings.Contains(err.Error(), "neither standard output nor standard error is a terminal") {
 		t.Errorf("err = %v", err)
 	}
 	// An empty pipe sets nothing.

@@ -142,7 +142,7 @@ func readSecret(ctx context.Context, deps cmdutil.Deps, key string) (string, err
 	if deps.IO.IsStdinTTY() {
 		p, ok := deps.Prompt()
 		if !ok {
-			return "", cmdutil.FlagErrorf("cannot ask for %s: standard output is not a terminal; pipe the value in instead: 'omctl config set %s < FILE'", key, key)
+			return "", cmdutil.FlagErrorf("cannot ask for %s: neither standard output nor standard error is a terminal; pipe the value in instead: 'omctl config set %s < FILE'", key, key)
 		}
 		v, err := p.Password(ctx, cmdutil.Title(strings.ReplaceAll(key, "_", " ")), "not shown as you type", notEmpty)
 		return strings.TrimSpace(v), err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 // ExpireOptions are the inputs of `snapshots expire`.
@@ -35,12 +36,17 @@ TIME is RFC 3339, a date, or a duration from now (30d), and must be in the
 future: once a snapshot's expiry has passed, the server refuses any new
 --expires, and only --do-not-delete can still keep the snapshot.
 
-To undo --do-not-delete, give the snapshot an expiry again with --expires.`,
+To undo --do-not-delete, give the snapshot an expiry again with --expires.
+
+Without SNAPSHOT_ID, at a terminal, omctl offers the cluster's snapshots to
+choose from; elsewhere it is a usage error.`,
 		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
   omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
-		Args: cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
+		Args: cmdutil.RangeArgs(0, 1, "SNAPSHOT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.SnapshotID = args[0]
+			if len(args) == 1 {
+				opts.SnapshotID = args[0]
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -57,7 +63,13 @@ To undo --do-not-delete, give the snapshot an expiry again with --expires.`,
 }
 
 func expireRun(ctx context.Context, opts *ExpireOptions) error {
-	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
+	var picker prompt.Prompter
+	if opts.SnapshotID == "" {
+		var ok bool
+		if picker, ok = opts.Picker(); !ok {
+			return cmdutil.FlagErrorf("missing SNAPSHOT_ID: usage: omctl snapshots expire SNAPSHOT_ID --cluster CLUSTER_ID (--expires TIME | --do-not-delete)")
+		}
+	} else if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
 		return err
 	}
 	if opts.ClusterID == "" {
@@ -92,6 +104,11 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
+	if opts.SnapshotID == "" {
+		if opts.SnapshotID, err = pickSnapshot(ctx, at, c, picker, opts.Now(), opts.IO.ErrOut); err != nil || opts.SnapshotID == "" {
+			return err
+		}
+	}
 	res, err := c.Send(ctx, api.ExpireSnapshot.Method, api.ExpireSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID), body)
 	if err != nil {
 		return err
