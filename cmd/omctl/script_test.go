@@ -27,7 +27,15 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
+// asOmctl in the environment makes the test binary run omctl itself, with
+// the machine's credential store: the keyring and terminal tests run it
+// so, where the stories' omctl has none.
+const asOmctl = "OMCTL_TEST_BINARY_IS_OMCTL"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asOmctl) == "1" {
+		os.Exit(root.Main())
+	}
 	testscript.Main(m, map[string]func(){
 		"omctl": func() {
 			// Each omctl of a story is a process of its own, so an
