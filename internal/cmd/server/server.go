@@ -22,6 +22,7 @@ import (
 
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/config"
 	srv "github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
 )
@@ -129,6 +130,8 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 		defer state.Close()
+		// It holds the API keys and webhook secrets of the data.
+		config.WarnIfExposed(opts.IO.ErrOut, opts.StateFile, "API keys and webhook secrets")
 		if clock, err = state.SavedClock(); err != nil {
 			return err
 		}
