@@ -91,12 +91,16 @@ func (f *Factory) Client() (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	privateKey, err := config.PrivateKeyOf(s, f.file, f.IOStreams.ErrOut)
-	if err != nil {
-		return nil, &FlagError{err}
+	privateKey, keyErr := config.PrivateKeyOf(s, f.file, f.IOStreams.ErrOut)
+	if keyErr != nil && s.PrivateKeyFile != "" {
+		return nil, &FlagError{keyErr} // a key file named but unreadable
 	}
 	if s.PublicKey == "" || privateKey == "" {
-		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY (or OMCTL_PRIVATE_KEY_FILE), or public_key and private_key in profile %q (omctl config init)", s.Profile)}
+		why := ""
+		if keyErr != nil {
+			why = " (" + keyErr.Error() + ")" // the credential store failed
+		}
+		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY (or OMCTL_PRIVATE_KEY_FILE), or public_key and private_key in profile %q (omctl config init)%s", s.Profile, why)}
 	}
 	if s.Insecure {
 		fmt.Fprintln(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (--insecure); the connection can be intercepted.")
