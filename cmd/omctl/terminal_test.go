@@ -85,10 +85,11 @@ func (p *tmuxPane) text(s string) {
 	p.tmux("send-keys", "-t", "omctl", "-l", s)
 }
 
-// fill answers the question titled title with answer and Enter. Keys
-// sent while one form gives way to the next can be lost, so it types
-// until the field shows the whole answer (as many asterisks when masked),
-// clearing the field (Ctrl-U) before each try.
+// fill answers the question titled title with answer and Enter, once the
+// field shows the whole answer (as many asterisks when masked). Should it
+// not within 1.5 s, it clears the field (Ctrl-U) and types again, and
+// says so: with bubbletea v2.0 keys sent as one form gave way to the next
+// were lost.
 func (p *tmuxPane) fill(title, answer string, masked bool) {
 	p.t.Helper()
 	p.waitFor(regexp.QuoteMeta(title))
@@ -98,9 +99,12 @@ func (p *tmuxPane) fill(title, answer string, masked bool) {
 	}
 	field := regexp.MustCompile(`> ` + regexp.QuoteMeta(shown) + `\s*$`)
 	for try := 0; try < 20; try++ {
+		if try > 0 {
+			p.t.Logf("retyping %q (try %d)", title, try)
+		}
 		p.keys("C-u")
 		p.text(answer)
-		for wait := 0; wait < 10; wait++ {
+		for wait := 0; wait < 50; wait++ {
 			time.Sleep(30 * time.Millisecond)
 			for _, line := range strings.Split(p.screen(), "\n") {
 				if field.MatchString(line) {
