@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 func clearKeyEnv(t *testing.T, dir string) {
@@ -70,5 +72,12 @@ func TestConfigFileReadableByOthersIsReported(t *testing.T) {
 		if got := errOut.String(); (got == want) != tc.warn || (!tc.warn && got != "") {
 			t.Errorf("%+v: stderr %q", tc.prof, got)
 		}
+	}
+}
+
+// Ctrl-C at a prompt ends the run as Ctrl-C anywhere else does.
+func TestACancelledPromptExitsAsInterrupted(t *testing.T) {
+	if code := ExitCode(fmt.Errorf("config init: %w", prompt.ErrCancelled)); code != ExitInterrupted {
+		t.Errorf("exit %d", code)
 	}
 }
