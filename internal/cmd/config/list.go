@@ -83,6 +83,9 @@ func listRun(opts *ListOptions) error {
 		if os.Getenv(k.Env) != "" {
 			note += "; " + k.Env + " is set and wins"
 		}
+		if v == "" && prof.PrivateKeyFile != "" && k.Name == "private_key" {
+			note = "read from " + prof.PrivateKeyFile + " (private_key_file)"
+		}
 		if v == "" {
 			fmt.Fprintf(out, "# %s: %s\n", k.Name, note)
 			continue
