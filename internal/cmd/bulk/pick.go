@@ -16,19 +16,25 @@ const MaxPick = 500
 
 // Options reads every item of a list endpoint and makes the options of a
 // picker of those option keeps, in the server's order.
+// It stops reading at the first option past MaxPick.
 func Options[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, option func(T) (prompt.Option, bool)) ([]prompt.Option, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var options []prompt.Option
 	_, err := Select(ctx, c, path, q, what, func(v T) (string, bool) {
-		if o, ok := option(v); ok {
+		if o, ok := option(v); ok && len(options) <= MaxPick {
 			options = append(options, o)
+			if len(options) > MaxPick {
+				stop()
+			}
 		}
 		return "", false
 	})
+	if len(options) > MaxPick {
+		return nil, cmdutil.FlagErrorf("more than %d to choose from, more than a picker shows: give ids or filters instead", MaxPick)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if len(options) > MaxPick {
-		return nil, cmdutil.FlagErrorf("%d to choose from, more than a picker shows (%d): give ids instead", len(options), MaxPick)
 	}
 	return options, nil
 }
