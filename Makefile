@@ -13,7 +13,7 @@ LDFLAGS := -s -w \
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: all build install test fmt-check vet lint bench bench-fetchall bench-startup bench-server fuzz clean demo docs completions release-check
+.PHONY: all build install test test-keyring test-terminal fmt-check vet lint bench bench-fetchall bench-startup bench-server fuzz clean demo docs completions release-check
 
 all: build
 
@@ -26,6 +26,30 @@ install:
 ## test: the gate CI runs: formatting, vet, and every test with the race detector.
 test: fmt-check vet
 	$(GO) test -race -count=1 ./...
+
+# apt-get as root, else through sudo; on a machine without apt-get the
+# targets name the packages to install and the tests skip, saying so.
+APT_GET := $(if $(shell command -v apt-get),$(if $(filter 0,$(shell id -u)),,sudo) apt-get,)
+define need
+	@missing=""; for tool in $(1); do command -v $$tool >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ -n "$(APT_GET)" ]; then $(APT_GET) install -y $(2); \
+	  else echo "install $(2) with your package manager"; fi; \
+	fi
+endef
+
+## test-keyring: save, read and migrate a key through a real Secret Service
+## (gnome-keyring on a D-Bus session of its own); make test skips it when
+## the tools are missing.
+test-keyring:
+	$(call need,gnome-keyring-daemon secret-tool dbus-run-session,gnome-keyring dbus-daemon libsecret-tools)
+	$(GO) test -count=1 -v -run 'TestKeyring' ./cmd/omctl
+
+## test-terminal: drive config init, the alerts ack picker and a declined
+## confirmation inside tmux; make test skips it when tmux is missing.
+test-terminal:
+	$(call need,tmux,tmux)
+	$(GO) test -count=1 -v -run 'TestPromptsAndPickersInARealTerminal' ./cmd/omctl
 
 fmt-check:
 	@out="$$(gofmt -l cmd internal bench)"; \

@@ -20,15 +20,32 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/zalando/go-keyring"
 
 	"github.com/omctl/omctl/internal/cmd/root"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
 )
 
+// asOmctl in the environment makes the test binary run omctl itself, with
+// the machine's credential store: the keyring and terminal tests run it
+// so, where the stories' omctl has none.
+const asOmctl = "OMCTL_TEST_BINARY_IS_OMCTL"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(asOmctl) == "1" {
+		os.Exit(root.Main())
+	}
 	testscript.Main(m, map[string]func(){
-		"omctl": func() { os.Exit(root.Main()) },
+		"omctl": func() {
+			// Each omctl of a story is a process of its own, so an
+			// in-memory store would forget a key between two lines; with
+			// none answering, stories see the file fallback on every OS
+			// and never touch the credential store of the machine.
+			// make test-keyring tests the real one.
+			keyring.MockInitWithError(errors.New("no credential store in the stories"))
+			os.Exit(root.Main())
+		},
 	})
 }
 

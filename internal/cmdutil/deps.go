@@ -4,6 +4,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 // Deps are what a command takes from the Factory. Every options struct
@@ -16,6 +17,31 @@ type Deps struct {
 	ProjectID func() (string, error)
 	OrgID     func() (string, error)
 	Client    func() (*client.Client, error)
+	// Prompter asks a person; nil asks at the terminal (prompt.New).
+	// Tests set a scripted one and mark IO's streams as terminals.
+	Prompter prompt.Prompter
+}
+
+// Prompt returns who asks questions, and whether anybody can answer
+// (prompt.CanPrompt). A command that would ask without a terminal fails
+// with a usage error instead, or goes on where a script expects it to.
+func (d Deps) Prompt() (prompt.Prompter, bool) {
+	if !prompt.CanPrompt(d.IO) {
+		return nil, false
+	}
+	if d.Prompter != nil {
+		return d.Prompter, true
+	}
+	return prompt.New(d.IO), true
+}
+
+// Picker is Prompt for a picker that stands in for a missing argument:
+// standard output must be a terminal too (prompt.CanPick).
+func (d Deps) Picker() (prompt.Prompter, bool) {
+	if !prompt.CanPick(d.IO) {
+		return nil, false
+	}
+	return d.Prompt()
 }
 
 // NewDeps takes every dependency from f.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 // Exit codes, documented in README and `omctl help exit-codes`.
@@ -52,6 +53,10 @@ func ExitCode(err error) int {
 	var codeErr *ExitCodeError
 	if errors.As(err, &codeErr) {
 		return codeErr.Code
+	}
+	if errors.Is(err, prompt.ErrCancelled) {
+		// Ctrl-C at a prompt reaches it as a key, not as SIGINT.
+		return ExitInterrupted
 	}
 	var flagErr *FlagError
 	var outErr *output.UsageError

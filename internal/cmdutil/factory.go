@@ -47,6 +47,7 @@ type Factory struct {
 	Now     func() time.Time
 
 	settings *config.Settings
+	file     *config.File
 	client   *client.Client
 }
 
@@ -62,6 +63,9 @@ func (f *Factory) ConfigFile() (*config.File, string, error) {
 		return nil, "", err
 	}
 	file, err := config.Load(path)
+	if err == nil && file.HoldsSecret() {
+		config.WarnIfExposed(f.IOStreams.ErrOut, path, "a private key")
+	}
 	return file, path, err
 }
 
@@ -78,7 +82,7 @@ func (f *Factory) Settings() (*config.Settings, error) {
 	if err != nil {
 		return nil, &FlagError{err}
 	}
-	f.settings = s
+	f.settings, f.file = s, file
 	return s, nil
 }
 
@@ -91,8 +95,16 @@ func (f *Factory) Client() (*client.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.PublicKey == "" || s.PrivateKey == "" {
-		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY, or public_key and private_key in profile %q (omctl config init)", s.Profile)}
+	privateKey, keyErr := config.PrivateKeyOf(s, f.file, f.IOStreams.ErrOut)
+	if keyErr != nil && s.PrivateKeyFile != "" {
+		return nil, &FlagError{keyErr} // a key file named but unreadable
+	}
+	if s.PublicKey == "" || privateKey == "" {
+		why := ""
+		if keyErr != nil {
+			why = " (" + keyErr.Error() + ")" // the credential store failed
+		}
+		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY (or OMCTL_PRIVATE_KEY_FILE), or public_key and private_key in profile %q (omctl config init)%s", s.Profile, why)}
 	}
 	if s.Insecure {
 		fmt.Fprintln(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (--insecure); the connection can be intercepted.")
@@ -108,7 +120,7 @@ func (f *Factory) Client() (*client.Client, error) {
 	c, err := client.New(client.Options{
 		BaseURL:    s.BaseURL,
 		PublicKey:  s.PublicKey,
-		PrivateKey: s.PrivateKey,
+		PrivateKey: privateKey,
 		CACertFile: s.CACert,
 		Insecure:   s.Insecure,
 		Timeout:    f.Flags.RequestTimeout,

@@ -24,11 +24,14 @@ type Profile struct {
 	BaseURL    string `toml:"base_url,omitempty"`
 	PublicKey  string `toml:"public_key,omitempty"`
 	PrivateKey string `toml:"private_key,omitempty"`
-	ProjectID  string `toml:"project_id,omitempty"`
-	OrgID      string `toml:"org_id,omitempty"`
-	Output     string `toml:"output,omitempty"`
-	CACert     string `toml:"ca_cert,omitempty"`
-	Insecure   bool   `toml:"insecure,omitempty"`
+	// PrivateKeyFile names a file holding the private key, for secrets
+	// mounted as files; the file is read when a request needs the key.
+	PrivateKeyFile string `toml:"private_key_file,omitempty"`
+	ProjectID      string `toml:"project_id,omitempty"`
+	OrgID          string `toml:"org_id,omitempty"`
+	Output         string `toml:"output,omitempty"`
+	CACert         string `toml:"ca_cert,omitempty"`
+	Insecure       bool   `toml:"insecure,omitempty"`
 }
 
 // File is the whole config file.

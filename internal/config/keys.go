@@ -70,6 +70,9 @@ var AllKeys = []Key{
 		Help:   "private key of that API key, or the user's API key",
 		Prompt: &Prompt{Title: "Private key", Help: "or that user's API key; not shown as you type"},
 		get:    func(p Profile) string { return p.PrivateKey }, set: func(p *Profile, v string) { p.PrivateKey = v }},
+	{Name: "private_key_file", Env: "OMCTL_PRIVATE_KEY_FILE", File: true, check: checkKeyFile,
+		Help: "file holding the private key (a secret mounted as a file); OMCTL_PRIVATE_KEY wins",
+		get:  func(p Profile) string { return p.PrivateKeyFile }, set: func(p *Profile, v string) { p.PrivateKeyFile = v }},
 	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkObjectID,
 		Help:   "default project (--project)",
 		Prompt: &Prompt{Title: "Default project ID", Help: "24 hex digits, optional", Optional: true},
@@ -216,6 +219,16 @@ func checkBool(key, value string) error {
 func checkNotEmpty(key, value string) error {
 	if value == "" {
 		return fmt.Errorf("%s must not be empty", key)
+	}
+	return nil
+}
+
+func checkKeyFile(_, value string) error {
+	if value == "" {
+		return fmt.Errorf("private_key_file must not be empty (omctl config unset private_key_file removes it)")
+	}
+	if st, err := os.Stat(value); err != nil || st.IsDir() {
+		return fmt.Errorf("invalid private_key_file %q: no such file; want the path of a file holding the private key", value)
 	}
 	return nil
 }

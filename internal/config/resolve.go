@@ -86,6 +86,11 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 		}
 		k.set(&s.Values, raw)
 	}
+	if os.Getenv("OMCTL_PRIVATE_KEY") == "" && os.Getenv("OMCTL_PRIVATE_KEY_FILE") != "" {
+		// The environment beats the profile: a key file named there wins
+		// over a private_key the profile holds.
+		s.PrivateKey = ""
+	}
 	return s, nil
 }
 

@@ -97,3 +97,7 @@ func (p *Printer) Confirm(body []byte, def TableDef, message string) error {
 	}
 	return p.Resource(body, def)
 }
+
+// RelativeTime says how far t is from now, as tables show times on a
+// terminal ("3 hours ago"); pickers show ages with it.
+func RelativeTime(t, now time.Time) string { return relativeTime(t, now) }

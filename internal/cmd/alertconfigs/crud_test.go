@@ -7,6 +7,8 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/prompt"
+	"github.com/omctl/omctl/internal/testutil/prompttest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -217,22 +219,25 @@ func TestDeleteDryRunSendsNothing(t *testing.T) {
 
 func TestDeleteAsksOnATerminal(t *testing.T) {
 	for _, tc := range []struct {
-		answer  string
+		answer  any
 		deleted bool
-	}{{"y\n", true}, {"YES\n", true}, {"n\n", false}, {"\n", false}, {"", false}} {
+	}{{true, true}, {false, false}, {prompt.ErrCancelled, false}} {
 		srv := stubapi.New(t)
 		if tc.deleted {
 			srv.Reply("DELETE", "/groups/"+project+"/alertConfigs/"+configID, 200, `{}`)
 		}
-		ios, stdin, _, stderr := iostreams.Test()
+		ios, _, _, _ := iostreams.Test()
 		ios.SetStdinTTY(true)
-		stdin.WriteString(tc.answer)
-		err := deleteRun(context.Background(), &DeleteOptions{Deps: srv.Deps(ios, "table", project), ConfigID: configID})
-		if !strings.Contains(stderr.String(), "Delete alert configuration "+configID+" of project "+project+"?") {
-			t.Errorf("%q: no question: %q", tc.answer, stderr.String())
+		ios.SetStderrTTY(true)
+		script := prompttest.New(t, tc.answer)
+		deps := srv.Deps(ios, "table", project)
+		deps.Prompter = script
+		err := deleteRun(context.Background(), &DeleteOptions{Deps: deps, ConfigID: configID})
+		if len(script.Asked) != 1 || script.Asked[0] != "Delete alert configuration "+configID+" of project "+project+"?" {
+			t.Errorf("%v: asked %q", tc.answer, script.Asked)
 		}
 		if sent := len(srv.Requests()) == 1; sent != tc.deleted || (err == nil) != tc.deleted {
-			t.Errorf("%q: deleted=%v err=%v", tc.answer, sent, err)
+			t.Errorf("%v: deleted=%v err=%v", tc.answer, sent, err)
 		}
 	}
 }

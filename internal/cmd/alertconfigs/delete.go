@@ -1,11 +1,9 @@
 package alertconfigs
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -35,10 +33,11 @@ func NewCmdDelete(f *cmdutil.Factory, runF func(context.Context, *DeleteOptions)
 (DELETE /groups/{project_id}/alertConfigs/{alert_config_id}). Its TRACKING
 and OPEN alerts are cancelled.
 
-On a terminal omctl asks before deleting; --yes skips the question. When
-standard input is not a terminal (a script, a CI job) there is nobody to ask,
-so omctl refuses to delete without --yes. --dry-run shows the configuration
-that would be deleted, asks nothing and deletes nothing.
+On a terminal omctl asks before deleting (No unless you choose Yes); --yes
+skips the question. When standard input is not a terminal (a script, a CI
+job) there is nobody to ask, so omctl refuses to delete without --yes.
+--dry-run shows the configuration that would be deleted, asks nothing and
+deletes nothing.
 
 The real service answers a deletion with an empty body; omctl takes any
 success as done, and -o json prints {} for it.`,
@@ -66,8 +65,9 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	if opts.DryRun {
 		return deletePreview(ctx, opts)
 	}
-	if !opts.Yes && !opts.IO.IsStdinTTY() {
-		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: standard input is not a terminal, so omctl cannot ask for confirmation", opts.ConfigID)
+	asker, canAsk := opts.Prompt()
+	if !opts.Yes && !canAsk {
+		return cmdutil.FlagErrorf("refusing to delete alert configuration %s without --yes: there is no terminal, so omctl cannot ask for confirmation", opts.ConfigID)
 	}
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject)
 	if err != nil {
@@ -75,11 +75,11 @@ func deleteRun(ctx context.Context, opts *DeleteOptions) error {
 	}
 	printer, projectID := r.Printer, r.ProjectID
 	if !opts.Yes {
-		fmt.Fprintf(opts.IO.ErrOut, "Delete alert configuration %s of project %s? Its open alerts will be cancelled. [y/N] ", opts.ConfigID, projectID)
-		answer, _ := bufio.NewReader(opts.IO.In).ReadString('\n')
-		switch strings.ToLower(strings.TrimSpace(answer)) {
-		case "y", "yes":
-		default:
+		sure, err := asker.Confirm(ctx, fmt.Sprintf("Delete alert configuration %s of project %s?", opts.ConfigID, projectID), "Its open alerts will be cancelled.", false)
+		if err != nil {
+			return err
+		}
+		if !sure {
 			return errNotConfirmed
 		}
 	}

@@ -20,6 +20,8 @@ type SetEnabledOptions struct {
 	Event     string
 	DryRun    bool
 	Enabled   bool
+	// Yes skips the question a bulk change asks at a terminal.
+	Yes bool
 }
 
 // NewCmdSetEnabled builds `alertconfigs enable` or `alertconfigs disable`.
@@ -40,7 +42,11 @@ They are changed 8 at a time, and one line per configuration says what
 happened: a table on a terminal, tab-separated ID, RESULT and DETAIL when
 piped, a JSON object per line with -o json or jsonl. Every one is tried; the
 exit code is 1 when any failed. --dry-run prints, for each configuration,
-the PATCH it would send and its diff, and changes nothing.`,
+the PATCH it would send and its diff, and changes nothing. At a terminal
+omctl asks before changing several; --yes skips that.
+
+Without ids or --event, at a terminal, omctl offers the configurations the
+command would change to choose from; elsewhere it is a usage error.`,
 		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
 			"  omctl alertconfigs " + verb + " --event HOST_DOWN --dry-run\n" +
 			"  omctl alertconfigs list | cut -f1 | omctl alertconfigs " + verb + " -",
@@ -60,6 +66,7 @@ the PATCH it would send and its diff, and changes nothing.`,
 	}
 	cmd.Flags().StringVar(&opts.Event, "event", "", verb+" the configurations of this event type (HOST_DOWN, ...) that are not "+verb+"d")
 	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "change several configurations without asking at a terminal")
 	return cmd
 }
 
@@ -68,6 +75,9 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return bulkSetEnabledRun(ctx, opts)
 	}
 	if opts.ConfigID == "" {
+		if picker, ok := opts.Picker(); ok {
+			return pickAndSetEnabled(ctx, opts, picker)
+		}
 		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
 	}
 	return ProjectScope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, false)

@@ -46,6 +46,11 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return nil
 	}
 	verb := EnableVerb(opts.Enabled)
+	if !opts.DryRun {
+		if err := bulk.Confirm(ctx, opts.Deps, opts.Yes, fmt.Sprintf("%s %d alert configuration(s) of project %s?", cmdutil.Title(verb), len(ids), projectID)); err != nil {
+			return err
+		}
+	}
 	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		if opts.DryRun {

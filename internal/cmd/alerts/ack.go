@@ -31,6 +31,8 @@ type AckOptions struct {
 	Status   string
 	Event    string
 	DryRun   bool
+	// Yes skips the question a bulk change asks at a terminal.
+	Yes bool
 
 	Until   string
 	Forever bool
@@ -74,6 +76,7 @@ func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatusFilters, ", "))
 	cmd.Flags().StringVar(&o.Event, "event", "", "act on every alert of this event type (HOST_DOWN, REPLICA_SET, ...)")
 	cmdutil.AddDryRunFlag(cmd, &o.DryRun)
+	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "change several alerts without asking at a terminal")
 	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
 }
 
@@ -121,7 +124,12 @@ They are changed 8 at a time, and one line per alert says what happened: a
 table on a terminal, tab-separated ID, RESULT and DETAIL when piped, a JSON
 object per line with -o json or jsonl. Every alert is tried; the exit code
 is 1 when any failed. --dry-run prints, for each alert, the PATCH it would
-send and the diff of the alert, and changes nothing.`
+send and the diff of the alert, and changes nothing. At a terminal omctl
+asks before changing several alerts; --yes skips that.
+
+Without ids or flags, at a terminal, omctl offers the project's OPEN and
+TRACKING alerts to choose from (space selects, / filters, Enter confirms);
+elsewhere it is a usage error.`
 
 // NewCmdUnack builds `alerts unack`.
 func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) error) *cobra.Command {
@@ -148,6 +156,9 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		return bulkAckRun(ctx, opts)
 	}
 	if opts.AlertID == "" {
+		if picker, ok := opts.Picker(); ok {
+			return pickAndAck(ctx, opts, picker)
+		}
 		return cmdutil.FlagErrorf("which alerts? give ALERT_ID..., - to read ids from standard input, or --status and --event")
 	}
 	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {

@@ -60,6 +60,11 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	if opts.Unack {
 		verb = "unacknowledge"
 	}
+	if !opts.DryRun {
+		if err := bulk.Confirm(ctx, opts.Deps, opts.Yes, fmt.Sprintf("%s %d alert(s) of project %s?", cmdutil.Title(verb), len(ids), projectID)); err != nil {
+			return err
+		}
+	}
 	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		path := api.AckAlert.Path(projectID, id)

@@ -130,11 +130,11 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		}
 		return nil
 	}
-	path, err := save.save(key, projectID)
+	where, err := save.save(key, projectID)
 	if err != nil {
 		return fmt.Errorf("the key %s is created but could not be saved to profile %q (%w): store the private key shown above now; it is shown only once", key.PublicKey, opts.SaveProfile, err)
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Saved the key %s to profile %q in %s; use it with -P %s.\n", key.PublicKey, opts.SaveProfile, path, opts.SaveProfile)
+	fmt.Fprintf(opts.IO.ErrOut, "Saved the key %s to profile %q in %s, its private key %s; use it with -P %s.\n", key.PublicKey, opts.SaveProfile, save.path, where, opts.SaveProfile)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package apikeys
 
 import (
+	"io"
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
@@ -8,10 +9,12 @@ import (
 	"github.com/omctl/omctl/internal/config"
 )
 
-// profileSaver writes a new key to a profile that did not exist, through
-// the config file's own save (mode 0600, replaced atomically).
+// profileSaver writes a new key to a profile that did not exist, its
+// private key through the credential store (the OS keyring, else the
+// 0600 config file, as config set does).
 type profileSaver struct {
 	name, path, baseURL, orgID string
+	notice                     io.Writer
 }
 
 // newProfileSaver checks, before the key is created, that the profile can
@@ -36,7 +39,7 @@ func newProfileSaver(opts *CreateOptions) (*profileSaver, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &profileSaver{name: name, path: path, baseURL: baseURL}
+	s := &profileSaver{name: name, path: path, baseURL: baseURL, notice: opts.IO.ErrOut}
 	if opts.OrgID != nil {
 		s.orgID, _ = opts.OrgID() // optional: the profile works without it
 	}
@@ -44,19 +47,16 @@ func newProfileSaver(opts *CreateOptions) (*profileSaver, error) {
 }
 
 // save writes the profile, reading the file again so that a change made
-// meanwhile is kept, and returns the file's path.
-func (s *profileSaver) save(key api.APIKey, projectID string) (string, error) {
+// meanwhile is kept, and says where the private key went.
+func (s *profileSaver) save(key api.APIKey, projectID string) (config.Storage, error) {
 	file, err := config.Load(s.path)
 	if err != nil {
-		return "", err
+		return config.StoredNowhere, err
 	}
 	if _, exists := file.Profiles[s.name]; exists {
-		return "", cmdutil.FlagErrorf("the profile %s appeared meanwhile", s.name)
+		return config.StoredNowhere, cmdutil.FlagErrorf("the profile %s appeared meanwhile", s.name)
 	}
-	file.Profiles[s.name] = config.Profile{BaseURL: s.baseURL, PublicKey: key.PublicKey, PrivateKey: key.PrivateKey,
+	prof := config.Profile{BaseURL: s.baseURL, PublicKey: key.PublicKey, PrivateKey: key.PrivateKey,
 		ProjectID: projectID, OrgID: s.orgID}
-	if err := file.Save(s.path); err != nil {
-		return "", err
-	}
-	return s.path, nil
+	return config.SaveProfile(s.path, s.name, prof, &config.Credentials{Path: s.path, Notice: s.notice})
 }

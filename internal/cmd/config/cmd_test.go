@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/zalando/go-keyring"
+
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
@@ -27,6 +29,7 @@ func configDir(t *testing.T) string {
 	dir := t.TempDir()
 	t.Setenv("OMCTL_CONFIG_DIR", dir)
 	t.Setenv(cfg.ProfileEnv, "")
+	keyring.MockInit() // a store of this test's own
 	return filepath.Join(dir, "config.toml")
 }
 
@@ -50,7 +53,10 @@ func TestNewCmdSet(t *testing.T) {
 		{"", []string{"base_url", "https://om:8443"}, "", SetOptions{Key: "base_url", Value: "https://om:8443"}},
 		{"staging", []string{"project_id", "5e2b0c2e8f9d4b0012345678"}, "", SetOptions{Profile: "staging", Key: "project_id", Value: "5e2b0c2e8f9d4b0012345678"}},
 		{"", []string{"base_url"}, "missing VALUE", SetOptions{}},
-		{"", nil, "missing KEY VALUE", SetOptions{}},
+		{"", nil, "missing KEY", SetOptions{}},
+		{"", []string{"private_key", secret}, "not taken as an argument", SetOptions{}},
+		{"", []string{"private_key"}, "", SetOptions{Key: "private_key"}},
+		{"", []string{"private_key", "-"}, "", SetOptions{Key: "private_key", Value: "-"}},
 		{"", []string{"a", "b", "c"}, "too many arguments", SetOptions{}},
 	} {
 		ios, _, _, _ := iostreams.Test()
@@ -58,12 +64,12 @@ func TestNewCmdSet(t *testing.T) {
 		f := &cmdutil.Factory{IOStreams: ios, Flags: cmdutil.GlobalFlags{Profile: tt.profile}}
 		err := run(ios, NewCmdSet(f, func(o *SetOptions) error { got = o; return nil }), tt.args...)
 		if tt.wantErr != "" {
-			if !isUsage(err) || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
+			if !isUsage(err) || !strings.Contains(err.Error(), tt.wantErr) || got != nil || strings.Contains(err.Error(), secret) {
 				t.Errorf("%v: err %v, want usage error %q", tt.args, err, tt.wantErr)
 			}
 			continue
 		}
-		if err != nil || got == nil || got.Profile != tt.want.Profile || got.Key != tt.want.Key || got.Value != tt.want.Value || got.IO != ios || got.ConfigPath == nil {
+		if err != nil || got == nil || got.Profile != tt.want.Profile || got.Key != tt.want.Key || got.Value != tt.want.Value || got.ValueGiven != (len(tt.args) == 2 && tt.args[1] != "-") || got.IO != ios || got.ConfigPath == nil {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
 		}
 	}
@@ -141,7 +147,7 @@ func TestNewCmdConfigTree(t *testing.T) {
 	for _, c := range NewCmdConfig(&cmdutil.Factory{IOStreams: ios}).Commands() {
 		names = append(names, c.Name())
 	}
-	if got := strings.Join(names, ","); got != "get,init,list,set,unset,use" {
+	if got := strings.Join(names, ","); got != "get,init,list,migrate-secrets,set,unset,use" {
 		t.Errorf("subcommands = %s", got)
 	}
 }
@@ -150,12 +156,17 @@ func TestNewCmdConfigTree(t *testing.T) {
 // the file OMCTL_CONFIG_DIR names.
 func TestCommandsUseOMCTLConfigDir(t *testing.T) {
 	path := configDir(t)
-	ios, _, out, errOut := iostreams.Test()
+	ios, in, out, errOut := iostreams.Test()
 	f := &cmdutil.Factory{IOStreams: ios}
-	for _, kv := range [][2]string{{"base_url", "https://om:8443"}, {"private_key", secret}, {"public_key", "pub"}} {
+	for _, kv := range [][2]string{{"base_url", "https://om:8443"}, {"private_key", "-"}, {"public_key", "pub"}} {
+		in.WriteString(secret + "\n")
 		if err := run(ios, NewCmdSet(f, nil), kv[0], kv[1]); err != nil {
 			t.Fatal(err)
 		}
+		in.Reset()
+	}
+	if data, _ := os.ReadFile(path); strings.Contains(string(data), "private_key") {
+		t.Errorf("the key went to the file though the store took it:\n%s", data)
 	}
 	st, err := os.Stat(path)
 	if err != nil || st.Mode().Perm() != 0o600 {
@@ -297,57 +308,6 @@ func TestUnreadableConfigFileIsAnError(t *testing.T) {
 	}
 }
 
-func TestInitKeepsCurrentValuesAndAsksThemAsDefaults(t *testing.T) {
-	path := configDir(t)
-	ios, stdin, _, errOut := iostreams.Test()
-	for _, kv := range [][2]string{{"base_url", "https://old:8443"}, {"public_key", "oldpub"}, {"private_key", secret}} {
-		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "staging", Key: kv[0], Value: kv[1]}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	errOut.Reset()
-	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
-	// Enter keeps each current value; "maybe" is asked again; "no" skips the check.
-	stdin.WriteString("\n\n\n\n\nmaybe\nno\n")
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "staging", Ask: askAtTerminal,
-		Check: func(context.Context, *Answers) error { t.Error("checked"); return nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	shown := errOut.String()
-	if strings.Contains(shown, "aaaaaaaa") || strings.Contains(shown, "1234") {
-		t.Errorf("init showed the private key: %q", shown)
-	}
-	if !strings.Contains(shown, "[https://old:8443]") || !strings.Contains(shown, "[keep the current one]") || !strings.Contains(shown, "answer y or n") {
-		t.Errorf("prompts %q", shown)
-	}
-	file, err := cfg.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := file.Profiles["staging"]; got.BaseURL != "https://old:8443" || got.PublicKey != "oldpub" || got.PrivateKey != secret {
-		t.Errorf("saved %+v", got)
-	}
-	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v %v", st, err)
-	}
-}
-
-func TestInitConfirmDefaultIsYes(t *testing.T) {
-	configDir(t)
-	ios, stdin, _, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
-	stdin.WriteString("https://om:8443\npub\n" + secret + "\n\n\n\n")
-	var checked bool
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Ask: askAtTerminal,
-		Check: func(_ context.Context, a *Answers) error { checked = a.PrivateKey == secret; return nil }})
-	if err != nil || !checked || strings.Contains(errOut.String(), "aaaaaaaa") {
-		t.Errorf("err %v checked %v stderr %q", err, checked, errOut.String())
-	}
-}
-
 func TestInitOfASecondProfileLeavesTheActiveOne(t *testing.T) {
 	path := configDir(t)
 	ios, _, _, _ := iostreams.Test()
@@ -437,26 +397,14 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-func TestConfirmAcceptsYesAndNo(t *testing.T) {
-	for in, want := range map[string]bool{"y\n": true, "YES\n": true, "No\n": false, "\n": true} {
-		var shown strings.Builder
-		got, err := newPrompter(strings.NewReader(in), &shown).confirm(context.Background(), "Go?")
-		if err != nil || got != want || shown.String() != "Go? [Y/n]: " {
-			t.Errorf("%q: %v %v %q", in, got, err, shown.String())
-		}
-	}
-	if _, err := newPrompter(strings.NewReader(""), &strings.Builder{}).confirm(context.Background(), "Go?"); !errors.Is(err, errCancelled) {
-		t.Errorf("EOF: %v", err)
-	}
-}
-
 func TestSetTightensAnExistingFileTo0600(t *testing.T) {
 	path := configDir(t)
 	if err := os.WriteFile(path, []byte("active_profile = \"default\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ios, _, _, _ := iostreams.Test()
-	if err := run(ios, NewCmdSet(&cmdutil.Factory{IOStreams: ios}, nil), "private_key", secret); err != nil {
+	ios, in, _, _ := iostreams.Test()
+	in.WriteString(secret)
+	if err := run(ios, NewCmdSet(&cmdutil.Factory{IOStreams: ios}, nil), "private_key", "--insecure-storage"); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
@@ -478,9 +426,10 @@ func TestNewConfigDirectoryIs0700(t *testing.T) {
 
 func TestShortSecretIsRedactedWhole(t *testing.T) {
 	configDir(t)
-	ios, _, out, errOut := iostreams.Test()
+	ios, in, out, errOut := iostreams.Test()
 	f := &cmdutil.Factory{IOStreams: ios}
-	if err := run(ios, NewCmdSet(f, nil), "private_key", "abcd1234"); err != nil {
+	in.WriteString("abcd1234\n")
+	if err := run(ios, NewCmdSet(f, nil), "private_key"); err != nil {
 		t.Fatal(err)
 	}
 	if err := run(ios, NewCmdGet(f, nil), "private_key"); err != nil {

@@ -3,31 +3,36 @@ package config
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/zalando/go-keyring"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/prompt"
+	"github.com/omctl/omctl/internal/testutil/prompttest"
 )
 
 func tempPath(t *testing.T) func() (string, error) {
 	path := filepath.Join(t.TempDir(), "omctl", "config.toml")
 	t.Setenv(cfg.ProfileEnv, "")
+	keyring.MockInit() // a store of this test's own
 	return func() (string, error) { return path, nil }
 }
 
 func TestSetWritesMode0600AndListRedacts(t *testing.T) {
 	path := tempPath(t)
 	ios, _, out, _ := iostreams.Test()
-	for _, kv := range [][2]string{{"base_url", "https://om.example.com:8443"}, {"private_key", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234"}, {"project_id", "5e2b0c2e8f9d4b0012345678"}} {
+	for _, kv := range [][2]string{{"base_url", "https://om.example.com:8443"}, {"project_id", "5e2b0c2e8f9d4b0012345678"}} {
 		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
 			t.Fatal(err)
 		}
 	}
+	setSecret(t, path, "", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234")
 	p, _ := path()
 	st, err := os.Stat(p)
 	if err != nil || st.Mode().Perm() != 0o600 {
@@ -73,7 +78,7 @@ func TestGetUseAndProfiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key", Value: "secret-value-9876"}))
+	setSecret(t, path, "staging", "secret-value-9876")
 	must(getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key"}))
 	must(getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "staging", Key: "private_key", Reveal: true}))
 	if out.String() != "********9876\nsecret-value-9876\n" {
@@ -119,7 +124,8 @@ func TestInitSavesValidatedAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := file.Profiles["default"]; got.BaseURL != "https://om:8443" || got.PrivateKey != "priv" || file.ActiveProfile != "default" {
+	stored, _ := keyring.Get("omctl:default", "private_key")
+	if got := file.Profiles["default"]; got.BaseURL != "https://om:8443" || got.PrivateKey != "" || stored != "priv" || file.ActiveProfile != "default" {
 		t.Errorf("saved %+v", file)
 	}
 }
@@ -160,26 +166,52 @@ func TestUnsetRemovesAKey(t *testing.T) {
 	}
 }
 
-func TestInitSavesOrgAndChecksTheKeyWhenAsked(t *testing.T) {
+func TestInitChecksTheKeyBeforeSaving(t *testing.T) {
 	path := tempPath(t)
-	ios, _, _, errOut := iostreams.Test()
+	p, _ := path()
 	org := "5e1a0c2e8f9d4b0012345678"
-	answers := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org}, CheckNow: true}
+	answers := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org}}
 	var checked *Answers
-	opts := &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path,
-		Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
-		Check: func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }}
-	err := initRun(context.Background(), opts)
-	if err == nil || !strings.Contains(err.Error(), `profile "default" is saved, but the check failed: 401`) || checked == nil || checked.PrivateKey != "priv" {
+	refused := func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }
+	newOpts := func(ios *iostreams.IOStreams, script *prompttest.Script) *InitOptions {
+		return &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path,
+			Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
+			Check: refused}
+	}
+	// Refused, and nobody to ask: nothing saved.
+	ios, _, _, _ := iostreams.Test()
+	err := initRun(context.Background(), newOpts(ios, nil))
+	if err == nil || !strings.Contains(err.Error(), "nothing saved: the check failed: 401") || checked == nil || checked.PrivateKey != "priv" {
 		t.Fatalf("err = %v, checked %+v", err, checked)
 	}
-	p, _ := path()
-	file, _ := cfg.Load(p)
-	if file.Profiles["default"].OrgID != org {
-		t.Errorf("org not saved: %+v", file.Profiles)
+	if fileExists(p) {
+		t.Fatal("a refused key was saved")
 	}
+	// Refused, and the person says no: nothing saved.
+	ios, _, _, _ = iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStdoutTTY(true)
+	script := prompttest.New(t, false)
+	if err := initRun(context.Background(), newOpts(ios, script)); err == nil || fileExists(p) || script.Asked[0] != "Save the profile anyway?" {
+		t.Fatalf("declined: err %v, asked %v", err, script.Asked)
+	}
+	// Refused, and the person says yes: saved, the key in the store.
+	if err := initRun(context.Background(), newOpts(ios, prompttest.New(t, true))); err != nil {
+		t.Fatal(err)
+	}
+	file, _ := cfg.Load(p)
+	if file.Profiles["default"].OrgID != org || file.HoldsSecret() {
+		t.Errorf("saved %+v", file.Profiles)
+	}
+	if v, _ := keyring.Get("omctl:default", "private_key"); v != "priv" {
+		t.Errorf("store holds %q", v)
+	}
+	// Accepted: saved without a question.
+	ios, _, _, errOut := iostreams.Test()
+	opts := newOpts(ios, nil)
 	opts.Check = func(context.Context, *Answers) error { return nil }
-	if err := initRun(context.Background(), opts); err != nil || !strings.Contains(errOut.String(), "The server accepted the key.") {
+	if err := initRun(context.Background(), opts); err != nil || !strings.Contains(errOut.String(), "The server accepted the key.") ||
+		!strings.Contains(errOut.String(), "the private key in the OS credential store") {
 		t.Errorf("err = %v, stderr %q", err, errOut.String())
 	}
 }
@@ -196,60 +228,119 @@ func TestListOfAMissingProfilePrintsNothing(t *testing.T) {
 	}
 }
 
-func TestInitAsksLineByLineAndReasksBadAnswers(t *testing.T) {
+func TestInitAsksThroughThePrompterAndRefusesBadAnswers(t *testing.T) {
 	path := tempPath(t)
-	ios, stdin, _, errOut := iostreams.Test()
+	ios, _, _, _ := iostreams.Test()
 	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
-	stdin.WriteString(strings.Join([]string{
-		"om.example.com",         // refused: not a URL
-		"https://om.example.com", // base URL
-		"pub",                    // public key
-		"priv",                   // private key
-		"",                       // no project
-		"5e1a0c2e8f9d4b0012345678",
-		"n", // do not try the key
-	}, "\n") + "\n")
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal,
-		Check: func(context.Context, *Answers) error { t.Error("key checked though the answer was no"); return nil }})
+	ios.SetStdoutTTY(true)
+	bad := prompttest.New(t, "om.example.com")
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: bad}, ConfigPath: path, Ask: askAtTerminal})
+	if err == nil || !strings.Contains(err.Error(), `invalid base_url "om.example.com"`) {
+		t.Errorf("a bad base URL passed the question's check: %v", err)
+	}
+	script := prompttest.New(t, "https://om.example.com", "pub", "priv", "", "5e1a0c2e8f9d4b0012345678")
+	err = initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Ask: askAtTerminal, InsecureStorage: true})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if !strings.Contains(errOut.String(), `invalid base_url "om.example.com"`) {
-		t.Errorf("bad answer not explained: %q", errOut.String())
 	}
 	p, _ := path()
 	file, _ := cfg.Load(p)
 	if got := file.Profiles["default"]; got.BaseURL != "https://om.example.com" || got.PrivateKey != "priv" || got.ProjectID != "" || got.OrgID != "5e1a0c2e8f9d4b0012345678" {
-		t.Errorf("saved %+v", got)
+		t.Errorf("saved %+v (--insecure-storage keeps the key in the file)", got)
 	}
 }
 
 func TestInitCancelledSavesNothing(t *testing.T) {
 	path := tempPath(t)
-	ios, stdin, _, _ := iostreams.Test()
+	ios, _, _, _ := iostreams.Test()
 	ios.SetStdinTTY(true)
-	ios.SetStderrTTY(true)
-	stdin.WriteString("https://om.example.com\n") // then the input ends, as Ctrl-D
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal})
-	if err == nil || err.Error() != "config init cancelled: nothing was saved" {
+	ios.SetStdoutTTY(true)
+	script := prompttest.New(t, "https://om.example.com", prompt.ErrCancelled)
+	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Ask: askAtTerminal})
+	if !errors.Is(err, prompt.ErrCancelled) {
 		t.Fatalf("err = %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // as Ctrl-C does
-	err = initRun(ctx, &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: func(ctx context.Context, o *InitOptions, a *Answers) error {
-		_, err := newPrompter(blockingReader{}, io.Discard).ask(ctx, "Base URL", "", "", false, func(string) error { return nil })
-		return err
-	}})
-	if err == nil || err.Error() != "config init cancelled: nothing was saved" {
-		t.Fatalf("after Ctrl-C: err = %v", err)
 	}
 	if p, _ := path(); fileExists(p) {
 		t.Error("a cancelled init wrote the config file")
 	}
 }
 
-// blockingReader never answers, like a person who does not type.
-type blockingReader struct{}
+// setSecret runs `config set private_key` with value on standard input.
+func setSecret(t *testing.T, path func() (string, error), profile, value string) {
+	t.Helper()
+	ios, in, _, _ := iostreams.Test()
+	in.WriteString(value + "\n")
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: profile, Key: "private_key"}); err != nil {
+		t.Fatal(err)
+	}
+}
 
-func (blockingReader) Read([]byte) (int, error) { select {} }
+func TestListSaysWhereEachSecretIsAndMigrateMovesIt(t *testing.T) {
+	path := tempPath(t)
+	p, _ := path()
+	file := &cfg.File{Profiles: map[string]cfg.Profile{"default": {PublicKey: "pub", PrivateKey: "file-key-5678"}}}
+	if err := file.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OMCTL_PRIVATE_KEY", "")
+	ios, _, out, errOut := iostreams.Test()
+	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "private_key = ********5678  # in "+p+", plain text; 'omctl config migrate-secrets' moves it") {
+		t.Errorf("list before: %q", out.String())
+	}
+	if err := migrateSecretsRun(&MigrateSecretsOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "Moved default/private_key into the OS credential store") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	if data, _ := os.ReadFile(p); strings.Contains(string(data), "file-key") {
+		t.Errorf("the file still holds the key:\n%s", data)
+	}
+	out.Reset()
+	t.Setenv("OMCTL_PRIVATE_KEY", "x")
+	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "private_key = ********5678  # in the OS credential store; OMCTL_PRIVATE_KEY is set and wins\n") {
+		t.Errorf("list after: %q", out.String())
+	}
+	errOut.Reset()
+	if err := migrateSecretsRun(&MigrateSecretsOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil || !strings.Contains(errOut.String(), "No secret to move") {
+		t.Errorf("second migration: %v %q", err, errOut.String())
+	}
+	// unset removes it from the store too.
+	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "private_key"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keyring.Get("omctl:default", "private_key"); !errors.Is(err, keyring.ErrNotFound) {
+		t.Errorf("the store still holds the key: %v", err)
+	}
+}
+
+func TestSetReadsASecretHiddenAtATerminal(t *testing.T) {
+	path := tempPath(t)
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStdoutTTY(true)
+	script := prompttest.New(t, "typed-key-4321")
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Key: "private_key"}); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := keyring.Get("omctl:default", "private_key"); v != "typed-key-4321" || strings.Contains(errOut.String(), "typed") {
+		t.Errorf("store %q, stderr %q", v, errOut.String())
+	}
+	// A terminal on stdin alone: nowhere to draw a prompt, a usage error.
+	ios.SetStdoutTTY(false)
+	err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Key: "private_key"})
+	if !isUsage(err) || !strings.Contains(err.Error(), "neither standard output nor standard error is a terminal") {
+		t.Errorf("err = %v", err)
+	}
+	// An empty pipe sets nothing.
+	ios, _, _, _ = iostreams.Test()
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "private_key"}); !isUsage(err) || !strings.Contains(err.Error(), "must not be empty") {
+		t.Errorf("empty stdin: %v", err)
+	}
+}

@@ -25,7 +25,7 @@ func NewCmdGet(f *cmdutil.Factory, runF func(*GetOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "get KEY",
 		Short: "Print a key of a profile",
-		Long:  "Print the value a profile stores for KEY. The private key prints redacted unless --reveal is given.",
+		Long:  "Print the value a profile stores for KEY. The private key, read from the OS credential store or the file, prints redacted unless --reveal is given.",
 		Example: `  omctl config get base_url
   omctl config get -P staging project_id`,
 		Args:              cmdutil.ExactArgs(1, "KEY"),
@@ -46,15 +46,19 @@ func getRun(opts *GetOptions) error {
 	if err := cfg.ValidateKey(opts.Key); err != nil {
 		return &cmdutil.FlagError{Err: err}
 	}
-	_, file, name, err := load(opts.ConfigPath, opts.Profile)
+	path, file, name, err := load(opts.ConfigPath, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
-	prof, ok := file.Profiles[name]
-	if !ok {
+	if _, ok := file.Profiles[name]; !ok {
 		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 	}
-	v := prof.Get(opts.Key)
+	v := file.Profiles[name].Get(opts.Key)
+	if cfg.IsSecret(opts.Key) {
+		if v, _, err = credentials(path, false, nil).Get(file, name, opts.Key); err != nil {
+			return err
+		}
+	}
 	if v == "" {
 		return fmt.Errorf("%s is not set in profile %q", opts.Key, name)
 	}

@@ -17,11 +17,9 @@ import (
 
 // Answers are what `config init` asks for: the values of the keys that
 // have a Prompt in the key table (cfg.AllKeys), held in a Profile so that
-// the table's Get and Set reach them by name, and whether to check them.
+// the table's Get and Set reach them by name.
 type Answers struct {
 	cfg.Profile
-	// CheckNow asks to try the credentials against the server once saved.
-	CheckNow bool
 }
 
 // initKeys are the keys `config init` asks for, in the table's order.
@@ -41,23 +39,28 @@ type InitOptions struct {
 	ConfigPath func() (string, error)
 	// Ask fills the answers; the default asks at the terminal.
 	Ask func(context.Context, *InitOptions, *Answers) error
-	// Check tries saved answers against the server (checkCredentials).
+	// Check tries the answers against the server before they are saved
+	// (checkCredentials).
 	Check func(context.Context, *Answers) error
 
-	Profile string
+	Profile         string
+	InsecureStorage bool
 }
 
 // NewCmdInit builds `config init`.
 func NewCmdInit(f *cmdutil.Factory, runF func(*InitOptions) error) *cobra.Command {
 	opts := &InitOptions{Deps: cmdutil.NewDeps(f), ConfigPath: cfg.Path, Ask: askAtTerminal, Check: checkCredentials}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create a profile by answering questions",
 		Long: `Create or update a profile interactively: base URL, API key pair (the
-private key is masked as you type), default project and organization; then,
-if you wish, try the key against the server. It needs a terminal;
-in scripts use 'omctl config set KEY VALUE' or the OMCTL_* environment
-variables (see 'omctl help environment').`,
+private key is masked as you type), default project and organization. The
+key is then tried against the server before anything is saved; if the
+server refuses it, omctl asks whether to save it anyway. The private key
+goes to the OS credential store (or the file, with --insecure-storage or
+where no store answers). It needs a terminal; in scripts use
+'omctl config set KEY VALUE' or the OMCTL_* environment variables
+(see 'omctl help environment').`,
 		Example: "  omctl config init\n  omctl config init -P staging",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -68,20 +71,29 @@ variables (see 'omctl help environment').`,
 			return initRun(cmd.Context(), opts)
 		},
 	}
+	cmd.Flags().BoolVar(&opts.InsecureStorage, "insecure-storage", false, insecureStorageUsage)
+	return cmd
 }
 
 func initRun(ctx context.Context, opts *InitOptions) error {
-	path, file, name, err := load(opts.ConfigPath, opts.Profile)
+	path, file, name, err := load(opts.ConfigPath, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
 	prof := file.Profiles[name]
+	creds := credentials(path, opts.InsecureStorage, opts.IO.ErrOut)
 	// The answers start as the profile, so each question offers the
 	// current value; only the keys init asks for are written back.
 	ans := &Answers{Profile: prof}
+	for _, k := range cfg.SecretKeys() {
+		if v, _, err := creds.Get(file, name, k.Name); err == nil && v != "" {
+			_ = ans.Set(k.Name, v)
+		}
+	}
 	if err := opts.Ask(ctx, opts, ans); err != nil {
 		return err
 	}
+	secrets := map[string]string{}
 	for _, k := range initKeys() {
 		v := ans.Get(k.Name)
 		if v == "" && k.Prompt.Optional {
@@ -90,22 +102,59 @@ func initRun(ctx context.Context, opts *InitOptions) error {
 		if err := prof.Set(k.Name, v); err != nil {
 			return &cmdutil.FlagError{Err: err}
 		}
+		if k.Secret {
+			secrets[k.Name] = v
+		}
+	}
+	if opts.Check != nil {
+		if err := confirmCheck(ctx, opts, ans); err != nil {
+			return err
+		}
 	}
 	file.Profiles[name] = prof
+	where := cfg.StoredNowhere
+	for key, v := range secrets {
+		if where, err = creds.Put(file, name, key, v); err != nil {
+			return &cmdutil.FlagError{Err: err}
+		}
+	}
 	if len(file.Profiles) == 1 {
 		file.ActiveProfile = name
 	}
 	if err := file.Save(path); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "Saved profile %q to %s\n", name, path)
-	if !ans.CheckNow {
+	fmt.Fprintf(opts.IO.ErrOut, "Saved profile %q to %s", name, path)
+	if where != cfg.StoredNowhere {
+		fmt.Fprintf(opts.IO.ErrOut, "; the private key %s", describeStorage(where, path))
+	}
+	fmt.Fprintln(opts.IO.ErrOut)
+	return nil
+}
+
+// confirmCheck tries the answers against the server. When the server
+// refuses them, a person may still save them (a server not reachable from
+// here, a key whose access list is not set yet); nothing is saved unless
+// they say so.
+func confirmCheck(ctx context.Context, opts *InitOptions, ans *Answers) error {
+	fmt.Fprintf(opts.IO.ErrOut, "Trying the key against %s...\n", ans.BaseURL)
+	err := opts.Check(ctx, ans)
+	if err == nil {
+		fmt.Fprintln(opts.IO.ErrOut, "The server accepted the key.")
 		return nil
 	}
-	if err := opts.Check(ctx, ans); err != nil {
-		return fmt.Errorf("profile %q is saved, but the check failed: %w", name, err)
+	fmt.Fprintf(opts.IO.ErrOut, "The check failed: %v\n", err)
+	p, ok := opts.Prompt()
+	if !ok {
+		return fmt.Errorf("nothing saved: the check failed: %w", err)
 	}
-	fmt.Fprintln(opts.IO.ErrOut, "The server accepted the key.")
+	save, perr := p.Confirm(ctx, "Save the profile anyway?", "the key was not accepted; you can fix it later with 'omctl config init'", false)
+	if perr != nil {
+		return perr
+	}
+	if !save {
+		return fmt.Errorf("nothing saved: the check failed: %w", err)
+	}
 	return nil
 }
 
@@ -124,29 +173,43 @@ func checkCredentials(ctx context.Context, ans *Answers) error {
 	return err
 }
 
+// askAtTerminal asks each question of initKeys with huh; Enter keeps the
+// current value, which is shown, except a secret's.
 func askAtTerminal(ctx context.Context, opts *InitOptions, ans *Answers) error {
-	if !opts.IO.IsStdinTTY() || !opts.IO.IsStderrTTY() {
+	p, ok := opts.Prompt()
+	if !ok {
 		return cmdutil.FlagErrorf("%s", noTerminalMessage())
 	}
-	p := newPrompter(opts.IO.In, opts.IO.ErrOut)
 	for _, k := range initKeys() {
+		current := ans.Get(k.Name)
 		check := func(v string) error {
-			if v == "" && k.Prompt.Optional {
+			if v == "" && (k.Prompt.Optional || (k.Secret && current != "")) {
 				return nil
 			}
-			return cfg.ValidateValue(k.Name, v)
+			return cfg.ValidateValue(k.Name, strings.TrimSpace(v))
 		}
-		v, err := p.ask(ctx, k.Prompt.Title, k.Prompt.Help, ans.Get(k.Name), k.Secret, check)
+		var v string
+		var err error
+		if k.Secret {
+			help := k.Prompt.Help
+			if current != "" {
+				help += "; Enter keeps the current one"
+			}
+			v, err = p.Password(ctx, k.Prompt.Title, help, check)
+			if err == nil && v == "" {
+				v = current
+			}
+		} else {
+			v, err = p.Input(ctx, k.Prompt.Title, k.Prompt.Help, current, check)
+		}
 		if err != nil {
 			return err
 		}
-		if err := setAnswer(ans, k, v); err != nil {
+		if err := setAnswer(ans, k, strings.TrimSpace(v)); err != nil {
 			return err
 		}
 	}
-	var err error
-	ans.CheckNow, err = p.confirm(ctx, "Try the key against the server once saved?")
-	return err
+	return nil
 }
 
 // setAnswer stores v as the answer for k. An optional key left empty is

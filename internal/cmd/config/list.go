@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -23,7 +24,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 	return &cobra.Command{
 		Use:     "list",
 		Short:   "List the profiles and the keys of one",
-		Long:    "List the profiles (the active one marked *) and the keys of the chosen profile, with secrets redacted.",
+		Long:    "List the profiles (the active one marked *) and the keys of the chosen profile, with secrets redacted and a comment saying where each is kept: the OS credential store or the config file, and whether an environment variable overrides it.",
 		Example: "  omctl config list\n  omctl config list -P staging",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -37,7 +38,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(*ListOptions) error) *cobra.Comman
 }
 
 func listRun(opts *ListOptions) error {
-	path, file, name, err := load(opts.ConfigPath, opts.Profile)
+	path, file, name, err := load(opts.ConfigPath, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -60,15 +61,36 @@ func listRun(opts *ListOptions) error {
 		return nil
 	}
 	fmt.Fprintf(out, "\n[%s]\n", name)
-	for _, k := range cfg.Keys {
-		v := prof.Get(k)
-		if v == "" {
+	creds := credentials(path, false, nil)
+	for _, k := range cfg.AllKeys {
+		v := prof.Get(k.Name)
+		if !k.Secret {
+			if v != "" {
+				fmt.Fprintf(out, "%s = %s\n", k.Name, v)
+			}
 			continue
 		}
-		if cfg.IsSecret(k) {
-			v = cfg.Redact(v)
+		// Where each secret is kept, and whether the environment
+		// overrides it, so a user knows what a run will send.
+		v, where, err := creds.Get(file, name, k.Name)
+		note := where.String()
+		switch {
+		case err != nil:
+			note = "the OS credential store could not be read: " + err.Error()
+		case where == cfg.StoredInFile:
+			note = "in " + path + ", plain text; 'omctl config migrate-secrets' moves it to the OS credential store"
 		}
-		fmt.Fprintf(out, "%s = %s\n", k, v)
+		if os.Getenv(k.Env) != "" {
+			note += "; " + k.Env + " is set and wins"
+		}
+		if v == "" && prof.PrivateKeyFile != "" && k.Name == "private_key" {
+			note = "read from " + prof.PrivateKeyFile + " (private_key_file)"
+		}
+		if v == "" {
+			fmt.Fprintf(out, "# %s: %s\n", k.Name, note)
+			continue
+		}
+		fmt.Fprintf(out, "%s = %s  # %s\n", k.Name, cfg.Redact(v), note)
 	}
 	return nil
 }

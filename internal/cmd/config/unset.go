@@ -41,7 +41,7 @@ variable or omctl's default again. The profile itself stays, even if empty.`,
 }
 
 func unsetRun(opts *UnsetOptions) error {
-	path, file, name, err := load(opts.ConfigPath, opts.Profile)
+	path, file, name, err := load(opts.ConfigPath, opts.Profile, opts.IO.ErrOut)
 	if err != nil {
 		return err
 	}
@@ -49,16 +49,23 @@ func unsetRun(opts *UnsetOptions) error {
 	if !ok {
 		return cmdutil.FlagErrorf("profile %q not found: known profiles: %s", name, file.KnownProfiles())
 	}
-	wasSet := prof.Get(opts.Key) != ""
-	if err := prof.Unset(opts.Key); err != nil {
+	if err := cfg.ValidateKey(opts.Key); err != nil {
 		return &cmdutil.FlagError{Err: err}
+	}
+	var wasSet bool
+	if cfg.IsSecret(opts.Key) {
+		// From the file and from the credential store both.
+		wasSet = credentials(path, false, nil).Delete(file, name, opts.Key)
+	} else {
+		wasSet = prof.Get(opts.Key) != ""
+		_ = prof.Unset(opts.Key)
+		file.Profiles[name] = prof
 	}
 	if !wasSet {
 		// Nothing to write; say so rather than claim a removal.
 		fmt.Fprintf(opts.IO.ErrOut, "%s was not set in profile %q (%s)\n", opts.Key, name, path)
 		return nil
 	}
-	file.Profiles[name] = prof
 	if err := file.Save(path); err != nil {
 		return err
 	}

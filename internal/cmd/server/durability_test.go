@@ -399,3 +399,21 @@ func stoppedAtStart(t *testing.T, args ...string) (int, string) {
 	}
 	return cmd.ProcessState.ExitCode(), stderr.String()
 }
+
+// A state file others may read is reported at start, with the fix.
+func TestStateFileReadableByOthersIsReported(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.db")
+	p := startBinary(t, "--state", state)
+	p.kill(t)
+	if strings.Contains(p.stderr.String(), "Warning") {
+		t.Errorf("a 0600 state file was reported: %s", p.stderr)
+	}
+	if err := os.Chmod(state, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = startBinary(t, "--state", state)
+	defer p.kill(t)
+	if want := "Warning: " + state + " holds API keys and webhook secrets and other users may read it (mode 0644); fix it with: chmod 600 " + state; !strings.Contains(p.stderr.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, p.stderr)
+	}
+}

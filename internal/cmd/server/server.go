@@ -22,6 +22,7 @@ import (
 
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/config"
 	srv "github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -148,6 +149,8 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 		defer file.Close()
 		state = file
+		// It holds the API keys and webhook secrets of the data.
+		config.WarnIfExposed(opts.IO.ErrOut, opts.StateFile, "API keys and webhook secrets")
 		if clock, err = store.SavedClock(state); err != nil {
 			return err
 		}

@@ -137,7 +137,8 @@ func TestNewCmdExpire(t *testing.T) {
 	}{
 		{args: []string{snapshot, "--cluster", cluster, "--expires", "30d"}, want: ExpireOptions{SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"}},
 		{args: []string{"--do-not-delete", "--cluster", cluster, snapshot}, want: ExpireOptions{SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}},
-		{args: []string{"--cluster", cluster, "--expires", "30d"}, wantErr: "missing SNAPSHOT_ID", usage: true},
+		// Without SNAPSHOT_ID, run offers a picker or refuses (TestExpireWithoutIDPicksOrRefuses).
+		{args: []string{"--cluster", cluster, "--expires", "30d"}, want: ExpireOptions{ClusterID: cluster, Expires: "30d"}},
 		{args: []string{snapshot, "x", "--cluster", cluster, "--expires", "30d"}, wantErr: `too many arguments ["x"]`, usage: true},
 		{args: []string{snapshot, "--expires", "30d"}, wantErr: `required flag(s) "cluster" not set`},
 		{args: []string{snapshot, "--cluster", cluster}, wantErr: "at least one of the flags in the group [expires do-not-delete] is required"},

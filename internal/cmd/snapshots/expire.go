@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 // ExpireOptions are the inputs of `snapshots expire`.
@@ -39,12 +40,17 @@ future: once a snapshot's expiry has passed, the server refuses any new
 To undo --do-not-delete, give the snapshot an expiry again with --expires.
 omctl reports the expiry the server's answer shows, and fails if the answer
 does not show the change. --dry-run prints the PATCH and the snapshot's
-diff, and sends nothing.`,
+diff, and sends nothing.
+
+Without SNAPSHOT_ID, at a terminal, omctl offers the cluster's snapshots to
+choose from; elsewhere it is a usage error.`,
 		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
   omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
-		Args: cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
+		Args: cmdutil.RangeArgs(0, 1, "SNAPSHOT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.SnapshotID = args[0]
+			if len(args) == 1 {
+				opts.SnapshotID = args[0]
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -62,7 +68,13 @@ diff, and sends nothing.`,
 }
 
 func expireRun(ctx context.Context, opts *ExpireOptions) error {
-	if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
+	var picker prompt.Prompter
+	if opts.SnapshotID == "" {
+		var ok bool
+		if picker, ok = opts.Picker(); !ok {
+			return cmdutil.FlagErrorf("missing SNAPSHOT_ID: usage: omctl snapshots expire SNAPSHOT_ID --cluster CLUSTER_ID (--expires TIME | --do-not-delete)")
+		}
+	} else if err := cmdutil.CheckID("snapshot", opts.SnapshotID); err != nil {
 		return err
 	}
 	if opts.ClusterID == "" {
@@ -97,6 +109,11 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
+	if opts.SnapshotID == "" {
+		if opts.SnapshotID, err = pickSnapshot(ctx, at, c, picker, opts.Now(), opts.IO.ErrOut); err != nil || opts.SnapshotID == "" {
+			return err
+		}
+	}
 	path := api.ExpireSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID)
 	if opts.DryRun {
 		before, err := cmdutil.Current(ctx, c, api.GetSnapshot.Path(at.project, at.ClusterID, opts.SnapshotID), false)

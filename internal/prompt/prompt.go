@@ -1,0 +1,136 @@
+// Package prompt asks a person at a terminal: questions, confirmations and
+// pickers, drawn by charm.land/huh/v2. Commands reach it through the
+// Prompter interface, so their tests answer with a script instead of a
+// terminal, and only when CanPrompt says a person is there: without a
+// terminal a missing answer is a usage error, never a wait.
+package prompt
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"charm.land/huh/v2"
+
+	"github.com/omctl/omctl/internal/iostreams"
+)
+
+// ErrCancelled is the answer of a person who pressed Ctrl-C or Esc.
+var ErrCancelled = errors.New("cancelled: nothing was changed")
+
+// Option is one choice of a picker: what it shows and what it returns.
+type Option struct {
+	Label, Value string
+}
+
+// Prompter asks questions. Validate functions refuse an answer with a
+// message shown under the question until the answer is accepted.
+type Prompter interface {
+	Input(ctx context.Context, title, help, value string, validate func(string) error) (string, error)
+	// Password reads without echo; an empty answer is allowed only if
+	// validate allows it.
+	Password(ctx context.Context, title, help string, validate func(string) error) (string, error)
+	Confirm(ctx context.Context, title, help string, def bool) (bool, error)
+	Select(ctx context.Context, title string, options []Option) (string, error)
+	MultiSelect(ctx context.Context, title string, options []Option) ([]string, error)
+}
+
+// CanPrompt reports whether a person can answer: standard input is a
+// terminal, and so is standard output or standard error to draw on.
+func CanPrompt(ios *iostreams.IOStreams) bool {
+	return ios.IsStdinTTY() && (ios.IsStdoutTTY() || ios.IsStderrTTY())
+}
+
+// CanPick reports whether a picker may stand in for a missing argument:
+// standard input and standard output are both terminals, as gh asks, so
+// a command whose output is piped or captured never waits for a choice.
+func CanPick(ios *iostreams.IOStreams) bool {
+	return ios.IsStdinTTY() && ios.IsStdoutTTY()
+}
+
+// New is the Prompter of a terminal: it reads ios.In and draws on
+// standard error when that is a terminal, so standard output stays the
+// command's, else on standard output.
+func New(ios *iostreams.IOStreams) Prompter {
+	out := ios.Out
+	if ios.IsStderrTTY() {
+		out = ios.ErrOut
+	}
+	return &terminal{in: ios.In, out: out, height: ios.TerminalHeight()}
+}
+
+type terminal struct {
+	in     io.Reader
+	out    io.Writer
+	height int
+}
+
+func (t *terminal) run(ctx context.Context, field huh.Field) error {
+	err := huh.NewForm(huh.NewGroup(field)).
+		WithInput(t.in).WithOutput(t.out).WithShowHelp(true).
+		RunWithContext(ctx)
+	if errors.Is(err, huh.ErrUserAborted) || ctx.Err() != nil {
+		return ErrCancelled
+	}
+	return err
+}
+
+func (t *terminal) Input(ctx context.Context, title, help, value string, validate func(string) error) (string, error) {
+	in := huh.NewInput().Title(title).Description(help).Value(&value)
+	if validate != nil {
+		in.Validate(validate)
+	}
+	return value, t.run(ctx, in)
+}
+
+func (t *terminal) Password(ctx context.Context, title, help string, validate func(string) error) (string, error) {
+	var value string
+	in := huh.NewInput().Title(title).Description(help).Value(&value).EchoMode(huh.EchoModePassword)
+	if validate != nil {
+		in.Validate(validate)
+	}
+	return value, t.run(ctx, in)
+}
+
+func (t *terminal) Confirm(ctx context.Context, title, help string, def bool) (bool, error) {
+	value := def
+	return value, t.run(ctx, huh.NewConfirm().Title(title).Description(help).Affirmative("Yes").Negative("No").Value(&value))
+}
+
+func (t *terminal) Select(ctx context.Context, title string, options []Option) (string, error) {
+	var value string
+	sel := huh.NewSelect[string]().Title(title).Options(huhOptions(options)...).Value(&value).Height(t.listHeight(len(options)))
+	return value, t.run(ctx, sel)
+}
+
+func (t *terminal) MultiSelect(ctx context.Context, title string, options []Option) ([]string, error) {
+	var values []string
+	sel := huh.NewMultiSelect[string]().Title(title).
+		Description("space or x selects, / filters, enter confirms").
+		Options(huhOptions(options)...).Value(&values).Height(t.listHeight(len(options))).
+		Validate(func(v []string) error {
+			if len(v) == 0 {
+				return errors.New("select at least one, or press Esc to cancel")
+			}
+			return nil
+		})
+	return values, t.run(ctx, sel)
+}
+
+// listHeight fits a picker on the screen: the options, the title and
+// description lines, at most the terminal's height less a margin.
+func (t *terminal) listHeight(n int) int {
+	h := n + 3
+	if t.height > 8 && h > t.height-4 {
+		h = t.height - 4
+	}
+	return max(h, 5)
+}
+
+func huhOptions(options []Option) []huh.Option[string] {
+	out := make([]huh.Option[string], len(options))
+	for i, o := range options {
+		out[i] = huh.NewOption(o.Label, o.Value)
+	}
+	return out
+}
