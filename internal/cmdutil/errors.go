@@ -53,6 +53,9 @@ func ExitCode(err error) int {
 	if errors.As(err, &codeErr) {
 		return codeErr.Code
 	}
+	if errors.Is(err, ErrInterrupted) {
+		return ExitInterrupted
+	}
 	var flagErr *FlagError
 	var outErr *output.UsageError
 	if errors.As(err, &flagErr) || errors.As(err, &outErr) {

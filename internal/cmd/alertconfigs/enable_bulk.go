@@ -55,10 +55,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		}
 		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
 	})
-	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
-		return err
-	}
-	return bulk.Failed(results, "alert configurations")
+	return bulk.Report(opts.IO, printer.Format(), results, "alert configurations")
 }
 
 // configsOfEvent lists the ids of the project's configurations of event.

@@ -83,10 +83,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		}
 		return r
 	})
-	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
-		return err
-	}
-	return bulk.Failed(results, "alerts")
+	return bulk.Report(opts.IO, printer.Format(), results, "alerts")
 }
 
 // matchingAlerts lists the ids of the project's alerts in status (all when

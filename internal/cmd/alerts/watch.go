@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
 
@@ -24,7 +25,7 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		for item, err := range c.Items(ctx, path, lo) {
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil
+					return cmdutil.StopCause(ctx)
 				}
 				return err
 			}
@@ -53,7 +54,7 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return cmdutil.StopCause(ctx)
 		case <-tick.C:
 		}
 	}

@@ -69,6 +69,7 @@ func applyRun(ctx context.Context, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	var done, interrupted, notStarted int
 	for _, pl := range list {
 		switch pl.Action {
 		case Refused:
@@ -76,12 +77,29 @@ func applyRun(ctx context.Context, opts *Options) error {
 		case Unchanged:
 			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
 		default:
+			// Once interrupted, no write starts; the rest are listed as
+			// not started so that the user knows what to apply again.
+			if ctx.Err() != nil {
+				fmt.Fprintf(opts.IO.Out, "not started %s\n", pl.Label)
+				notStarted++
+				continue
+			}
 			said, err := pl.write(ctx, c)
+			if err != nil && ctx.Err() != nil {
+				fmt.Fprintf(opts.IO.Out, "interrupted %s (it may or may not have been applied; omctl diff says)\n", pl.Label)
+				interrupted++
+				continue
+			}
 			if err != nil {
 				return fmt.Errorf("%s (%s): %w", pl.Label, pl.Doc.Source, err)
 			}
 			fmt.Fprintln(opts.IO.Out, said)
+			done++
 		}
+	}
+	if interrupted+notStarted > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "Interrupted: %d written, %d interrupted in flight (may or may not have been applied), %d not started.\n", done, interrupted, notStarted)
+		return cmdutil.StopCause(ctx)
 	}
 	fmt.Fprintln(opts.IO.Out, summary(list, false))
 	if count(list)[Refused] > 0 {

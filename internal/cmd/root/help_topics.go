@@ -21,7 +21,10 @@ var topics = []struct{ name, short, long string }{
   4  authentication or authorization failed: the server answered 401 or 403
      (wrong key, missing role, address not on the key's access list)
 130  interrupted (Ctrl-C or SIGTERM): no error message; what was printed
-     so far is whole lines
+     so far is whole lines. Bulk actions (alerts ack -, alertconfigs
+     enable|disable) and apply start nothing after the signal and list
+     each item as done, failed, interrupted (in flight: it may or may not
+     have been applied) or not started
 
 Errors are printed on stderr as
   Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....

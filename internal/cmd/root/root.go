@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -129,7 +127,7 @@ func Main() int {
 
 // Run runs omctl with args over ios and returns the exit code.
 func Run(args []string, ios *iostreams.IOStreams) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cmdutil.SignalContext(context.Background())
 	defer stop()
 	f := cmdutil.New(ios)
 	cmd := NewCmdRoot(f)
@@ -148,9 +146,10 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.As(err, &codeErr) {
 		return codeErr.Code // the exit code is the answer (diff --exit-code): no message
 	}
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		// Ctrl-C: the user knows; an "Error: ... context canceled" would
-		// only add noise after the whole lines already printed.
+	if errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.Interrupted(ctx) {
+		// Ctrl-C or SIGTERM: the user knows; an "Error: ... context
+		// canceled" would only add noise after the whole lines already
+		// printed (docs: exit codes).
 		return cmdutil.ExitInterrupted
 	}
 	// cobra reports unknown commands, bad arguments and missing or
