@@ -144,6 +144,9 @@ func TestInterruptDuringBulkAckReportsNotStarted(t *testing.T) {
 	answered := 0
 	stuck := make(chan struct{}, 100)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead { // the client asking the server's time
+			return
+		}
 		mu.Lock()
 		answered++
 		n := answered

@@ -54,6 +54,9 @@ type Client struct {
 	http     *http.Client
 	envelope bool
 	pretty   bool
+	clock    *serverClock
+	// plain is the transport below authentication and retries.
+	plain http.RoundTripper
 }
 
 // UserAgent is sent with every request.
@@ -96,10 +99,13 @@ func New(opts Options) (*Client, error) {
 		}
 		rt = t
 	}
+	clock := &serverClock{}
+	rt = &dateTransport{next: rt, clock: clock}
 	if opts.Debug != nil {
 		rt = &traceTransport{next: rt, w: opts.Debug}
 	}
 	rt = &userAgentTransport{next: rt}
+	plain := rt
 	if opts.PublicKey != "" || opts.PrivateKey != "" {
 		// Credentials go to the base URL's origin only: a redirect to
 		// another host is followed (GET only) without authentication.
@@ -115,6 +121,8 @@ func New(opts Options) (*Client, error) {
 		http:     &http.Client{Transport: rt, Timeout: opts.Timeout, CheckRedirect: checkRedirect},
 		envelope: opts.Envelope,
 		pretty:   opts.Pretty,
+		clock:    clock,
+		plain:    plain,
 	}, nil
 }
 

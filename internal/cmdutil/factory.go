@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -48,7 +49,21 @@ type Factory struct {
 
 // New returns a Factory over ios.
 func New(ios *iostreams.IOStreams) *Factory {
-	return &Factory{IOStreams: ios, Now: time.Now}
+	f := &Factory{IOStreams: ios}
+	f.Now = f.serverNow
+	return f
+}
+
+// serverNow is the server's time once the client exists (asking for it
+// if no answer has told it yet), the machine's before: relative times
+// the user gives (--until 4h) and shows ("2 minutes ago") count from the
+// server's clock, which under omctl server --clock is far from this one.
+func (f *Factory) serverNow() time.Time {
+	if f.client == nil {
+		return time.Now()
+	}
+	f.client.SyncClock(context.Background())
+	return f.client.Now()
 }
 
 // ConfigFile loads the config file and returns it with its path.

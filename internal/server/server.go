@@ -297,6 +297,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // never lets a panic escape as a dropped connection: a bug answers 500
 // with the error body, and is logged. Only a fault's reset drops one.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every answer, the 401 challenge included, dates itself on the
+	// server's clock (virtual under --clock): clients take the time from
+	// it (docs/server.md, Time). net/http keeps a Date already set.
+	w.Header().Set("Date", s.clock.Now().UTC().Format(http.TimeFormat))
 	s.journaled(w, r, s.serve)
 }
 

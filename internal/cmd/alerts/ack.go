@@ -142,15 +142,20 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
 		return err
 	}
-	body, err := opts.ackBody()
-	if err != nil {
+	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
+	// The client before the body: --until 4h and the future check count
+	// from the server's clock, which the client learns (Factory.Now).
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	body, err := opts.ackBody()
+	if err != nil {
+		return err
+	}
 	res, err := c.Send(ctx, api.AckAlert.Method, api.AckAlert.Path(projectID, opts.AlertID), body)
 	if err != nil {
 		return err
@@ -160,6 +165,24 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	return printer.Confirm(res, Table, ackMessage(opts.AlertID, body.AcknowledgedUntil != nil, got.AcknowledgedUntil))
+}
+
+// checkAckFlags finds the mistakes of --until and --forever that need no
+// clock, before anything is sent.
+func (opts *AckOptions) checkAckFlags() error {
+	switch {
+	case opts.Unack:
+		return nil
+	case opts.Forever && opts.Until != "":
+		return cmdutil.FlagErrorf("--until and --forever cannot be used together")
+	case opts.Until != "":
+		if err := cmdutil.CheckTime(opts.Until); err != nil {
+			return cmdutil.FlagErrorf("invalid --until: %v", err)
+		}
+	case !opts.Forever:
+		return cmdutil.FlagErrorf("say how long to acknowledge: --until TIME or --forever")
+	}
+	return nil
 }
 
 // ackBody is the PATCH body: the end of the acknowledgement and its
@@ -178,8 +201,8 @@ func (opts *AckOptions) ackBody() (api.AcknowledgeRequest, error) {
 			if err != nil {
 				return body, cmdutil.FlagErrorf("invalid --until: %v", err)
 			}
-			if !t.After(opts.Now()) {
-				return body, cmdutil.FlagErrorf("invalid --until %q: it is not in the future", opts.Until)
+			if now := opts.Now(); !t.After(now) {
+				return body, cmdutil.FlagErrorf("invalid --until %q: %s is not in the future (the server's time is %s)", opts.Until, cmdutil.FormatTime(t), cmdutil.FormatTime(now))
 			}
 			until = t
 		default:

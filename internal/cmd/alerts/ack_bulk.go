@@ -31,8 +31,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
 		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
 	}
-	body, err := opts.ackBody()
-	if err != nil {
+	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
 	ids, err := bulk.ReadIDs(opts.IO, args, "alert")
@@ -44,6 +43,10 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	body, err := opts.ackBody() // after the client: times count from the server's clock
+	if err != nil {
+		return err
+	}
 	if filtered {
 		if ids, err = matchingAlerts(ctx, c, projectID, opts.Status, opts.Event); err != nil {
 			return err
