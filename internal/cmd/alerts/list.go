@@ -97,8 +97,13 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Watch && printer.Format() == api.FormatJSON {
+	switch {
+	case opts.Watch && printer.Format() == api.FormatJSON:
 		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
+	case opts.Watch && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
+		// A redraw is a table; piped, one line per change is what a
+		// reader of the stream can split.
+		return cmdutil.FlagErrorf("--watch takes -o table or -o jsonl, not -o %s", printer.Format())
 	}
 	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {

@@ -76,7 +76,8 @@ environment variables alone, with no config file.
 
 alerts list --watch
   Prints alerts one at a time, as they appear or change, so it takes -o table
-  or -o jsonl (--jq then applies to each alert), not -o json.
+  or -o jsonl (--jq then applies to each alert); -o json and -o yaml are
+  refused.
 `},
 }
 
