@@ -229,9 +229,16 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	addHeaders(req)
+	tries := &attempts{}
+	req = req.WithContext(context.WithValue(ctx, attemptsKey{}, tries))
+	start := time.Now()
 	res, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), unwrapURLError(err))
+		err = unwrapURLError(err)
+		if !repeatable(method) && connectionError(err) && ctx.Err() == nil {
+			err = &hintError{err, "the connection was lost before an answer came: the request may or may not have been applied; look at the resource (a list or describe) before sending it again"}
+		}
+		return nil, withAttempts(fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), err), tries, start)
 	}
 	defer res.Body.Close()
 	if isRedirect(res.StatusCode) {
@@ -242,7 +249,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		return nil, fmt.Errorf("reading response of %s %s: %w", method, req.URL.Redacted(), err)
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, newAPIError(res, data)
+		return nil, withAttempts(newAPIError(res, data), tries, start)
 	}
 	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data}, nil
 }

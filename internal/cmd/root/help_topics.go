@@ -35,10 +35,11 @@ environment variables alone, with no config file.
 
 ` + keyVariables() + envLine(cfg.RetriesEnv, `times a GET, PUT or PATCH is tried again when the
                      service answers 429, 502, 503 or 504 or the connection
-                     is lost (default 3, 0 for none; --retries); a 429 is
-                     retried after its Retry-After, the others after a
-                     growing, jittered wait, all within --timeout. POST and
-                     DELETE are never repeated.`) +
+                     is lost (default 3, 0 for none; --retries); a 429 or
+                     503 is retried after its Retry-After (at most 30s),
+                     the others after a growing, jittered wait, all within
+                     --timeout; the last error says how many attempts were
+                     made. POST and DELETE are never repeated.`) +
 		envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour
