@@ -106,7 +106,14 @@ func (f *Factory) Client() (*client.Client, error) {
 		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY, or public_key and private_key in profile %q (omctl config init)", s.Profile)}
 	}
 	if s.Insecure {
-		fmt.Fprintln(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (--insecure); the connection can be intercepted.")
+		// Say where it came from: a forgotten OMCTL_INSECURE or profile
+		// key is what the user has to find.
+		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (%s); the connection can be intercepted.\n", s.From["insecure"])
+	}
+	// The time limit comes from --timeout, OMCTL_TIMEOUT or the profile
+	// (config.AllKeys); the flag's field keeps it for the messages.
+	if d, err := time.ParseDuration(s.Timeout); err == nil {
+		f.Flags.Timeout = d
 	}
 	var debug io.Writer
 	if f.Flags.Debug {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -84,6 +85,9 @@ var AllKeys = []Key{
 	{Name: "ca_cert", Env: "OMCTL_CA_CERT", Flag: "ca-cert", File: true, check: checkCACert,
 		Help: "PEM file of a CA to trust (--ca-cert)",
 		get:  func(p Profile) string { return p.CACert }, set: func(p *Profile, v string) { p.CACert = v }},
+	{Name: "timeout", Env: "OMCTL_TIMEOUT", Flag: "timeout", Default: DefaultTimeout.String(), check: checkTimeout,
+		Help: "time limit of each HTTP request, its retries included (--timeout, default 1m)",
+		get:  func(p Profile) string { return p.Timeout }, set: func(p *Profile, v string) { p.Timeout = v }},
 	{Name: "insecure", Env: "OMCTL_INSECURE", Flag: "insecure", Values: []string{"true", "false"}, check: checkBool,
 		Help: "true to skip TLS verification (--insecure)",
 		// A profile holds insecure only when true: unset, it is "".
@@ -209,6 +213,16 @@ func checkOutput(_, value string) error {
 func checkBool(key, value string) error {
 	if _, err := strconv.ParseBool(value); err != nil {
 		return fmt.Errorf("invalid %s %q: want true or false", key, value)
+	}
+	return nil
+}
+
+// DefaultTimeout is the time limit of a request when nothing sets one.
+const DefaultTimeout = time.Minute
+
+func checkTimeout(key, value string) error {
+	if d, err := time.ParseDuration(value); err != nil || d <= 0 {
+		return fmt.Errorf("invalid %s %q: want a positive duration such as 30s, 2m or 1h", key, value)
 	}
 	return nil
 }

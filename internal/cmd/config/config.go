@@ -19,7 +19,7 @@ func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 		Long: `Profiles live in $OMCTL_CONFIG_DIR/config.toml, else
 $XDG_CONFIG_HOME/omctl/config.toml, else ~/.config/omctl/config.toml, with
 mode 0600 since they hold private keys. Keys: base_url, public_key,
-private_key, project_id, org_id, output, ca_cert, insecure.
+private_key, project_id, org_id, output, ca_cert, timeout, insecure.
 
 Commands act on the profile named by -P/--profile, else OMCTL_PROFILE, else
 the active profile ('config use'), else "default".`,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -67,7 +66,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
 	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")
 	pf.BoolVar(&g.Insecure, "insecure", false, "skip TLS certificate verification (unsafe)")
-	pf.DurationVar(&g.Timeout, "timeout", 60*time.Second, "overall time limit of each HTTP request, its retries included")
+	pf.DurationVar(&g.Timeout, "timeout", cfg.DefaultTimeout, "overall time limit of each HTTP request, its retries included"+keyEnvNote("timeout"))
 	pf.IntVar(&g.Retries, "retries", client.DefaultRetries, "times a GET, PUT or PATCH is tried again on 429, 502, 503, 504 or a lost connection; 0 for none"+envNote(cfg.RetriesEnv))
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
 	pf.BoolVar(&g.Pretty, "pretty", false, "ask the server for indented JSON and keep it")

@@ -1,0 +1,50 @@
+package root
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
+)
+
+// The --insecure warning names where the setting came from: a forgotten
+// variable is what the user has to find.
+func TestInsecureWarningNamesItsSource(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[],"totalCount":0}`)
+	t.Setenv("OMCTL_INSECURE", "true")
+	_, _, stderr := run(t, srv.URL, "alerts", "list")
+	if !strings.Contains(stderr, "Warning: TLS certificate verification is disabled (OMCTL_INSECURE)") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+// --timeout has a variable (and a profile key, config.AllKeys) like every
+// other setting.
+func TestTimeoutFromTheEnvironment(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	t.Setenv("OMCTL_TIMEOUT", "300ms")
+	t.Setenv("OMCTL_RETRIES", "0")
+	start := time.Now()
+	code, _, stderr := run(t, srv.URL, "alerts", "list")
+	if code != cmdutil.ExitError || !strings.Contains(stderr, "no answer within 300ms") || time.Since(start) > 20*time.Second {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	t.Setenv("OMCTL_TIMEOUT", "soon")
+	code, _, stderr = run(t, srv.URL, "alerts", "list")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, `invalid timeout "soon": want a positive duration`) || !strings.Contains(stderr, "OMCTL_TIMEOUT") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
