@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
@@ -100,7 +102,52 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	strictBuiltins(cmd)
 	noFileCompletions(cmd)
+	wrapHelp(cmd, f.IOStreams.TerminalWidth)
 	return cmd
+}
+
+// wrapHelp wraps the flags of every command's help at the terminal's
+// width (80 when not a terminal), as gh does: a flag's text longer than
+// the line continues under its column instead of running off the screen.
+func wrapHelp(cmd *cobra.Command, width func() int) {
+	wrapped := strings.NewReplacer(
+		".LocalFlags.FlagUsages", "wrappedFlags .LocalFlags",
+		".InheritedFlags.FlagUsages", "wrappedFlags .InheritedFlags",
+	)
+	var visit func(c *cobra.Command) // commands with a template of their own too (server)
+	visit = func(c *cobra.Command) {
+		c.SetUsageTemplate(wrapped.Replace(c.UsageTemplate()))
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit(cmd)
+	cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
+		return fs.FlagUsagesWrapped(max(width()-1, 40))
+	})
+	cmd.SetHelpTemplate(strings.Replace(cmd.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", "{{wrapText . | trimTrailingWhitespaces}}", 1))
+	cobra.AddTemplateFunc("wrapText", func(text string) string { return wrapText(text, max(width(), 40)) })
+}
+
+// wrapText breaks the lines of text longer than width at spaces.
+func wrapText(text string, width int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for len(line) > width {
+			cut := strings.LastIndexByte(line[:width+1], ' ')
+			if cut <= 0 {
+				break
+			}
+			b.WriteString(line[:cut])
+			b.WriteByte('\n')
+			line = line[cut+1:]
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // keyEnvNote is the " (env VAR)" of a global flag's help, VAR being the
