@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -187,6 +188,11 @@ func (f *Factory) OrgID() (string, error) {
 func CheckID(what, id string) error {
 	if !api.IsObjectID(id) {
 		return FlagErrorf("invalid %s ID %q: want 24 hexadecimal digits", what, id)
+	}
+	// The API's ids are lower case, and it answers 404 to the same id in
+	// capitals: say so before sending it.
+	if lower := strings.ToLower(id); lower != id {
+		return FlagErrorf("invalid %s ID %q: ids are lower-case hexadecimal; did you mean %s?", what, id, lower)
 	}
 	return nil
 }

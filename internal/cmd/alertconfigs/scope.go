@@ -2,10 +2,12 @@ package alertconfigs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/bulk"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -79,6 +81,27 @@ func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, 
 		return err
 	}
 	return r.Printer.Confirm(res, s.Table, fmt.Sprintf("%s %s %s", cmdutil.Title(s.Noun), id, enabledWord(got.Enabled)))
+}
+
+// BulkSetEnabledRun enables or disables the configurations of args (ids,
+// or - for standard input), Workers at a time, one line per configuration.
+func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []string, enabled bool) error {
+	ids, err := bulk.ReadIDs(deps.IO, args, s.IDName)
+	if err != nil {
+		return err
+	}
+	r, err := deps.Resolve(s.need())
+	if err != nil {
+		return err
+	}
+	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
+		res, got, err := s.setEnabled(ctx, r.Client, r.ProjectID, id, enabled)
+		if err != nil {
+			return bulk.Failure(id, err)
+		}
+		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(r.Client.Content(res))}
+	})
+	return bulk.Report(deps.IO, r.Printer.Format(), results, s.Noun+"s")
 }
 
 // setEnabled sends one change, changing nothing but enabled, and reads

@@ -56,6 +56,10 @@ func ReadIDs(ios *iostreams.IOStreams, args []string, what string) ([]string, er
 			return nil, cmdutil.FlagErrorf("- (standard input) may be given once")
 		}
 		stdinRead = true
+		if ios.IsStdinTTY() {
+			// A person typing: say what is awaited, and how to end it.
+			fmt.Fprintf(ios.ErrOut, "Reading %s ids from standard input, one a line; end with Ctrl-D (Ctrl-Z Enter on Windows):\n", what)
+		}
 		sc := bufio.NewScanner(ios.In)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for n := 1; sc.Scan(); n++ {

@@ -95,6 +95,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
 	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
+	singularAliases(cmd)
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
 	for _, t := range helpTopics() {
@@ -104,6 +105,21 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	noFileCompletions(cmd)
 	wrapHelp(cmd, f.IOStreams.TerminalWidth)
 	return cmd
+}
+
+// singularAliases lets every resource group answer to its singular too
+// (omctl alert list), as kubectl's resources do.
+func singularAliases(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		switch c.GroupID {
+		case "monitoring", "backup", "admin":
+		default:
+			continue
+		}
+		if name := c.Name(); c.HasSubCommands() && strings.HasSuffix(name, "s") {
+			c.Aliases = append(c.Aliases, strings.TrimSuffix(name, "s"))
+		}
+	}
 }
 
 // wrapHelp wraps the flags of every command's help at the terminal's

@@ -48,3 +48,22 @@ func TestTimeoutFromTheEnvironment(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// Every resource group answers to its singular; ids in capitals are
+// refused before anything is sent, naming the id meant.
+func TestSingularAliasesAndUpperCaseIDs(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[],"totalCount":0}`)
+	if code, _, stderr := run(t, srv.URL, "alert", "list"); code != 0 {
+		t.Errorf("omctl alert list: exit %d, %s", code, stderr)
+	}
+	for _, group := range []string{"alertconfig", "globalalert", "globalalertconfig", "backupconfig", "snapshot", "oplogstore", "snapshotstore", "apikey"} {
+		if code, stdout, _ := run(t, srv.URL, group, "--help"); code != 0 || !strings.Contains(stdout, "Usage:") {
+			t.Errorf("omctl %s --help: exit %d", group, code)
+		}
+	}
+	code, _, stderr := run(t, srv.URL, "alerts", "describe", "5F1A0C2E8F9D4B0012345678")
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr, "ids are lower-case hexadecimal; did you mean 5f1a0c2e8f9d4b0012345678?") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
