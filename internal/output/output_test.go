@@ -137,3 +137,23 @@ func TestTableColumnsGiveWayByImportance(t *testing.T) {
 		t.Errorf("%d wide, headers %q", w, got)
 	}
 }
+
+// A terminal showing part of a list says so on stderr; piped, or with
+// every item shown, nothing is said.
+func TestPartialListSaysHowMuchIsShown(t *testing.T) {
+	body := []byte(`{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`)
+	for _, tt := range []struct {
+		tty  bool
+		want string
+	}{{true, "Showing 2 of 250; --all for every page\n"}, {false, ""}} {
+		ios, _, _, errOut := iostreams.Test()
+		ios.SetStdoutTTY(tt.tty)
+		p, _ := New(ios, Options{Format: "table"})
+		if err := p.List(client.SinglePage(body), false, idTable); err != nil {
+			t.Fatal(err)
+		}
+		if errOut.String() != tt.want {
+			t.Errorf("tty %v: stderr %q, want %q", tt.tty, errOut.String(), tt.want)
+		}
+	}
+}
