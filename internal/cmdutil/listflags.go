@@ -53,6 +53,9 @@ func CheckParallel(n int) error {
 	return nil
 }
 
+// LimitGiven says --limit was given on the command line.
+func (l *ListFlags) LimitGiven() bool { return l.flags != nil && l.flags.Changed("limit") }
+
 // ListOptions checks the flags and turns them into client options.
 func (l *ListFlags) ListOptions() (client.ListOptions, error) {
 	if l.Page < 1 {

@@ -31,6 +31,10 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 			}
 			items = append(items, item)
 		}
+		items = keepEventOf(items, opts.Event)
+		if opts.List.LimitGiven() {
+			items = items[:min(len(items), opts.List.Limit)] // the first --limit, as a list shows
+		}
 		if opts.IO.IsStdoutTTY() {
 			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), time.Now().Format("15:04:05"))
 			shown, hidden := fitScreen(items, opts.IO.TerminalHeight())
@@ -74,10 +78,17 @@ func fitScreen(items []json.RawMessage, height int) (shown []json.RawMessage, hi
 }
 
 func describeFilter(opts *ListOptions) string {
-	if opts.Status == "" {
-		return ""
+	s := ""
+	if opts.Status != "" {
+		s += " --status " + opts.Status
 	}
-	return " --status " + opts.Status
+	if opts.Event != "" {
+		s += " --event " + opts.Event
+	}
+	if opts.List.LimitGiven() {
+		s += fmt.Sprintf(" --limit %d", opts.List.Limit)
+	}
+	return s
 }
 
 func listBody(items []json.RawMessage) []byte {
@@ -91,4 +102,11 @@ func listBody(items []json.RawMessage) []byte {
 	}
 	fmt.Fprintf(&b, `],"totalCount":%d}`, len(items))
 	return b.Bytes()
+}
+
+func keepEventOf(items []json.RawMessage, event string) []json.RawMessage {
+	if event == "" {
+		return items
+	}
+	return keepEvent(items, event)
 }
