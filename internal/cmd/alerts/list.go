@@ -28,11 +28,14 @@ type ListOptions struct {
 	Interval time.Duration
 	// IntervalSet says --interval was given, which only --watch uses.
 	IntervalSet bool
+	// Now is the server's time, for the title of a redraw (nil: the
+	// machine's).
+	Now func() time.Time
 }
 
 // NewCmdList builds `alerts list`; runF replaces listRun in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f), Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the alerts of a project",

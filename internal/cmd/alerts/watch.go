@@ -36,7 +36,7 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 			items = items[:min(len(items), opts.List.Limit)] // the first --limit, as a list shows
 		}
 		if opts.IO.IsStdoutTTY() {
-			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), time.Now().Format("15:04:05"))
+			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), watchNow(opts).UTC().Format("15:04:05Z"))
 			shown, hidden := fitScreen(items, opts.IO.TerminalHeight())
 			if err := printer.List(client.SinglePage(listBody(shown)), false, Table); err != nil {
 				return err
@@ -109,4 +109,12 @@ func keepEventOf(items []json.RawMessage, event string) []json.RawMessage {
 		return items
 	}
 	return keepEvent(items, event)
+}
+
+// watchNow is the time of a redraw, on the server's clock when known.
+func watchNow(opts *ListOptions) time.Time {
+	if opts.Now != nil {
+		return opts.Now()
+	}
+	return time.Now()
 }
