@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -138,12 +140,22 @@ func wrapHelp(cmd *cobra.Command, width func() int) {
 		}
 	}
 	visit(cmd)
-	cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
-		return fs.FlagUsagesWrapped(max(width()-1, 40))
-	})
 	cmd.SetHelpTemplate(strings.Replace(cmd.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", "{{wrapText . | trimTrailingWhitespaces}}", 1))
-	cobra.AddTemplateFunc("wrapText", func(text string) string { return wrapText(text, max(width(), 40)) })
+	// cobra's template functions are global: they are registered once and
+	// read the width of the last tree built (a process builds one).
+	helpWidth.Store(&width)
+	registerHelpFuncs.Do(func() {
+		cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
+			return fs.FlagUsagesWrapped(max((*helpWidth.Load())()-1, 40))
+		})
+		cobra.AddTemplateFunc("wrapText", func(text string) string { return wrapText(text, max((*helpWidth.Load())(), 40)) })
+	})
 }
+
+var (
+	helpWidth         atomic.Pointer[func() int]
+	registerHelpFuncs sync.Once
+)
 
 // wrapText breaks the lines of text longer than width at spaces.
 func wrapText(text string, width int) string {
