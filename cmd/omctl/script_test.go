@@ -73,6 +73,14 @@ func TestScripts(t *testing.T) {
 			env.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
 			env.Setenv("OMCTL_CONFIG_DIR", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "1")
+			// A year whose first day is over two years from the machine's
+			// time, for stories of a server whose clock is far from it.
+			env.Setenv("FAR_YEAR", strconv.Itoa(time.Now().Year()+3))
+			docs, err := filepath.Abs(filepath.Join("..", "..", "docs"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("DOCS", docs)
 			// Each omctl of a story is a process of its own, built with the
 			// race detector when the tests are; its default wait of a
 			// second at exit would make the stories minutes long.

@@ -54,6 +54,9 @@ type Client struct {
 	http     *http.Client
 	envelope bool
 	pretty   bool
+	clock    *serverClock
+	// plain is the transport below authentication and retries.
+	plain http.RoundTripper
 }
 
 // UserAgent is sent with every request.
@@ -96,10 +99,13 @@ func New(opts Options) (*Client, error) {
 		}
 		rt = t
 	}
+	clock := &serverClock{}
+	rt = &dateTransport{next: rt, clock: clock}
 	if opts.Debug != nil {
 		rt = &traceTransport{next: rt, w: opts.Debug}
 	}
 	rt = &userAgentTransport{next: rt}
+	plain := rt
 	if opts.PublicKey != "" || opts.PrivateKey != "" {
 		// Credentials go to the base URL's origin only: a redirect to
 		// another host is followed (GET only) without authentication.
@@ -115,6 +121,8 @@ func New(opts Options) (*Client, error) {
 		http:     &http.Client{Transport: rt, Timeout: opts.Timeout, CheckRedirect: checkRedirect},
 		envelope: opts.Envelope,
 		pretty:   opts.Pretty,
+		clock:    clock,
+		plain:    plain,
 	}, nil
 }
 
@@ -221,9 +229,16 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	addHeaders(req)
+	tries := &attempts{}
+	req = req.WithContext(context.WithValue(ctx, attemptsKey{}, tries))
+	start := time.Now()
 	res, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), unwrapURLError(err))
+		err = unwrapURLError(err)
+		if !repeatable(method) && connectionError(err) && ctx.Err() == nil {
+			err = &hintError{err, "the connection was lost before an answer came: the request may or may not have been applied; look at the resource (a list or describe) before sending it again"}
+		}
+		return nil, withAttempts(fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), err), tries, start)
 	}
 	defer res.Body.Close()
 	if isRedirect(res.StatusCode) {
@@ -234,7 +249,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		return nil, fmt.Errorf("reading response of %s %s: %w", method, req.URL.Redacted(), err)
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, newAPIError(res, data)
+		return nil, withAttempts(newAPIError(res, data), tries, start)
 	}
 	return &Response{StatusCode: res.StatusCode, Header: res.Header, Body: data}, nil
 }

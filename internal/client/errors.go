@@ -19,7 +19,7 @@ type APIError struct {
 	ErrorCode  string
 	Detail     string
 	Reason     string
-	// RetryAfter is the Retry-After header of a 429, if any.
+	// RetryAfter is the Retry-After header of a 429 or 503, if any.
 	RetryAfter string
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +139,75 @@ func TestADelayLongerThanTheTimeoutIsATimeout(t *testing.T) {
 	}
 	if err != nil && strings.Contains(err.Error(), "owner-secret") {
 		t.Errorf("the error shows the secret: %v", err)
+	}
+}
+
+// A 503 with Retry-After: 2 is tried again after 2 s, as a 429 is: the
+// journal shows the second attempt at least 2 s after the first.
+func TestRetryAfterOn503IsWaited(t *testing.T) {
+	base := faultServer(t)
+	var seen []Retry
+	c := faultClient(t, base, nil, 10*time.Second, &seen)
+	alerts := "/groups/" + faultProject + "/alerts"
+	addFault(t, c, `{"method": "GET", "path": "/groups/*/alerts", "status": 503, "retryAfter": 2, "times": 1}`)
+	if _, err := c.Get(context.Background(), alerts, nil); err != nil {
+		t.Fatalf("a GET through a 503: %v", err)
+	}
+	res, err := c.Do(context.Background(), "GET", ControlPrefix+"requests", map[string][]string{"method": {"GET"}, "path": {alerts}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct {
+		Results []struct {
+			Status int       `json:"status"`
+			Time   time.Time `json:"time"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(res.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	var at503, at200 time.Time
+	for _, r := range body.Results {
+		switch r.Status {
+		case 503:
+			at503 = r.Time
+		case 200:
+			at200 = r.Time
+		}
+	}
+	// The journal's times are whole seconds: a wait of 2 s or more shows
+	// as 2 s or more, a backoff's (zero here) as 0 or 1 s.
+	if at503.IsZero() || at200.Sub(at503) < 2*time.Second {
+		t.Errorf("the retry came %s after the 503, want 2s or more (journal %+v)", at200.Sub(at503), body.Results)
+	}
+	if len(seen) != 1 || seen[0].Wait != 2*time.Second {
+		t.Errorf("retries %+v, want one after 2s", seen)
+	}
+}
+
+// The last error of a request that was retried says how many attempts
+// it took and over how long.
+func TestLastErrorCountsTheAttempts(t *testing.T) {
+	base := faultServer(t)
+	var seen []Retry
+	c := faultClient(t, base, nil, 10*time.Second, &seen)
+	addFault(t, c, `{"method": "GET", "path": "/groups/*/alerts", "status": 502}`)
+	_, err := c.Get(context.Background(), "/groups/"+faultProject+"/alerts", nil)
+	var apiErr *APIError
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 502 || !regexp.MustCompile(`\(after 4 attempts over \d`).MatchString(err.Error()) {
+		t.Errorf("err = %v, want the 502 after 4 attempts", err)
+	}
+}
+
+// A POST whose connection is lost says it may or may not have been
+// applied, and how to find out, not a bare EOF.
+func TestLostPostMayHaveBeenApplied(t *testing.T) {
+	base := faultServer(t)
+	var seen []Retry
+	c := faultClient(t, base, nil, 10*time.Second, &seen)
+	addFault(t, c, `{"method": "POST", "path": "/groups/*/apiKeys", "reset": true, "times": 1}`)
+	_, err := c.Do(context.Background(), "POST", "/groups/"+faultProject+"/apiKeys", nil, map[string]any{"desc": "ci", "roles": []string{"GROUP_READ_ONLY"}})
+	if err == nil || !strings.Contains(err.Error(), "may or may not have been applied") || !strings.Contains(err.Error(), "describe") || strings.HasSuffix(err.Error(), "EOF") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // tried again when the service is briefly unable to answer it.
 const DefaultRetries = 3
 
-// MaxRetryAfter caps how long a 429's Retry-After is waited for.
+// MaxRetryAfter caps how long a 429's or 503's Retry-After is waited for.
 const MaxRetryAfter = 30 * time.Second
 
 // Retry says that a request is about to be tried again, and why.
@@ -65,7 +65,11 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.next.RoundTrip(req)
 	}
 	waits := t.newWait()
+	tries, _ := req.Context().Value(attemptsKey{}).(*attempts)
 	for attempt := 1; ; attempt++ {
+		if tries != nil {
+			tries.n = attempt
+		}
 		try := req
 		if attempt > 1 {
 			try = req.Clone(req.Context())
@@ -115,16 +119,32 @@ func retryable(res *http.Response, err error, waits backoff.BackOff) (string, ti
 		return "the connection failed", waits.NextBackOff(), true
 	}
 	switch res.StatusCode {
-	case http.StatusTooManyRequests:
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		// Both say when to come back (RFC 9110, Retry-After); the server
+		// knows better than a backoff does.
 		wait := waits.NextBackOff()
-		if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s >= 0 {
-			wait = min(time.Duration(s)*time.Second, MaxRetryAfter)
+		if after, ok := retryAfter(res.Header.Get("Retry-After")); ok {
+			wait = min(after, MaxRetryAfter)
 		}
-		return "429 Too Many Requests", wait, true
-	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return fmt.Sprintf("%d %s", res.StatusCode, http.StatusText(res.StatusCode)), wait, true
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
 		return fmt.Sprintf("%d %s", res.StatusCode, http.StatusText(res.StatusCode)), waits.NextBackOff(), true
 	}
 	return "", 0, false
+}
+
+// retryAfter reads a Retry-After header: seconds, or an HTTP date.
+func retryAfter(v string) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(time.Until(t), 0), true
+	}
+	return 0, false
 }
 
 // connectionError is an error of the connection itself (refused, reset,
@@ -136,4 +156,31 @@ func connectionError(err error) bool {
 	}
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// attempts is how many times the retry transport tried one request, for
+// the error that ends it.
+type attempts struct{ n int }
+
+type attemptsKey struct{}
+
+// retriedError says how many attempts a request took, and over how long,
+// when it failed after more than one.
+type retriedError struct {
+	err      error
+	attempts int
+	elapsed  time.Duration
+}
+
+func (e *retriedError) Error() string {
+	return fmt.Sprintf("%v (after %d attempts over %s)", e.err, e.attempts, e.elapsed.Round(10*time.Millisecond))
+}
+func (e *retriedError) Unwrap() error { return e.err }
+
+// withAttempts wraps err with the attempts it took, when there were several.
+func withAttempts(err error, tries *attempts, start time.Time) error {
+	if err == nil || tries.n < 2 {
+		return err
+	}
+	return &retriedError{err: err, attempts: tries.n, elapsed: time.Since(start)}
 }

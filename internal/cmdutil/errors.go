@@ -54,7 +54,7 @@ func ExitCode(err error) int {
 	if errors.As(err, &codeErr) {
 		return codeErr.Code
 	}
-	if errors.Is(err, prompt.ErrCancelled) {
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, prompt.ErrCancelled) {
 		// Ctrl-C at a prompt reaches it as a key, not as SIGINT.
 		return ExitInterrupted
 	}

@@ -1,10 +1,12 @@
 package cmdutil
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -53,7 +55,21 @@ type Factory struct {
 
 // New returns a Factory over ios.
 func New(ios *iostreams.IOStreams) *Factory {
-	return &Factory{IOStreams: ios, Now: time.Now}
+	f := &Factory{IOStreams: ios}
+	f.Now = f.serverNow
+	return f
+}
+
+// serverNow is the server's time once the client exists (asking for it
+// if no answer has told it yet), the machine's before: relative times
+// the user gives (--until 4h) and shows ("2 minutes ago") count from the
+// server's clock, which under omctl server --clock is far from this one.
+func (f *Factory) serverNow() time.Time {
+	if f.client == nil {
+		return time.Now()
+	}
+	f.client.SyncClock(context.Background())
+	return f.client.Now()
 }
 
 // ConfigFile loads the config file and returns it with its path.
@@ -86,6 +102,21 @@ func (f *Factory) Settings() (*config.Settings, error) {
 	return s, nil
 }
 
+// CommandTimeout is the time limit of the whole command: --timeout, else
+// OMCTL_TIMEOUT, else the profile's timeout (config.AllKeys); 0 for none.
+// A config that cannot be read leaves the flag's value: the command says
+// what is wrong with it when it needs it.
+func (f *Factory) CommandTimeout() time.Duration {
+	s, err := f.Settings()
+	if err != nil || s.Timeout == "" {
+		return f.Flags.Timeout
+	}
+	if d, err := time.ParseDuration(s.Timeout); err == nil {
+		return d
+	}
+	return f.Flags.Timeout
+}
+
 // Client builds the one API client of this run.
 func (f *Factory) Client() (*client.Client, error) {
 	if f.client != nil {
@@ -107,7 +138,9 @@ func (f *Factory) Client() (*client.Client, error) {
 		return nil, &FlagError{fmt.Errorf("no API key: set OMCTL_PUBLIC_KEY and OMCTL_PRIVATE_KEY (or OMCTL_PRIVATE_KEY_FILE), or public_key and private_key in profile %q (omctl config init)%s", s.Profile, why)}
 	}
 	if s.Insecure {
-		fmt.Fprintln(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (--insecure); the connection can be intercepted.")
+		// Say where it came from: a forgotten OMCTL_INSECURE or profile
+		// key is what the user has to find.
+		fmt.Fprintf(f.IOStreams.ErrOut, "Warning: TLS certificate verification is disabled (%s); the connection can be intercepted.\n", s.From["insecure"])
 	}
 	var debug io.Writer
 	if f.Flags.Debug {
@@ -181,6 +214,11 @@ func (f *Factory) OrgID() (string, error) {
 func CheckID(what, id string) error {
 	if !api.IsObjectID(id) {
 		return FlagErrorf("invalid %s ID %q: want 24 hexadecimal digits", what, id)
+	}
+	// The API's ids are lower case, and it answers 404 to the same id in
+	// capitals: say so before sending it.
+	if lower := strings.ToLower(id); lower != id {
+		return FlagErrorf("invalid %s ID %q: ids are lower-case hexadecimal; did you mean %s?", what, id, lower)
 	}
 	return nil
 }

@@ -31,6 +31,10 @@ func AddListFlags(cmd *cobra.Command, withBackupJobs bool) *ListFlags {
 	if withBackupJobs {
 		OptionalBoolVar(cmd.Flags(), &l.BackupJobsEnabledOnly, "backup-jobs-enabled-only",
 			"exclude daemons not enabled for backup jobs; =false includes them (server default when not given)")
+		// The API takes it on these lists, but none of them lists daemons:
+		// it is still passed on when given, and not offered in help or
+		// completion, where it would only puzzle.
+		_ = cmd.Flags().MarkHidden("backup-jobs-enabled-only")
 	}
 	return l
 }
@@ -48,6 +52,9 @@ func CheckParallel(n int) error {
 	}
 	return nil
 }
+
+// LimitGiven says --limit was given on the command line.
+func (l *ListFlags) LimitGiven() bool { return l.flags != nil && l.flags.Changed("limit") }
 
 // ListOptions checks the flags and turns them into client options.
 func (l *ListFlags) ListOptions() (client.ListOptions, error) {

@@ -23,6 +23,13 @@ func ParseTime(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("invalid time %q: want RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration from now (4h, 30m, 7d, 2w)", s)
 }
 
+// CheckTime says whether s is a time ParseTime reads, before the time it
+// counts from is known (the server's, learned from its first answer).
+func CheckTime(s string) error {
+	_, err := ParseTime(s, time.Time{})
+	return err
+}
+
 // ParseDuration is time.ParseDuration plus whole days (d) and weeks (w).
 func ParseDuration(s string) (time.Duration, error) {
 	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {

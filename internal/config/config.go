@@ -31,6 +31,7 @@ type Profile struct {
 	OrgID          string `toml:"org_id,omitempty"`
 	Output         string `toml:"output,omitempty"`
 	CACert         string `toml:"ca_cert,omitempty"`
+	Timeout        string `toml:"timeout,omitempty"`
 	Insecure       bool   `toml:"insecure,omitempty"`
 }
 

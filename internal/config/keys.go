@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -87,6 +88,9 @@ var AllKeys = []Key{
 	{Name: "ca_cert", Env: "OMCTL_CA_CERT", Flag: "ca-cert", File: true, check: checkCACert,
 		Help: "PEM file of a CA to trust (--ca-cert)",
 		get:  func(p Profile) string { return p.CACert }, set: func(p *Profile, v string) { p.CACert = v }},
+	{Name: "timeout", Env: "OMCTL_TIMEOUT", Flag: "timeout", check: checkTimeout,
+		Help: "time limit of the whole command, every page and retry included; 0 or unset for none (--timeout)",
+		get:  func(p Profile) string { return p.Timeout }, set: func(p *Profile, v string) { p.Timeout = v }},
 	{Name: "insecure", Env: "OMCTL_INSECURE", Flag: "insecure", Values: []string{"true", "false"}, check: checkBool,
 		Help: "true to skip TLS verification (--insecure)",
 		// A profile holds insecure only when true: unset, it is "".
@@ -212,6 +216,13 @@ func checkOutput(_, value string) error {
 func checkBool(key, value string) error {
 	if _, err := strconv.ParseBool(value); err != nil {
 		return fmt.Errorf("invalid %s %q: want true or false", key, value)
+	}
+	return nil
+}
+
+func checkTimeout(key, value string) error {
+	if d, err := time.ParseDuration(value); err != nil || d < 0 {
+		return fmt.Errorf("invalid %s %q: want a duration such as 30s, 2m or 1h, or 0 for none", key, value)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func validValues(t *testing.T) map[string]string {
 	return map[string]string{
 		"base_url": "https://om.example.com", "public_key": "pub", "private_key": "secret-value",
 		"project_id": "5e2b0c2e8f9d4b0012345678", "org_id": "5e2b0c2e8f9d4b0012345679",
-		"output": "yaml", "ca_cert": ca, "insecure": "true", "private_key_file": ca,
+		"output": "yaml", "ca_cert": ca, "timeout": "90s", "insecure": "true", "private_key_file": ca,
 	}
 }
 

@@ -17,6 +17,10 @@ import (
 type Settings struct {
 	Profile string
 	Values
+	// From names where each key's value came from ("--insecure",
+	// "OMCTL_INSECURE", "insecure in profile \"ci\""), by key name; a
+	// key left at its default has none.
+	From map[string]string
 }
 
 // Values is Profile under a second name, so that Settings can embed it:
@@ -74,17 +78,19 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 			}
 		}
 	}
-	s := &Settings{Profile: name}
+	s := &Settings{Profile: name, From: map[string]string{}}
 	for _, k := range AllKeys {
 		raw := v.GetString(k.Name)
 		if raw == "" {
 			k.set(&s.Values, k.Default)
 			continue
 		}
+		from := source(k, name, flags)
 		if err := k.check(k.Name, raw); err != nil {
-			return nil, fmt.Errorf("%w (from %s)", err, source(k, name, flags))
+			return nil, fmt.Errorf("%w (from %s)", err, from)
 		}
 		k.set(&s.Values, raw)
+		s.From[k.Name] = from
 	}
 	if os.Getenv("OMCTL_PRIVATE_KEY") == "" && os.Getenv("OMCTL_PRIVATE_KEY_FILE") != "" {
 		// The environment beats the profile: a key file named there wins

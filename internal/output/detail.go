@@ -112,10 +112,29 @@ func (p *Printer) writeDetail(body []byte, detail DetailDef) error {
 		} else if code, ok := statusColors[v]; ok && f.Name == "Status" && p.io.ColorEnabled() {
 			v = code + v + ansiReset
 		}
-		// Continuation lines of a multi-line value line up under the first.
-		v = strings.ReplaceAll(v, "\n", "\n"+strings.Repeat(" ", width+2))
+		// One item a line; a line longer than the terminal wraps; the
+		// continuation lines line up under the first.
+		v = strings.Join(wrapLines(v, p.io.TerminalWidth()-width-2), "\n"+strings.Repeat(" ", width+2))
 		fmt.Fprintf(&b, "%s:%s %s\n", f.Name, strings.Repeat(" ", width-twwidth.Width(f.Name)), v)
 	}
 	_, err = fmt.Fprint(p.io.Out, b.String())
 	return err
+}
+
+// wrapLines splits each line of s into lines of at most n columns, at a
+// space when there is one (a long URL is cut where it must be).
+func wrapLines(s string, n int) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		for n >= 10 && twwidth.Width(line) > n {
+			cut := twwidth.Truncate(line, n)
+			if i := strings.LastIndexByte(cut, ' '); i > 0 {
+				cut = cut[:i]
+			}
+			out = append(out, strings.TrimRight(cut, " "))
+			line = strings.TrimLeft(line[len(cut):], " ")
+		}
+		out = append(out, line)
+	}
+	return out
 }

@@ -126,11 +126,16 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 		return p.streamLines(pages)
 	default:
 		t := newTable(def, p.opts)
+		shown, total := 0, 0
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.
 				_ = t.render(p.io)
 				return err
+			}
+			shown += len(page.Results)
+			if page.HasTotal {
+				total = page.TotalCount
 			}
 			for _, item := range page.Results {
 				if err := t.add(item); err != nil {
@@ -143,7 +148,15 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 				}
 			}
 		}
-		return t.render(p.io)
+		if err := t.render(p.io); err != nil {
+			return err
+		}
+		if !all && p.io.IsStdoutTTY() && shown > 0 && shown < total {
+			// A person reading a table would take it for the whole list.
+			_, err := fmt.Fprintf(p.io.ErrOut, "Showing %d of %d; --all for every page\n", shown, total)
+			return err
+		}
+		return nil
 	}
 }
 

@@ -177,7 +177,7 @@ func parseCondition(m map[string]any, prefix string) (store.Condition, *apiError
 	c.Event, _ = m["eventTypeName"].(string)
 	if !api.OneOf(c.Event, api.NamedEventTypes) {
 		return c, errBadRequest("INVALID_ENUM_VALUE",
-			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are the event types of docs/api.md, such as HOST_DOWN.", c.Event, prefix),
+			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are %s.", c.Event, prefix, strings.Join(api.NamedEventTypes, ", ")),
 			c.Event, prefix+"eventTypeName")
 	}
 	c.Resolved, _ = m["resolved"].(bool)

@@ -315,8 +315,38 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 // never lets a panic escape as a dropped connection: a bug answers 500
 // with the error body, and is logged. Only a fault's reset drops one.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.journaled(w, r, s.serve)
+	// Every answer, the 401 challenge included, dates itself on the
+	// server's clock (virtual under --clock) when it is written, after a
+	// clock move it made: clients take the time from it (docs/server.md,
+	// Time). net/http keeps a Date already set.
+	s.journaled(&datedWriter{ResponseWriter: w, now: s.clock.Now}, r, s.serve)
 }
+
+// datedWriter sets Date from the server's clock as the answer starts.
+type datedWriter struct {
+	http.ResponseWriter
+	now   func() time.Time
+	dated bool
+}
+
+func (w *datedWriter) date() {
+	if !w.dated {
+		w.dated = true
+		w.Header().Set("Date", w.now().UTC().Format(http.TimeFormat))
+	}
+}
+
+func (w *datedWriter) WriteHeader(code int) {
+	w.date()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *datedWriter) Write(b []byte) (int, error) {
+	w.date()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *datedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()

@@ -50,33 +50,49 @@ func LoadFixtures(path string) (*Fixtures, error) {
 		return nil, fmt.Errorf("fixture file %s: %s", path, statelog.PlainError(err))
 	}
 	defer file.Close()
-	return readFixtures(path, bufio.NewReaderSize(file, 1<<20))
+	again := func() (io.ReadCloser, error) { return os.Open(path) }
+	return readFixtures(path, bufio.NewReaderSize(file, 1<<20), again)
 }
 
 // ParseFixtures decodes and validates fixture data; name is used in messages.
 func ParseFixtures(name string, data []byte) (*Fixtures, error) {
-	return readFixtures(name, bytes.NewReader(data))
+	again := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	return readFixtures(name, bytes.NewReader(data), again)
 }
 
 // readFixtures decodes a fixture file as a stream, so that a file of a
 // million alerts is never held whole; alerts are parsed by as many
 // workers as there are processors.
-func readFixtures(name string, r io.Reader) (*Fixtures, error) {
+func readFixtures(name string, r io.Reader, again func() (io.ReadCloser, error)) (*Fixtures, error) {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
-	malformed := func() error {
+	// A JSON mistake is told by line and column; a wrong shape by what the
+	// file should be.
+	var start int64 // where the decoder stood before its last call
+	malformed := func(errs ...error) error {
+		var err error
+		if len(errs) > 0 {
+			err = errs[0]
+		}
+		if err != nil {
+			return fmt.Errorf("%s, %s", name, jsonError(again, start, err))
+		}
 		return fmt.Errorf("%s: not a JSON object of arrays (%s)", name, strings.Join(fixtureKeys, ", "))
 	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, malformed()
+	token := func() (json.Token, error) {
+		start = dec.InputOffset()
+		return dec.Token()
+	}
+	if tok, err := token(); err != nil || tok != json.Delim('{') {
+		return nil, malformed(err)
 	}
 	f := &Fixtures{}
 	lists := f.lists()
 	alertLists := map[string]*[]*AlertDoc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
 	for dec.More() {
-		tok, err := dec.Token()
+		tok, err := token()
 		if err != nil {
-			return nil, malformed()
+			return nil, malformed(err)
 		}
 		k, _ := tok.(string)
 		dst, isDoc := lists[k]
@@ -84,11 +100,16 @@ func readFixtures(name string, r io.Reader) (*Fixtures, error) {
 		if !isDoc && !isAlert {
 			return nil, fmt.Errorf("%s: unknown key %q: known keys are %s", name, k, strings.Join(fixtureKeys, ", "))
 		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		if tok, err := token(); err != nil || tok != json.Delim('[') {
 			return nil, fmt.Errorf("%s: %s: must be an array of objects", name, k)
 		}
 		if isAlert {
 			alerts, err := readAlerts(dec)
+			var decErr *decodeError
+			if errors.As(err, &decErr) {
+				start = decErr.start
+				return nil, malformed(decErr.err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s%v", name, k, err)
 			}
@@ -96,8 +117,9 @@ func readFixtures(name string, r io.Reader) (*Fixtures, error) {
 		} else {
 			for i := 0; dec.More(); i++ {
 				var v any
+				start = dec.InputOffset()
 				if err := dec.Decode(&v); err != nil {
-					return nil, malformed()
+					return nil, malformed(err)
 				}
 				m, ok := v.(map[string]any)
 				if !ok {
@@ -106,14 +128,14 @@ func readFixtures(name string, r io.Reader) (*Fixtures, error) {
 				*dst = append(*dst, m)
 			}
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, malformed()
+		if _, err := token(); err != nil {
+			return nil, malformed(err)
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, malformed()
+	if _, err := token(); err != nil {
+		return nil, malformed(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := token(); err != io.EOF {
 		return nil, fmt.Errorf("%s: unexpected data after the fixture object", name)
 	}
 	if err := f.validate(); err != nil {
@@ -127,14 +149,23 @@ func readAlerts(dec *json.Decoder) ([]*AlertDoc, error) {
 	p := newAlertParser()
 	for dec.More() {
 		var raw json.RawMessage
+		start := dec.InputOffset()
 		if err := dec.Decode(&raw); err != nil {
 			p.finish()
-			return nil, errors.New(": not valid JSON")
+			return nil, &decodeError{err, start}
 		}
 		p.add(raw)
 	}
 	return p.finish()
 }
+
+// decodeError is JSON that does not decode, which the caller locates.
+type decodeError struct {
+	err   error
+	start int64
+}
+
+func (e *decodeError) Error() string { return ": not valid JSON" }
 
 // alertParser parses alerts on every processor, in chunks, keeping their
 // order; an error names the first bad item.

@@ -79,13 +79,13 @@ var Detail = output.Details("an alert configuration", func(c api.AlertConfig) []
 		{Name: "ID", Value: c.ID},
 		{Name: "Event", Value: c.EventTypeName},
 		{Name: "Enabled", Value: strconv.FormatBool(c.Enabled)},
-		{Name: "Matchers", Value: strings.Join(matchers, "; ")},
+		{Name: "Matchers", Value: strings.Join(matchers, "\n")},
 		{Name: "Threshold", Value: threshold},
-		{Name: "Notifications", Value: strings.Join(notes, "; ")},
+		{Name: "Notifications", Value: strings.Join(notes, "\n")},
 		{Name: "Project", Value: c.GroupID},
 		{Name: "Created", Value: c.Created},
 		{Name: "Updated", Value: c.Updated},
-		{Name: "Tags", Value: strings.Join(c.Tags, ", ")},
+		{Name: "Tags", Value: strings.Join(c.Tags, "\n")},
 	}
 })
 

@@ -31,8 +31,8 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 	cmd := &cobra.Command{
 		Use:   verb + " (ALERT_CONFIG_ID... | - | --event E)",
 		Short: cmdutil.Title(verb) + " alert configurations",
-		Long: cmdutil.Title(verb) + ` alert configurations, changing nothing else
-(PATCH /groups/{project_id}/alertConfigs/{alert_config_id}).
+		Long: cmdutil.Title(verb) + ` alert configurations (PATCH
+/groups/{project_id}/alertConfigs/{alert_config_id}). ` + enableEffect(enabled) + `
 
 Several configurations: give several ids, or - to read them from standard
 input (one a line, the first field of each, as ` + "`alertconfigs list | cut -f1`" + `
@@ -81,4 +81,16 @@ func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		return cmdutil.FlagErrorf("which configurations? give ALERT_CONFIG_ID..., - to read ids from standard input, or --event")
 	}
 	return ProjectScope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, false)
+}
+
+// enableEffect says what a change of enabled does besides the flag, as the
+// API has it: disabling cancels the configuration's active alerts.
+func enableEffect(enabled bool) string {
+	if enabled {
+		return `Nothing else of the
+configuration changes.`
+	}
+	return `Disabling also cancels
+the configuration's active alerts, as the API does: each TRACKING or OPEN
+alert of it becomes CANCELLED. Nothing else of the configuration changes.`
 }

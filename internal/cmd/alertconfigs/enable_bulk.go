@@ -78,10 +78,7 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if opts.DryRun {
 		return previews.Print(opts.IO, printer.Format(), results, "alert configuration", verb+"d")
 	}
-	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
-		return err
-	}
-	return bulk.Failed(results, "alert configurations")
+	return bulk.Report(opts.IO, printer.Format(), results, "alert configurations")
 }
 
 // configsOfEvent lists the project's configurations of event that the

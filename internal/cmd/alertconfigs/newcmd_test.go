@@ -389,7 +389,7 @@ func TestDescribeDetailShowsThresholdMatchersAndNotifications(t *testing.T) {
 	if req := srv.Only(); req.Method != "GET" {
 		t.Errorf("method %s", req.Method)
 	}
-	for _, want := range []string{"OUTSIDE_METRIC_THRESHOLD", "HOSTNAME EQUALS db1", "ASSERT_REGULAR GREATER_THAN 2.5 RAW", "EMAIL a@example.com after 5m every 60m", "x, y"} {
+	for _, want := range []string{"OUTSIDE_METRIC_THRESHOLD", "HOSTNAME EQUALS db1", "ASSERT_REGULAR GREATER_THAN 2.5 RAW", "EMAIL a@example.com after 5m every 60m", "Tags:          x\n               y"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("detail lacks %q:\n%s", want, out.String())
 		}

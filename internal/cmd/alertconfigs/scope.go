@@ -2,10 +2,12 @@ package alertconfigs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmd/bulk"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
@@ -90,6 +92,45 @@ func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, 
 		return err
 	}
 	return r.Printer.Confirm(res, s.Table, fmt.Sprintf("%s %s %s", cmdutil.Title(s.Noun), id, enabledWord(got.Enabled)))
+}
+
+// BulkSetEnabledRun enables or disables the configurations of args (ids,
+// or - for standard input), Workers at a time, one line per configuration;
+// with dryRun it shows each change instead.
+func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []string, enabled, dryRun bool) error {
+	ids, err := bulk.ReadIDs(deps.IO, args, s.IDName)
+	if err != nil {
+		return err
+	}
+	r, err := deps.Resolve(s.need())
+	if err != nil {
+		return err
+	}
+	verb := EnableVerb(enabled)
+	previews := bulk.NewPreviews(ids)
+	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
+		if dryRun {
+			current, err := cmdutil.Current(ctx, r.Client, s.path(s.Get, r.ProjectID, id), false)
+			if err != nil {
+				return bulk.Failure(id, err)
+			}
+			w, err := s.preview(r.ProjectID, id, enabled, current)
+			if err != nil {
+				return bulk.Failure(id, err)
+			}
+			previews.Set(id, w)
+			return bulk.Result{ID: id, Outcome: "would " + verb}
+		}
+		res, got, err := s.setEnabled(ctx, r.Client, r.ProjectID, id, enabled)
+		if err != nil {
+			return bulk.Failure(id, err)
+		}
+		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(r.Client.Content(res))}
+	})
+	if dryRun {
+		return previews.Print(deps.IO, r.Printer.Format(), results, s.Noun, verb+"d")
+	}
+	return bulk.Report(deps.IO, r.Printer.Format(), results, s.Noun+"s")
 }
 
 // setEnabled sends one change, changing nothing but enabled, and reads

@@ -164,15 +164,20 @@ func ackRun(ctx context.Context, opts *AckOptions) error {
 	if err := cmdutil.CheckID("alert", opts.AlertID); err != nil {
 		return err
 	}
-	body, err := opts.ackBody()
-	if err != nil {
+	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
+	// The client before the body: --until 4h and the future check count
+	// from the server's clock, which the client learns (Factory.Now).
 	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
+	body, err := opts.ackBody()
+	if err != nil {
+		return err
+	}
 	if opts.needsCurrent() {
 		current, err := c.Get(ctx, api.GetAlert.Path(projectID, opts.AlertID), nil)
 		if err != nil {
@@ -228,6 +233,24 @@ func ackApplied(id string, body api.AcknowledgeRequest, got api.Alert) error {
 	return nil
 }
 
+// checkAckFlags finds the mistakes of --until and --forever that need no
+// clock, before anything is sent.
+func (opts *AckOptions) checkAckFlags() error {
+	switch {
+	case opts.Unack:
+		return nil
+	case opts.Forever && opts.Until != "":
+		return cmdutil.FlagErrorf("--until and --forever cannot be used together")
+	case opts.Until != "":
+		if err := cmdutil.CheckTime(opts.Until); err != nil {
+			return cmdutil.FlagErrorf("invalid --until: %v", err)
+		}
+	case !opts.Forever:
+		return cmdutil.FlagErrorf("say how long to acknowledge: --until TIME or --forever")
+	}
+	return nil
+}
+
 // ackPreview is what --dry-run shows for one alert: the PATCH and the
 // alert as it would be.
 func ackPreview(path string, body api.AcknowledgeRequest, current []byte) (cmdutil.Write, error) {
@@ -268,8 +291,8 @@ func (opts *AckOptions) ackBody() (api.AcknowledgeRequest, error) {
 			if err != nil {
 				return body, cmdutil.FlagErrorf("invalid --until: %v", err)
 			}
-			if !t.After(opts.Now()) {
-				return body, cmdutil.FlagErrorf("invalid --until %q: it is not in the future", opts.Until)
+			if now := opts.Now(); !t.After(now) {
+				return body, cmdutil.FlagErrorf("invalid --until %q: %s is not in the future (the server's time is %s)", opts.Until, cmdutil.FormatTime(t), cmdutil.FormatTime(now))
 			}
 			until = t
 		default:

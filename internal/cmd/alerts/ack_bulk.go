@@ -31,8 +31,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
 		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
 	}
-	body, err := opts.ackBody()
-	if err != nil {
+	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
 	ids, err := bulk.ReadIDs(opts.IO, args, "alert")
@@ -47,6 +46,10 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	// current holds the alerts as read: a filter's list gives them, ids
 	// are read one by one where needed (a kept comment, --dry-run).
 	current := map[string][]byte{}
+	body, err := opts.ackBody() // after the client: times count from the server's clock
+	if err != nil {
+		return err
+	}
 	if filtered {
 		if ids, current, err = matchingAlerts(ctx, c, projectID, opts); err != nil {
 			return err
@@ -112,10 +115,7 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 	if opts.DryRun {
 		return previews.Print(opts.IO, printer.Format(), results, "alert", verb+"d")
 	}
-	if err := bulk.Print(opts.IO, printer.Format(), results); err != nil {
-		return err
-	}
-	return bulk.Failed(results, "alerts")
+	return bulk.Report(opts.IO, printer.Format(), results, "alerts")
 }
 
 // matchingAlerts lists the project's alerts that a filter selects, with

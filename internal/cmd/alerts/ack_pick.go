@@ -22,7 +22,7 @@ var pickStatuses = []string{"OPEN", "TRACKING"}
 // event, target and age, then the chosen ones acknowledged as a bulk
 // action, the choice being the confirmation.
 func pickAndAck(ctx context.Context, opts *AckOptions, picker prompt.Prompter) error {
-	if _, err := opts.ackBody(); err != nil {
+	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
 	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)

@@ -34,7 +34,7 @@ var Detail = output.Details("an alert", func(a api.Alert) []output.Field {
 		{Name: "Project", Value: a.GroupID},
 		{Name: "Cluster ID", Value: a.ClusterID},
 		{Name: "Host ID", Value: a.HostID},
-		{Name: "Tags", Value: strings.Join(a.Tags, ", ")},
+		{Name: "Tags", Value: strings.Join(a.Tags, "\n")},
 	}
 })
 

@@ -2,6 +2,8 @@ package alerts
 
 import (
 	"context"
+	"encoding/json"
+	"iter"
 	"net/url"
 	"strings"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -16,17 +19,23 @@ import (
 type ListOptions struct {
 	cmdutil.Deps
 
-	Status   string
+	Status string
+	// Event keeps the alerts of one event type; the API has no such
+	// filter, so omctl applies it to the items it receives.
+	Event    string
 	List     *cmdutil.ListFlags
 	Watch    bool
 	Interval time.Duration
 	// IntervalSet says --interval was given, which only --watch uses.
 	IntervalSet bool
+	// Now is the server's time, for the title of a redraw (nil: the
+	// machine's).
+	Now func() time.Time
 }
 
 // NewCmdList builds `alerts list`; runF replaces listRun in tests.
 func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
-	opts := &ListOptions{Deps: cmdutil.NewDeps(f)}
+	opts := &ListOptions{Deps: cmdutil.NewDeps(f), Now: f.Now}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the alerts of a project",
@@ -46,6 +55,8 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		},
 	}
 	AddStatusFlag(cmd, &opts.Status)
+	cmd.Flags().StringVar(&opts.Event, "event", "", "only alerts of this event type, such as HOST_DOWN (filtered by omctl: the API has no such filter)")
+	_ = cmd.RegisterFlagCompletionFunc("event", cmdutil.CompleteValues(api.NamedEventTypes...))
 	opts.List = cmdutil.AddListFlags(cmd, true)
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "poll until interrupted: redraw on a terminal; piped, print each alert as it appears or changes status")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls with --watch")
@@ -78,6 +89,8 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	switch {
+	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
+		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
 	case opts.IntervalSet && !opts.Watch:
 		return cmdutil.FlagErrorf("--interval is the time between polls of --watch: add --watch, or leave --interval out")
 	case opts.Watch && opts.Interval <= 0:
@@ -97,8 +110,17 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.Watch && printer.Format() == api.FormatJSON {
+	switch {
+	case opts.Watch && printer.Format() == api.FormatJSON:
 		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
+	case opts.Watch && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
+		// A redraw is a table; piped, one line per change is what a
+		// reader of the stream can split.
+		return cmdutil.FlagErrorf("--watch takes -o table or -o jsonl, not -o %s", printer.Format())
+	case opts.Event != "" && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
+		// -o json and yaml print the server's answer as received; a
+		// filtered one would be omctl's.
+		return cmdutil.FlagErrorf("--event filters alerts one by one: use -o table or -o jsonl, or --jq 'select(.eventTypeName == \"%s\")' with -o json", opts.Event)
 	}
 	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
@@ -108,5 +130,39 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if opts.Watch {
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
-	return printer.List(c.Pages(ctx, alertsPath(projectID), lo), lo.All, Table)
+	return printer.List(ofEvent(c.Pages(ctx, alertsPath(projectID), lo), opts.Event), lo.All, Table)
+}
+
+// ofEvent keeps the alerts of event in each page (all when event is "").
+// A filtered page has no total: it is no longer the server's count.
+func ofEvent(pages iter.Seq2[*client.Page, error], event string) iter.Seq2[*client.Page, error] {
+	if event == "" {
+		return pages
+	}
+	return func(yield func(*client.Page, error) bool) {
+		for page, err := range pages {
+			if page != nil {
+				kept := *page
+				kept.Results = keepEvent(page.Results, event)
+				kept.TotalCount, kept.HasTotal = len(kept.Results), false
+				page = &kept
+			}
+			if !yield(page, err) {
+				return
+			}
+		}
+	}
+}
+
+func keepEvent(items []json.RawMessage, event string) []json.RawMessage {
+	var kept []json.RawMessage
+	for _, item := range items {
+		var a struct {
+			EventTypeName string `json:"eventTypeName"`
+		}
+		if json.Unmarshal(item, &a) == nil && a.EventTypeName == event {
+			kept = append(kept, item)
+		}
+	}
+	return kept
 }

@@ -222,7 +222,7 @@ func TestDescribeOnATerminalShowsDetail(t *testing.T) {
 		t.Errorf("method = %s", srv.Only().Method)
 	}
 	s := out.String()
-	for _, want := range []string{"NO_PRIMARY", "Cluster0", "rs-shard-0", "42.5 SECONDS", "a, b"} {
+	for _, want := range []string{"NO_PRIMARY", "Cluster0", "rs-shard-0", "42.5 SECONDS", "Tags:          a\n               b"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("detail lacks %q:\n%s", want, s)
 		}

@@ -72,7 +72,10 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	// The time limit has its own cause, so that running out of time and
+	// being interrupted (exit 130, no message) stay apart.
+	errMaxWait := fmt.Errorf("timed out after %s waiting for alert %s to be %s", opts.Timeout, opts.AlertID, opts.ForStatus)
+	ctx, cancel := context.WithTimeoutCause(ctx, opts.Timeout, errMaxWait)
 	defer cancel()
 	tick := time.NewTicker(opts.Interval)
 	defer tick.Stop()
@@ -94,7 +97,10 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("timed out after %s waiting for alert %s to be %s (last status: %s)", opts.Timeout, opts.AlertID, opts.ForStatus, last)
+			if cmdutil.Interrupted(ctx) {
+				return cmdutil.ErrInterrupted
+			}
+			return fmt.Errorf("%w (last status: %s)", errMaxWait, last)
 		case <-tick.C:
 		}
 	}

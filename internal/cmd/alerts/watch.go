@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/output"
 )
 
@@ -24,14 +25,18 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		for item, err := range c.Items(ctx, path, lo) {
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil
+					return cmdutil.StopCause(ctx)
 				}
 				return err
 			}
 			items = append(items, item)
 		}
+		items = keepEventOf(items, opts.Event)
+		if opts.List.LimitGiven() {
+			items = items[:min(len(items), opts.List.Limit)] // the first --limit, as a list shows
+		}
 		if opts.IO.IsStdoutTTY() {
-			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), time.Now().Format("15:04:05"))
+			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), watchNow(opts).UTC().Format("15:04:05Z"))
 			shown, hidden := fitScreen(items, opts.IO.TerminalHeight())
 			if err := printer.List(client.SinglePage(listBody(shown)), false, Table); err != nil {
 				return err
@@ -53,7 +58,7 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return cmdutil.StopCause(ctx)
 		case <-tick.C:
 		}
 	}
@@ -73,10 +78,17 @@ func fitScreen(items []json.RawMessage, height int) (shown []json.RawMessage, hi
 }
 
 func describeFilter(opts *ListOptions) string {
-	if opts.Status == "" {
-		return ""
+	s := ""
+	if opts.Status != "" {
+		s += " --status " + opts.Status
 	}
-	return " --status " + opts.Status
+	if opts.Event != "" {
+		s += " --event " + opts.Event
+	}
+	if opts.List.LimitGiven() {
+		s += fmt.Sprintf(" --limit %d", opts.List.Limit)
+	}
+	return s
 }
 
 func listBody(items []json.RawMessage) []byte {
@@ -90,4 +102,19 @@ func listBody(items []json.RawMessage) []byte {
 	}
 	fmt.Fprintf(&b, `],"totalCount":%d}`, len(items))
 	return b.Bytes()
+}
+
+func keepEventOf(items []json.RawMessage, event string) []json.RawMessage {
+	if event == "" {
+		return items
+	}
+	return keepEvent(items, event)
+}
+
+// watchNow is the time of a redraw, on the server's clock when known.
+func watchNow(opts *ListOptions) time.Time {
+	if opts.Now != nil {
+		return opts.Now()
+	}
+	return time.Now()
 }

@@ -3,6 +3,7 @@ package alerts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
 	srv.Reply("GET", path, 200, `{"results":[{"id":"a","status":"TRACKING"},{"id":"b","status":"OPEN"}],"totalCount":2}`)
 	srv.Reply("GET", path, 200, `{"results":[{"id":"a","status":"OPEN"},{"id":"b","status":"OPEN"},{"id":"c","status":"CLOSED"}],"totalCount":3}`)
 	ios, _, out, _ := iostreams.Test()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() {
 		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 100, All: true}, Watch: true, Interval: 5 * time.Millisecond})
@@ -29,9 +30,9 @@ func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 4 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	cancel(cmdutil.ErrInterrupted)
+	if err := <-done; !errors.Is(err, cmdutil.ErrInterrupted) {
+		t.Fatalf("watch ended with %v, want it interrupted", err)
 	}
 	if want := "a TRACKING\nb OPEN\na OPEN\nc CLOSED\n"; out.String() != want {
 		t.Errorf("watch output = %q, want %q", out.String(), want)
@@ -44,7 +45,7 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() {
 		done <- listRun(ctx, &ListOptions{Deps: srv.Deps(ios, "table", project), Status: "OPEN", List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
@@ -52,7 +53,7 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 2 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	cancel()
+	cancel(cmdutil.ErrInterrupted)
 	<-done
 	got := out.String()
 	if strings.Count(got, "\x1b[H\x1b[2J") < 2 || !strings.Contains(got, "Every 5ms: omctl alerts list --status OPEN") || strings.Count(got, "5f1a0c2e8f9d4b0012345678") < 2 {
@@ -117,7 +118,7 @@ func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	out := &lineSignal{want: "b OPEN", seen: make(chan struct{})}
 	ios.Out = out
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() {
 		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", `"\(.id) \(.status)"`), ProjectID: stubapi.Project(project), Client: srv.Client()}, List: &cmdutil.ListFlags{Page: 1, Limit: 1}, Watch: true, Interval: time.Hour})
@@ -129,9 +130,9 @@ func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatalf("the alert of page 2 never appeared; output %q", out.String())
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	cancel(cmdutil.ErrInterrupted)
+	if err := <-done; !errors.Is(err, cmdutil.ErrInterrupted) {
+		t.Fatalf("watch ended with %v, want it interrupted", err)
 	}
 	if want := "a OPEN\nb OPEN\n"; out.String() != want {
 		t.Errorf("watch output = %q, want %q", out.String(), want)

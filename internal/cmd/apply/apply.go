@@ -95,18 +95,36 @@ func applyRun(ctx context.Context, opts *Options) error {
 		fmt.Fprintf(opts.IO.Out, "Nothing was sent: %d of %d document(s) cannot be applied.\n", n, len(list))
 		return cmdutil.ErrSilent
 	}
+	var done, interrupted, notStarted int
 	for i, pl := range list {
 		if pl.Action == Unchanged {
 			fmt.Fprintf(opts.IO.Out, "unchanged %s\n", pl.Label)
 			continue
 		}
+		// Once interrupted, no write starts; the rest are listed as not
+		// started so that the user knows what to apply again.
+		if ctx.Err() != nil {
+			fmt.Fprintf(opts.IO.Out, "not started %s\n", pl.Label)
+			notStarted++
+			continue
+		}
 		said, err := pl.write(ctx, c)
+		if err != nil && ctx.Err() != nil {
+			fmt.Fprintf(opts.IO.Out, "interrupted %s (it may or may not have been applied; omctl diff says)\n", pl.Label)
+			interrupted++
+			continue
+		}
 		if err != nil {
 			reportFailure(opts, list, i, err)
 			return &cmdutil.ExitCodeError{Code: cmdutil.ExitCode(err)}
 		}
 		pl.done = true
+		done++
 		fmt.Fprintln(opts.IO.Out, said)
+	}
+	if interrupted+notStarted > 0 {
+		fmt.Fprintf(opts.IO.ErrOut, "Interrupted: %d written, %d interrupted in flight (may or may not have been applied), %d not started.\n", done, interrupted, notStarted)
+		return cmdutil.StopCause(ctx)
 	}
 	fmt.Fprintln(opts.IO.Out, summary(list, false))
 	return nil

@@ -26,9 +26,9 @@ var Detail = output.Details("a backup configuration", func(c api.BackupConfig) [
 		{Name: "Auth mechanism", Value: c.AuthMechanismName},
 		{Name: "Multi-region", Value: strconv.FormatBool(c.MultiRegionBackupEnabled)},
 		{Name: "Misconfigured", Value: strconv.FormatBool(c.MultiRegionMisconfigured)},
-		{Name: "Deployment regions", Value: strings.Join(regions, ", ")},
-		{Name: "Included namespaces", Value: strings.Join(c.IncludedNamespaces, ", ")},
-		{Name: "Excluded namespaces", Value: strings.Join(c.ExcludedNamespaces, ", ")},
+		{Name: "Deployment regions", Value: strings.Join(regions, "\n")},
+		{Name: "Included namespaces", Value: strings.Join(c.IncludedNamespaces, "\n")},
+		{Name: "Excluded namespaces", Value: strings.Join(c.ExcludedNamespaces, "\n")},
 		{Name: "Preferred member", Value: c.PreferredMember},
 		{Name: "Available members", Value: strings.Join(c.AvailableMembers, "\n")},
 	}

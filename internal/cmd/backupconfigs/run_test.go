@@ -48,7 +48,8 @@ func TestDescribeDetailOnTerminal(t *testing.T) {
 		"Auth mechanism:      SCRAM\n" +
 		"Multi-region:        true\n" +
 		"Misconfigured:       true\n" +
-		"Excluded namespaces: test.a, test.b\n" +
+		"Excluded namespaces: test.a\n" +
+		"                     test.b\n" +
 		"Preferred member:    db2:27017\n" +
 		"Available members:   db1:27017\n" +
 		"                     db2:27017\n"

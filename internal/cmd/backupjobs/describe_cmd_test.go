@@ -92,7 +92,7 @@ func TestDescribeOutputPerFormat(t *testing.T) {
 	}{
 		{"table", false, func(s string) bool { return s == project+"\tus,eu\toplog-1\tb1,s3-1\tsync-1\td1,d2\n" }},
 		{"table", true, func(s string) bool {
-			return strings.Contains(s, "Project") && strings.Contains(s, project) && strings.Contains(s, "us, eu") &&
+			return strings.Contains(s, "Project") && strings.Contains(s, project) && strings.Contains(s, "us\n") && strings.Contains(s, " eu\n") &&
 				strings.Contains(s, "d1 /h") && strings.Contains(s, "d2") && strings.Contains(s, "/certs/kmip.pem")
 		}},
 		{"json", false, func(s string) bool {

@@ -18,10 +18,10 @@ var Detail = output.Details("a backup job configuration", func(c api.BackupJobCo
 	}
 	return []output.Field{
 		{Name: "Project", Value: c.ID},
-		{Name: "Labels", Value: strings.Join(c.LabelFilter, ", ")},
+		{Name: "Labels", Value: strings.Join(c.LabelFilter, "\n")},
 		{Name: "Oplog stores", Value: storeIDs(c.OplogStoreFilter)},
 		{Name: "Snapshot stores", Value: storeIDs(c.SnapshotStoreFilter)},
-		{Name: "Sync stores", Value: strings.Join(c.SyncStoreFilter, ", ")},
+		{Name: "Sync stores", Value: strings.Join(c.SyncStoreFilter, "\n")},
 		{Name: "Daemons", Value: strings.Join(daemons, "\n")},
 		{Name: "KMIP client cert", Value: c.KMIPClientCertPath},
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -55,6 +56,10 @@ func ReadIDs(ios *iostreams.IOStreams, args []string, what string) ([]string, er
 			return nil, cmdutil.FlagErrorf("- (standard input) may be given once")
 		}
 		stdinRead = true
+		if ios.IsStdinTTY() {
+			// A person typing: say what is awaited, and how to end it.
+			fmt.Fprintf(ios.ErrOut, "Reading %s ids from standard input, one a line; end with Ctrl-D (Ctrl-Z Enter on Windows):\n", what)
+		}
 		sc := bufio.NewScanner(ios.In)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for n := 1; sc.Scan(); n++ {
@@ -86,23 +91,78 @@ type Result struct {
 	Err  error
 }
 
+// Outcomes of the actions an interruption stopped, apart from failures.
+const (
+	OutcomeInterrupted = "interrupted"
+	OutcomeNotStarted  = "not started"
+)
+
+// errStopped marks the results of actions an interruption stopped.
+var errStopped = fmt.Errorf("stopped: %w", cmdutil.ErrInterrupted)
+
 // Run calls act for each id, Workers at a time, and returns the results in
-// the order of ids. Every id is tried, whatever the others gave.
+// the order of ids. Every id is tried, whatever the others gave, until
+// ctx ends: then no action starts (those ids are "not started"), and an
+// action in flight that fails because of it is "interrupted", since its
+// request may or may not have reached the server.
 func Run(ctx context.Context, ids []string, act func(context.Context, string) Result) []Result {
 	results := make([]Result, len(ids))
 	sem := make(chan struct{}, Workers)
 	var wg sync.WaitGroup
 	for i, id := range ids {
+		started := false
+		select {
+		case sem <- struct{}{}:
+			started = ctx.Err() == nil
+			if !started {
+				<-sem // a slot came free just as ctx ended
+			}
+		case <-ctx.Done():
+		}
+		if !started {
+			results[i] = Result{ID: id, Outcome: OutcomeNotStarted, Detail: "no request was sent", Err: errStopped}
+			continue
+		}
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = act(ctx, id)
+			r := act(ctx, id)
+			if r.Err != nil && ctx.Err() != nil {
+				r = Result{ID: id, Outcome: OutcomeInterrupted, Detail: "stopped in flight: it may or may not have been applied", Err: errStopped}
+			}
+			results[i] = r
 		}()
 	}
 	wg.Wait()
 	return results
+}
+
+// Report prints the results (see Print), then says what an interruption
+// left undone on stderr, and returns the error the run ends with:
+// ErrInterrupted (exit 130, no error line) when ctx was interrupted, the
+// count of failures otherwise (see Failed).
+func Report(ios *iostreams.IOStreams, format string, results []Result, what string) error {
+	if err := Print(ios, format, results); err != nil {
+		return err
+	}
+	n := map[string]int{}
+	for _, r := range results {
+		switch {
+		case errors.Is(r.Err, errStopped):
+			n[r.Outcome]++
+		case r.Err != nil:
+			n["failed"]++
+		default:
+			n["done"]++
+		}
+	}
+	if n[OutcomeInterrupted]+n[OutcomeNotStarted] == 0 {
+		return Failed(results, what)
+	}
+	fmt.Fprintf(ios.ErrOut, "Interrupted: of %d %s, %d done, %d failed, %d interrupted in flight (may or may not have been applied), %d not started.\n",
+		len(results), what, n["done"], n["failed"], n[OutcomeInterrupted], n[OutcomeNotStarted])
+	return cmdutil.ErrInterrupted
 }
 
 // Print writes one line per result: an aligned table with a header on a
@@ -168,7 +228,7 @@ func oneLine(s string) string {
 func Failed(results []Result, what string) error {
 	n := 0
 	for _, r := range results {
-		if r.Err != nil {
+		if r.Err != nil && !errors.Is(r.Err, errStopped) {
 			n++
 		}
 	}

@@ -107,3 +107,20 @@ func TestPrintTSVTableAndJSONLines(t *testing.T) {
 		t.Errorf("YAML = %q", out.String())
 	}
 }
+
+// `-` on a terminal says that ids are awaited and how to end them; piped,
+// nothing is said.
+func TestReadIDsPromptsOnATerminal(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		ios, in, _, errOut := iostreams.Test()
+		ios.SetStdinTTY(tty)
+		in.WriteString("5f1a0c2e8f9d4b0012345678\n")
+		ids, err := ReadIDs(ios, []string{"-"}, "alert")
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("%v %v", ids, err)
+		}
+		if prompted := strings.Contains(errOut.String(), "Reading alert ids from standard input, one a line; end with Ctrl-D"); prompted != tty {
+			t.Errorf("tty %v: stderr %q", tty, errOut.String())
+		}
+	}
+}

@@ -20,7 +20,7 @@ func NewCmdConfig(f *cmdutil.Factory) *cobra.Command {
 		Long: `Profiles live in $OMCTL_CONFIG_DIR/config.toml, else
 $XDG_CONFIG_HOME/omctl/config.toml, else ~/.config/omctl/config.toml, with
 mode 0600. Keys: base_url, public_key, private_key, private_key_file,
-project_id, org_id, output, ca_cert, insecure.
+project_id, org_id, output, ca_cert, timeout, insecure.
 
 A private key goes to the operating system's credential store (macOS
 Keychain, the Secret Service of GNOME Keyring or KWallet, Windows

@@ -54,7 +54,6 @@ func TestNewCmdSetEnabled(t *testing.T) {
 		{true, []string{cfgID}, "", "enable", 0},
 		{false, []string{cfgID}, "", "disable", 0},
 		{true, nil, "missing GLOBAL_ALERT_CONFIG_ID", "enable", cmdutil.ExitUsage},
-		{false, []string{cfgID, "x"}, "too many arguments", "disable", cmdutil.ExitUsage},
 	} {
 		ios, _, _, _ := iostreams.Test()
 		var got *SetEnabledOptions
@@ -277,5 +276,32 @@ func TestClientErrorsArePassedOn(t *testing.T) {
 	}
 	if err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), Client: noClient}, List: &cmdutil.ListFlags{Page: 1, Limit: 1}}); !errors.Is(err, boom) {
 		t.Errorf("list: %v", err)
+	}
+}
+
+// enable and disable take many ids, as alertconfigs does; an id that is
+// not one is refused before anything is sent.
+func TestSetEnabledOfManyIDs(t *testing.T) {
+	const other = "5f2a0c2e8f9d4b00123456aa"
+	srv := stubapi.New(t)
+	srv.Reply("PUT", "/globalAlertConfigs/"+cfgID, 200, `{"id":"`+cfgID+`","enabled":false,"eventTypeName":"RS_BIND_ERROR"}`)
+	srv.Reply("PUT", "/globalAlertConfigs/"+other, 200, `{"id":"`+other+`","enabled":false,"eventTypeName":"BACKUP"}`)
+	ios, _, out, _ := iostreams.Test()
+	cmd := NewCmdSetEnabled(&cmdutil.Factory{IOStreams: ios}, false, func(ctx context.Context, o *SetEnabledOptions) error {
+		o.Deps = srv.Deps(ios, "table", "")
+		return setEnabledRun(ctx, o)
+	})
+	if err := cmdtest.Execute(cmd, ios, cfgID, other); err != nil {
+		t.Fatal(err)
+	}
+	if want := cfgID + "\tdisabled\tRS_BIND_ERROR\n" + other + "\tdisabled\tBACKUP\n"; out.String() != want {
+		t.Errorf("out %q, want %q", out.String(), want)
+	}
+	err := cmdtest.Execute(NewCmdSetEnabled(&cmdutil.Factory{IOStreams: ios}, false, func(ctx context.Context, o *SetEnabledOptions) error {
+		o.Deps = srv.Deps(ios, "table", "")
+		return setEnabledRun(ctx, o)
+	}), ios, cfgID, "x")
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a bad id among many: %v", err)
 	}
 }

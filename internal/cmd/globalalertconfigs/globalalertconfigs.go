@@ -4,6 +4,7 @@ package globalalertconfigs
 
 import (
 	"context"
+	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -64,8 +65,11 @@ type SetEnabledOptions struct {
 	cmdutil.Deps
 
 	ConfigID string
-	Enabled  bool
-	DryRun   bool
+	// ConfigIDs are the ids of a bulk change: several, or - for standard
+	// input.
+	ConfigIDs []string
+	Enabled   bool
+	DryRun    bool
 }
 
 // NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
@@ -73,15 +77,24 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 	opts := &SetEnabledOptions{Deps: cmdutil.NewDeps(f), Enabled: enabled}
 	verb := alertconfigs.EnableVerb(enabled)
 	cmd := &cobra.Command{
-		Use:   verb + " GLOBAL_ALERT_CONFIG_ID",
-		Short: cmdutil.Title(verb) + " a global alert configuration",
-		Long: cmdutil.Title(verb) + ` a global alert configuration (PUT /globalAlertConfigs/{id} with enabled).
---dry-run prints the PUT and the configuration's diff, and sends nothing.`,
-		Example:           "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678",
-		Args:              cmdutil.ExactArgs(1, "GLOBAL_ALERT_CONFIG_ID"),
+		Use:   verb + " (GLOBAL_ALERT_CONFIG_ID... | -)",
+		Short: cmdutil.Title(verb) + " global alert configurations",
+		Long: cmdutil.Title(verb) + ` global alert configurations (PUT /globalAlertConfigs/{id} with enabled).
+
+Several configurations: give several ids, or - to read them from standard
+input (one a line, the first field of each). They are changed 8 at a time,
+and one line per configuration says what happened, as for alertconfigs.
+--dry-run prints each PUT and the configuration's diff, and sends nothing.`,
+		Example: "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
+			"  omctl globalalertconfigs list | cut -f1 | omctl globalalertconfigs " + verb + " -",
+		Args:              cmdutil.RangeArgs(1, math.MaxInt, "GLOBAL_ALERT_CONFIG_ID"),
 		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return api.ListGlobalAlertConfigs.Path(), nil }),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ConfigID = args[0]
+			if len(args) == 1 && args[0] != "-" {
+				opts.ConfigID = args[0]
+			} else {
+				opts.ConfigIDs = args
+			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -93,5 +106,8 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 }
 
 func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
+	if len(opts.ConfigIDs) > 0 {
+		return scope.BulkSetEnabledRun(ctx, opts.Deps, opts.ConfigIDs, opts.Enabled, opts.DryRun)
+	}
 	return scope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, opts.DryRun)
 }

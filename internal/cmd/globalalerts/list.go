@@ -67,6 +67,18 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
+	for flag, value := range map[string]string{"--since": opts.Since, "--until": opts.Until} {
+		if _, err := cmdutil.ParsePastTime(value, time.Time{}); value != "" && err != nil {
+			return cmdutil.FlagErrorf("invalid %s %v", flag, strings.TrimPrefix(err.Error(), "invalid time "))
+		}
+	}
+	// The client before the times: --since 7d counts back from the
+	// server's clock, which the client learns (Factory.Now).
+	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
+	if err != nil {
+		return err
+	}
+	printer, c := r.Printer, r.Client
 	var since, until time.Time
 	for _, b := range []struct {
 		flag, value, param string
@@ -90,10 +102,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	lo.Query = q
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	printer, c := r.Printer, r.Client
 	return printer.List(c.Pages(ctx, api.ListGlobalAlerts.Path(), lo), lo.All, alerts.Table)
 }

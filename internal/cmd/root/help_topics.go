@@ -21,7 +21,10 @@ var topics = []struct{ name, short, long string }{
   4  authentication or authorization failed: the server answered 401 or 403
      (wrong key, missing role, address not on the key's access list)
 130  interrupted (Ctrl-C or SIGTERM): no error message; what was printed
-     so far is whole lines
+     so far is whole lines. Bulk actions (alerts ack -, alertconfigs
+     enable|disable) and apply start nothing after the signal and list
+     each item as done, failed, interrupted (in flight: it may or may not
+     have been applied) or not started
 
 Errors are printed on stderr as
   Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....
@@ -47,10 +50,11 @@ environment variables alone, with no config file.
 
 ` + keyVariables() + envLine(cfg.RetriesEnv, `times a GET, PUT or PATCH is tried again when the
                      service answers 429, 502, 503 or 504 or the connection
-                     is lost (default 3, 0 for none; --retries); a 429 is
-                     retried after its Retry-After, the others after a
-                     growing, jittered wait, all within
-                     --request-timeout. POST and DELETE are never repeated.`) +
+                     is lost (default 3, 0 for none; --retries); a 429 or
+                     503 is retried after its Retry-After (at most 30s),
+                     the others after a growing, jittered wait, all within
+                     --request-timeout; the last error says how many
+                     attempts were made. POST and DELETE are never repeated.`) +
 		envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour
@@ -88,7 +92,8 @@ environment variables alone, with no config file.
 
 alerts list --watch
   Prints alerts one at a time, as they appear or change, so it takes -o table
-  or -o jsonl (--jq then applies to each alert), not -o json.
+  or -o jsonl (--jq then applies to each alert); -o json and -o yaml are
+  refused.
 `},
 }
 

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
@@ -57,7 +59,10 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	// --timeout bounds the whole command: a list walk that a server keeps
 	// feeding ends with it, not only each of its requests.
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
-		if f.Flags.Timeout > 0 && c.Annotations[cmdutil.NoDeadline] == "" {
+		if c.Annotations[cmdutil.NoDeadline] != "" {
+			return nil
+		}
+		if f.Flags.Timeout = f.CommandTimeout(); f.Flags.Timeout > 0 {
 			ctx, cancel := context.WithTimeoutCause(c.Context(), f.Flags.Timeout, cmdutil.ErrCommandTimeout)
 			context.AfterFunc(c.Context(), cancel) // its timer goes with the run's context, or at the deadline
 			c.SetContext(ctx)
@@ -79,7 +84,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	pf.BoolVar(&g.Debug, "debug", false, "trace HTTP requests on stderr (credentials redacted)")
 	pf.StringVar(&g.CACert, "ca-cert", "", "PEM file of a CA to trust for the server's certificate")
 	pf.BoolVar(&g.Insecure, "insecure", false, "skip TLS certificate verification (unsafe)")
-	pf.DurationVar(&g.Timeout, "timeout", 0, "time limit of the whole command, every page and retry included; 0 for none")
+	pf.DurationVar(&g.Timeout, "timeout", 0, "time limit of the whole command, every page and retry included; 0 for none"+keyEnvNote("timeout"))
 	pf.DurationVar(&g.RequestTimeout, "request-timeout", 60*time.Second, "time limit of each HTTP request, its retries included")
 	pf.IntVar(&g.Retries, "retries", client.DefaultRetries, "times a GET, PUT or PATCH is tried again on 429, 502, 503, 504 or a lost connection; 0 for none"+envNote(cfg.RetriesEnv))
 	pf.BoolVar(&g.Envelope, "envelope", false, "ask the server to wrap responses in an envelope")
@@ -107,6 +112,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
 	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
+	singularAliases(cmd)
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
 	for _, t := range helpTopics() {
@@ -114,7 +120,77 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	strictBuiltins(cmd)
 	noFileCompletions(cmd)
+	wrapHelp(cmd, f.IOStreams.TerminalWidth)
 	return cmd
+}
+
+// singularAliases lets every resource group answer to its singular too
+// (omctl alert list), as kubectl's resources do.
+func singularAliases(root *cobra.Command) {
+	for _, c := range root.Commands() {
+		switch c.GroupID {
+		case "monitoring", "backup", "admin":
+		default:
+			continue
+		}
+		if name := c.Name(); c.HasSubCommands() && strings.HasSuffix(name, "s") {
+			c.Aliases = append(c.Aliases, strings.TrimSuffix(name, "s"))
+		}
+	}
+}
+
+// wrapHelp wraps the flags of every command's help at the terminal's
+// width (80 when not a terminal), as gh does: a flag's text longer than
+// the line continues under its column instead of running off the screen.
+func wrapHelp(cmd *cobra.Command, width func() int) {
+	wrapped := strings.NewReplacer(
+		".LocalFlags.FlagUsages", "wrappedFlags .LocalFlags",
+		".InheritedFlags.FlagUsages", "wrappedFlags .InheritedFlags",
+	)
+	var visit func(c *cobra.Command) // commands with a template of their own too (server)
+	visit = func(c *cobra.Command) {
+		c.SetUsageTemplate(wrapped.Replace(c.UsageTemplate()))
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	visit(cmd)
+	cmd.SetHelpTemplate(strings.Replace(cmd.HelpTemplate(), "{{. | trimTrailingWhitespaces}}", "{{wrapText . | trimTrailingWhitespaces}}", 1))
+	// cobra's template functions are global: they are registered once and
+	// read the width of the last tree built (a process builds one).
+	helpWidth.Store(&width)
+	registerHelpFuncs.Do(func() {
+		cobra.AddTemplateFunc("wrappedFlags", func(fs *pflag.FlagSet) string {
+			return fs.FlagUsagesWrapped(max((*helpWidth.Load())()-1, 40))
+		})
+		cobra.AddTemplateFunc("wrapText", func(text string) string { return wrapText(text, max((*helpWidth.Load())(), 40)) })
+	})
+}
+
+var (
+	helpWidth         atomic.Pointer[func() int]
+	registerHelpFuncs sync.Once
+)
+
+// wrapText breaks the lines of text longer than width at spaces.
+func wrapText(text string, width int) string {
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for len(line) > width {
+			cut := strings.LastIndexByte(line[:width+1], ' ')
+			if cut <= 0 {
+				break
+			}
+			b.WriteString(line[:cut])
+			b.WriteByte('\n')
+			line = line[cut+1:]
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // keyEnvNote is the " (env VAR)" of a global flag's help, VAR being the
@@ -140,7 +216,7 @@ func Main() int {
 
 // Run runs omctl with args over ios and returns the exit code.
 func Run(args []string, ios *iostreams.IOStreams) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cmdutil.SignalContext(context.Background())
 	defer stop()
 	f := cmdutil.New(ios)
 	cmd := NewCmdRoot(f)
@@ -159,9 +235,10 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if errors.As(err, &codeErr) {
 		return codeErr.Code // the exit code is the answer (diff --exit-code): no message
 	}
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		// Ctrl-C: the user knows; an "Error: ... context canceled" would
-		// only add noise after the whole lines already printed.
+	if errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.Interrupted(ctx) {
+		// Ctrl-C or SIGTERM: the user knows; an "Error: ... context
+		// canceled" would only add noise after the whole lines already
+		// printed (docs: exit codes).
 		return cmdutil.ExitInterrupted
 	}
 	// cobra reports unknown commands, bad arguments and missing or

@@ -86,6 +86,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"alerts", "list", "--watch", "--interval", "0s"}, cmdutil.ExitUsage, "invalid --interval 0s"},
 		{[]string{"alerts", "list", "--interval", "5s"}, cmdutil.ExitUsage, "add --watch"},
 		{[]string{"alerts", "list", "--watch", "-o", "json"}, cmdutil.ExitUsage, "use -o jsonl"},
+		{[]string{"alerts", "list", "--watch", "-o", "yaml"}, cmdutil.ExitUsage, "--watch takes -o table or -o jsonl, not -o yaml"},
+		// An unknown event names the ones there are.
+		{[]string{"server", "trigger", "HOST_DWN", "--host", "a:1"}, cmdutil.ExitUsage, `unknown event type "HOST_DWN": valid event types are HOST_DOWN, OUTSIDE_METRIC_THRESHOLD,`},
 		{[]string{"alerts", "wait", "5f1a0c2e8f9d4b0012345678", "--for-status", "OPEN", "--interval", "0s"}, cmdutil.ExitUsage, "must be positive"},
 		// Input files: a directory is as wrong as a missing file.
 		{[]string{"oplogstores", "create", "--file", os.TempDir()}, cmdutil.ExitUsage, "is a directory"},

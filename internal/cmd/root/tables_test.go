@@ -60,8 +60,8 @@ func runAtTerminal(t *testing.T, width int, args ...string) string {
 	return out.String()
 }
 
-// TestTablesFitTheTerminal renders every table and describe view at 80 and
-// 100 columns: no line may be wider than the terminal, and the result must
+// TestTablesFitTheTerminal renders every table and describe view at 60, 80
+// and 120 columns: no line may be wider than the terminal, and the result must
 // match its golden file under testdata/tables (rewritten by -update).
 func TestTablesFitTheTerminal(t *testing.T) {
 	demoServer(t)
@@ -77,8 +77,10 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		"snapshotstores-describe": {"snapshotstores", "describe", "blockstore-us-1"},
 		"alerts-describe":         {"alerts", "describe", "5f1a0c2e8f9d4b0000000092"},
 		"snapshots-describe":      {"snapshots", "describe", "5f3c0c2e8f9d4b000000019c", "--cluster", "5e3c0c2e8f9d4b0012340001"},
+		"alertconfigs-describe":   {"alertconfigs", "describe", "5f2a0c2e8f9d4b0000000001"},
+		"backupconfigs-describe":  {"backupconfigs", "describe", "5e3c0c2e8f9d4b0012340001"},
 	} {
-		for _, width := range []int{80, 100} {
+		for _, width := range []int{60, 80, 120} {
 			got := runAtTerminal(t, width, args...)
 			for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
 				if w := twwidth.Width(line); w > width {
@@ -102,6 +104,22 @@ func TestTablesFitTheTerminal(t *testing.T) {
 			}
 			if got != string(want) {
 				t.Errorf("%s at %d columns:\n--- got\n%s--- want\n%s", name, width, got, want)
+			}
+		}
+	}
+}
+
+// Help wraps at the terminal's width, as gh's does; examples (commands to
+// copy) stay whole.
+func TestHelpWrapsAtTheTerminalWidth(t *testing.T) {
+	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
+	for _, width := range []int{60, 80} {
+		for _, args := range [][]string{{"alerts", "list", "--help"}, {"alertconfigs", "disable", "--help"}, {"server", "faults", "add", "--help"}} {
+			got := runAtTerminal(t, width, args...)
+			for _, line := range strings.Split(got, "\n") {
+				if twwidth.Width(line) > width && !strings.HasPrefix(strings.TrimSpace(line), "omctl ") && !strings.HasPrefix(strings.TrimSpace(line), "$ ") {
+					t.Errorf("%v at %d columns: %q is %d wide", args, width, line, twwidth.Width(line))
+				}
 			}
 		}
 	}

@@ -94,10 +94,12 @@ Load factor:            2
 Server-side encryption: false
 TLS only:               true
 Assignment enabled:     true
-Labels:                 l1, l2
+Labels:                 l1
+                        l2
 Metadata URI:           mongodb://meta:27017
 Write concern:          W2
-Custom certificates:    ca.pem, ca2.pem
+Custom certificates:    ca.pem
+                        ca2.pem
 `
 	if out != want {
 		t.Errorf("output =\n%s\nwant\n%s", out, want)

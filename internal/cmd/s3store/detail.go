@@ -27,9 +27,9 @@ var Detail = output.Details("a store", func(s api.S3Store) []output.Field {
 		{Name: "Server-side encryption", Value: optBool(s.SSEEnabled)},
 		{Name: "TLS only", Value: optBool(s.SSL)},
 		{Name: "Assignment enabled", Value: optBool(s.AssignmentEnabled)},
-		{Name: "Labels", Value: strings.Join(s.Labels, ", ")},
+		{Name: "Labels", Value: strings.Join(s.Labels, "\n")},
 		{Name: "Metadata URI", Value: s.URI},
 		{Name: "Write concern", Value: s.WriteConcern},
-		{Name: "Custom certificates", Value: strings.Join(certs, ", ")},
+		{Name: "Custom certificates", Value: strings.Join(certs, "\n")},
 	}
 })

@@ -48,7 +48,9 @@ webhook delivery.`,
 	cmd.Flags().StringVar(&opts.Event, "event", "", "only this event: alert.open, alert.update, alert.acknowledge, alert.close, alert.cancel")
 	cmd.Flags().StringVar(&opts.Type, "type", "", "only this kind of notification, e.g. WEBHOOK")
 	_ = cmd.RegisterFlagCompletionFunc("event", cmdutil.CompleteValues("alert.open", "alert.update", "alert.acknowledge", "alert.close", "alert.cancel"))
-	opts.List = cmdutil.AddListFlags(cmd, true)
+	// The journal of notifications is a test control, not an API list: it
+	// takes no backupJobsEnabledOnly.
+	opts.List = cmdutil.AddListFlags(cmd, false)
 	return cmd
 }
 

@@ -5,6 +5,7 @@ package server
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -176,13 +177,14 @@ func Run(ctx context.Context, opts *Options) error {
 	defer ln.Close() // when a later step fails; closing twice is harmless
 	scheme := "http"
 	var caFile string
+	urlHost := ln.Addr().String()
 	var tlsConf *tls.Config
 	if opts.TLSSelfSigned || opts.TLSCert != "" {
-		var ca string
-		if tlsConf, ca, err = tlsConfig(opts, ln.Addr()); err != nil {
+		var ca, host string
+		if tlsConf, ca, host, err = tlsConfig(opts, ln.Addr()); err != nil {
 			return err
 		}
-		scheme, caFile = "https", ca
+		scheme, caFile, urlHost = "https", ca, host
 		if opts.TLSSelfSigned {
 			// The certificate is this run's alone: leave nothing behind.
 			defer os.RemoveAll(filepath.Dir(ca))
@@ -194,7 +196,7 @@ func Run(ctx context.Context, opts *Options) error {
 	if tlsConf != nil {
 		ln = tls.NewListener(ln, tlsConf)
 	}
-	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, ln.Addr())
+	baseURL := fmt.Sprintf("%s://%s/api/public/v1.0", scheme, urlHost)
 	restoreGC := collectOftenWhileLoading()
 	defer restoreGC() // when loading fails; restoring twice is harmless
 	fixtures, err := seedData(opts, clock.Now())
@@ -269,28 +271,57 @@ func seedData(opts *Options, now time.Time) (*store.Fixtures, error) {
 	return nil, nil // the server's default data, or what --state holds
 }
 
-func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, error) {
+// tlsConfig is the TLS of --tls-cert or --tls-self-signed, with the file
+// a client trusts it by (--ca-cert) and the host:port of the base URL: a
+// name the certificate covers, since a client checks the name it dialled.
+func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, string, error) {
 	if opts.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
 		if err != nil {
-			return nil, "", cmdutil.FlagErrorf("loading --tls-cert/--tls-key: %v", err)
+			return nil, "", "", cmdutil.FlagErrorf("loading --tls-cert/--tls-key: %v", err)
 		}
-		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, "", nil
+		caFile, err := filepath.Abs(opts.TLSCert)
+		if err != nil {
+			return nil, "", "", err
+		}
+		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, caFile, coveredHost(cert, addr), nil
 	}
 	host, _, _ := net.SplitHostPort(addr.String())
 	cert, certPEM, err := srv.SelfSignedCert(host)
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	dir, err := os.MkdirTemp("", "omctl-server-")
 	if err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
 	caFile := filepath.Join(dir, "ca.pem")
 	if err := os.WriteFile(caFile, certPEM, 0o644); err != nil {
-		return nil, "", err
+		return nil, "", "", err
 	}
-	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, caFile, nil
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, caFile, addr.String(), nil
+}
+
+// coveredHost is host:port of addr under a name cert covers: the address
+// itself when the certificate names it, else localhost for a loopback or
+// unspecified address when it names that, else its first DNS name, else
+// the address (and the client will say the name does not match).
+func coveredHost(cert tls.Certificate, addr net.Addr) string {
+	host, port, _ := net.SplitHostPort(addr.String())
+	leaf, err := x509.ParseCertificate(cert.Certificate[0])
+	if err != nil || leaf.VerifyHostname(host) == nil {
+		return addr.String()
+	}
+	ip := net.ParseIP(host)
+	if ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) && leaf.VerifyHostname("localhost") == nil {
+		return net.JoinHostPort("localhost", port)
+	}
+	for _, name := range leaf.DNSNames {
+		if !strings.Contains(name, "*") {
+			return net.JoinHostPort(name, port)
+		}
+	}
+	return addr.String()
 }
 
 func banner(w io.Writer, creds []store.Credential, caFile string) {

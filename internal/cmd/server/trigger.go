@@ -99,7 +99,7 @@ func triggerRun(ctx context.Context, opts *TriggerOptions) error {
 			return cmdutil.FlagErrorf("--value and --units go with --metric")
 		}
 		if !api.OneOf(opts.Event, api.NamedEventTypes) {
-			return cmdutil.FlagErrorf("unknown event type %q: use one of the event types of docs/api.md, such as HOST_DOWN", opts.Event)
+			return cmdutil.FlagErrorf("unknown event type %q: valid event types are %s", opts.Event, strings.Join(api.NamedEventTypes, ", "))
 		}
 		body["eventTypeName"] = opts.Event
 		if opts.Resolve {

@@ -83,30 +83,35 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	if err := cmdutil.CheckID("cluster", opts.ClusterID); err != nil {
 		return err
 	}
-	var body api.SnapshotExpiryRequest
 	switch {
 	case opts.DoNotDelete && opts.Expires != "":
 		return cmdutil.FlagErrorf("--expires and --do-not-delete cannot be used together: do-not-delete removes the expiry")
-	case opts.DoNotDelete:
-		t := true
-		body.DoNotDelete = &t
+	case !opts.DoNotDelete && opts.Expires == "":
+		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
 	case opts.Expires != "":
-		t, err := cmdutil.ParseTime(opts.Expires, opts.Now())
-		if err != nil {
+		if err := cmdutil.CheckTime(opts.Expires); err != nil {
 			return cmdutil.FlagErrorf("invalid --expires: %v", err)
 		}
-		if !t.After(opts.Now()) {
-			return cmdutil.FlagErrorf("invalid --expires %q: %s is not in the future; an expired snapshot's expiry can no longer be changed (use --do-not-delete to keep it)", opts.Expires, cmdutil.FormatTime(t))
+	}
+	// The client before the time: --expires 30d and the future check
+	// count from the server's clock, which the client learns (Factory.Now).
+	r, at, err := source{ClusterID: opts.ClusterID}.resolve(opts.Deps)
+	if err != nil {
+		return err
+	}
+	var body api.SnapshotExpiryRequest
+	if opts.DoNotDelete {
+		t := true
+		body.DoNotDelete = &t
+	} else {
+		now := opts.Now()
+		t, _ := cmdutil.ParseTime(opts.Expires, now)
+		if !t.After(now) {
+			return cmdutil.FlagErrorf("invalid --expires %q: %s is not in the future (the server's time is %s); an expired snapshot's expiry can no longer be changed (use --do-not-delete to keep it)", opts.Expires, cmdutil.FormatTime(t), cmdutil.FormatTime(now))
 		}
 		s := cmdutil.FormatTime(t)
 		f := false
 		body.Expires, body.DoNotDelete = &s, &f
-	default:
-		return cmdutil.FlagErrorf("give --expires TIME or --do-not-delete")
-	}
-	r, at, err := source{ClusterID: opts.ClusterID}.resolve(opts.Deps)
-	if err != nil {
-		return err
 	}
 	printer, c := r.Printer, r.Client
 	if opts.SnapshotID == "" {
