@@ -2,7 +2,6 @@ package apikeys
 
 import (
 	"context"
-	"net/http"
 	"net/netip"
 
 	"github.com/spf13/cobra"
@@ -16,9 +15,10 @@ import (
 type AccessListAddOptions struct {
 	cmdutil.Deps
 
-	KeyID string
-	IPs   []string
-	CIDRs []string
+	KeyID  string
+	IPs    []string
+	CIDRs  []string
+	DryRun bool
 }
 
 // NewCmdAccessListAdd builds `apikeys accesslist add`.
@@ -30,7 +30,8 @@ func NewCmdAccessListAdd(f *cmdutil.Factory, runF func(context.Context, *AccessL
 		Long: `Add IP addresses or CIDR blocks to the access list of an organization API key
 (POST /orgs/{org_id}/apiKeys/{api_key_id}/accessList). Entries already present
 are kept once; the list is extended, never replaced. A key with a non-empty
-access list can be used only from the addresses in it.`,
+access list can be used only from the addresses in it. --dry-run prints the
+POST and sends nothing.`,
 		Example: `  omctl apikeys accesslist add 5f4d0c2e8f9d4b0012345678 --org 5e1a0c2e8f9d4b0012345678 --ip 203.0.113.7
   omctl apikeys accesslist add 5f4d0c2e8f9d4b0012345678 --cidr 10.0.0.0/16 --cidr 192.0.2.0/24`,
 		Args: cmdutil.ExactArgs(1, "API_KEY_ID"),
@@ -45,6 +46,7 @@ access list can be used only from the addresses in it.`,
 	cmd.Flags().StringArrayVar(&opts.IPs, "ip", nil, "IP address to allow (repeatable)")
 	cmd.Flags().StringArrayVar(&opts.CIDRs, "cidr", nil, "CIDR block to allow (repeatable)")
 	cmd.MarkFlagsOneRequired("ip", "cidr")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	return cmd
 }
 
@@ -62,7 +64,11 @@ func accessListAddRun(ctx context.Context, opts *AccessListAddOptions) error {
 	}
 	printer, orgID, c := r.Printer, r.OrgID, r.Client
 	path := api.AddAccessList.Path(orgID, opts.KeyID)
-	res, err := c.Send(ctx, http.MethodPost, path, entries)
+	if opts.DryRun {
+		w := cmdutil.Write{Method: api.AddAccessList.Method, Path: path, Body: entries, After: entries}
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, api.AddAccessList.Method, path, entries)
 	if err != nil {
 		return err
 	}

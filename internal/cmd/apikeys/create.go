@@ -35,6 +35,7 @@ type CreateOptions struct {
 	ConfigPath func() (string, error)
 	// BaseURL is the server the key is for, written to the saved profile.
 	BaseURL func() (string, error)
+	DryRun  bool
 }
 
 // NewCmdCreate builds `apikeys create`.
@@ -57,7 +58,8 @@ and yaml print the answer whole.
 
 --save-profile NAME writes a new profile holding the key (its base URL, public
 and private key, project and organization), so the private key never needs
-to be copied by hand; NAME must not be a profile already.
+to be copied by hand; NAME must not be a profile already. --dry-run prints
+the POST and sends nothing (and saves no profile).
 
 Roles: ` + strings.Join(KeyRoles, ", "),
 		Example: `  omctl apikeys create --desc "CI backup job" --role GROUP_BACKUP_ADMIN
@@ -74,6 +76,7 @@ Roles: ` + strings.Join(KeyRoles, ", "),
 	cmd.Flags().StringVar(&opts.Desc, "desc", "", fmt.Sprintf("description, 1 to %d characters", MaxDescLength))
 	cmd.Flags().StringSliceVar(&opts.Roles, "role", nil, "role of the key (repeatable or comma-separated)")
 	cmd.Flags().StringVar(&opts.SaveProfile, "save-profile", "", "write the new key to a new profile `NAME` of the config file")
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
 	_ = cmd.MarkFlagRequired("desc")
 	_ = cmd.MarkFlagRequired("role")
 	_ = cmd.RegisterFlagCompletionFunc("role", cmdutil.CompleteValues(KeyRoles...))
@@ -112,8 +115,12 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 		return err
 	}
 	printer, projectID, c := r.Printer, r.ProjectID, r.Client
-	res, err := c.Send(ctx, api.CreateAPIKey.Method, api.CreateAPIKey.Path(projectID),
-		api.APIKeyCreateRequest{Desc: opts.Desc, Roles: roles})
+	body := api.APIKeyCreateRequest{Desc: opts.Desc, Roles: roles}
+	if opts.DryRun {
+		w := cmdutil.Write{Method: api.CreateAPIKey.Method, Path: api.CreateAPIKey.Path(projectID), Body: body, After: body}
+		return w.Preview(opts.IO.Out, printer.Format())
+	}
+	res, err := c.Send(ctx, api.CreateAPIKey.Method, api.CreateAPIKey.Path(projectID), body)
 	if err != nil {
 		return err
 	}
