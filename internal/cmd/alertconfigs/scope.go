@@ -96,8 +96,9 @@ func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, 
 
 // BulkSetEnabledRun enables or disables the configurations of args (ids,
 // or - for standard input), Workers at a time, one line per configuration;
-// with dryRun it shows each change instead.
-func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []string, enabled, dryRun bool) error {
+// with dryRun it shows each change instead. At a terminal it asks first,
+// unless yes.
+func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []string, enabled, dryRun, yes bool) error {
 	ids, err := bulk.ReadIDs(deps.IO, args, s.IDName)
 	if err != nil {
 		return err
@@ -107,6 +108,11 @@ func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []
 		return err
 	}
 	verb := EnableVerb(enabled)
+	if !dryRun {
+		if err := bulk.Confirm(ctx, deps, yes, fmt.Sprintf("%s %d %s(s)?", cmdutil.Title(verb), len(ids), s.Noun)); err != nil {
+			return err
+		}
+	}
 	previews := bulk.NewPreviews(ids)
 	results := bulk.Run(ctx, ids, func(ctx context.Context, id string) bulk.Result {
 		if dryRun {

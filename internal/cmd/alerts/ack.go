@@ -312,7 +312,7 @@ func ackMessage(id string, asked bool, until string) string {
 	case until != "":
 		return fmt.Sprintf("Alert %s acknowledged until %s", id, until)
 	case asked:
-		return fmt.Sprintf("Alert %s is not acknowledged: the server's answer has no acknowledgedUntil (is the server's clock ahead of this machine's?)", id)
+		return fmt.Sprintf("Alert %s is not acknowledged: the server's answer has no acknowledgedUntil (was that time already past on the server's clock?)", id)
 	}
 	return fmt.Sprintf("Alert %s unacknowledged", id)
 }

@@ -22,7 +22,7 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 		Long: `Poll an alert until it reaches a status, for CI jobs: exit 0 when it does,
 1 when --max-wait passes first (3 if the alert does not exist).
 
---max-wait is how long to wait in all; each poll gives up after --timeout,
+--max-wait is how long to wait in all; each poll gives up after --request-timeout,
 the time limit of every request.`,
 		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --max-wait 30m
   omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
@@ -40,7 +40,7 @@ the time limit of every request.`,
 	cmd.Flags().DurationVar(&opts.Timeout, "max-wait", 10*time.Minute, "give up after this long (exit 1)")
 	// --timeout meant --max-wait here once, hiding the global --timeout.
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "")
-	_ = cmd.Flags().MarkDeprecated("timeout", "use --max-wait; --timeout will be the time limit of each request, as for every other command")
+	_ = cmd.Flags().MarkDeprecated("timeout", "use --max-wait; the global --timeout is the time limit of the whole command, as for every other command")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls")
 	_ = cmd.MarkFlagRequired("for-status")
 	_ = cmd.RegisterFlagCompletionFunc("for-status", cmdutil.CompleteValues(api.AlertStatuses...))
@@ -97,8 +97,8 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		}
 		select {
 		case <-ctx.Done():
-			if cmdutil.Interrupted(ctx) {
-				return cmdutil.ErrInterrupted
+			if context.Cause(ctx) != errMaxWait {
+				return cmdutil.StopCause(ctx) // Ctrl-C, or the command's --timeout
 			}
 			return fmt.Errorf("%w (last status: %s)", errMaxWait, last)
 		case <-tick.C:

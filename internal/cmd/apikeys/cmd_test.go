@@ -36,7 +36,7 @@ func TestNewCmdCreate(t *testing.T) {
 			return o.Desc == "two roles" && slices.Equal(o.Roles, []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "BOGUS"})
 		}},
 		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile", "ci"}, "", func(o *CreateOptions) bool {
-			return o.SaveProfile == "ci" && o.ConfigPath != nil && o.BaseURL != nil
+			return o.SaveProfile == "ci" && o.ConfigPath != nil && o.Connection != nil
 		}},
 		{[]string{"--desc", "ci", "--role", "GROUP_READ_ONLY", "--save-profile"}, "flag needs an argument", nil},
 		{[]string{"--role", "GROUP_READ_ONLY"}, `required flag(s) "desc" not set`, nil},

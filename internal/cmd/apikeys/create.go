@@ -3,6 +3,7 @@ package apikeys
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,19 +34,27 @@ type CreateOptions struct {
 	SaveProfile string
 	// ConfigPath is where profiles are saved (config.Path).
 	ConfigPath func() (string, error)
-	// BaseURL is the server the key is for, written to the saved profile.
-	BaseURL func() (string, error)
-	DryRun  bool
+	// Connection is how this run reaches the server the key is for (base
+	// URL, CA certificate, insecure), written to the saved profile.
+	Connection func() (config.Profile, error)
+	DryRun     bool
 }
 
 // NewCmdCreate builds `apikeys create`.
 func NewCmdCreate(f *cmdutil.Factory, runF func(context.Context, *CreateOptions) error) *cobra.Command {
-	opts := &CreateOptions{Deps: cmdutil.NewDeps(f), ConfigPath: config.Path, BaseURL: func() (string, error) {
+	opts := &CreateOptions{Deps: cmdutil.NewDeps(f), ConfigPath: config.Path, Connection: func() (config.Profile, error) {
 		s, err := f.Settings()
 		if err != nil {
-			return "", err
+			return config.Profile{}, err
 		}
-		return s.BaseURL, nil
+		conn := config.Profile{BaseURL: s.BaseURL, CACert: s.CACert, Insecure: s.Insecure}
+		if conn.CACert != "" {
+			// The profile is used from other directories.
+			if abs, err := filepath.Abs(conn.CACert); err == nil {
+				conn.CACert = abs
+			}
+		}
+		return conn, nil
 	}}
 	cmd := &cobra.Command{
 		Use:   "create --desc TEXT --role ROLE ...",
@@ -56,8 +65,9 @@ key is ever shown whole: store it at once. With -o table the new key is
 shown as fields, one a line, never cut to fit the terminal; -o json, jsonl
 and yaml print the answer whole.
 
---save-profile NAME writes a new profile holding the key (its base URL, public
-and private key, project and organization), so the private key never needs
+--save-profile NAME writes a new profile holding the key (its base URL, CA
+certificate and insecure setting, public and private key, project and
+organization), so the private key never needs
 to be copied by hand; NAME must not be a profile already. --dry-run prints
 the POST and sends nothing (and saves no profile).
 

@@ -55,7 +55,9 @@ func saveOptions(t *testing.T, srv *stubapi.Server, ios *iostreams.IOStreams, pa
 	deps.OrgID = stubapi.Project("5e2a0c2e8f9d4b0012340001")
 	return &CreateOptions{Deps: deps, Desc: "CI job", Roles: []string{"GROUP_READ_ONLY"}, SaveProfile: "ci",
 		ConfigPath: func() (string, error) { return path, nil },
-		BaseURL:    func() (string, error) { return "https://om.example.com", nil }}
+		Connection: func() (config.Profile, error) {
+			return config.Profile{BaseURL: "https://om.example.com", CACert: "/etc/omctl/ca.pem"}, nil
+		}}
 }
 
 func TestCreateSaveProfileWritesTheNewKey(t *testing.T) {
@@ -70,7 +72,7 @@ func TestCreateSaveProfileWritesTheNewKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config.Profile{BaseURL: "https://om.example.com", PublicKey: "qwertyui", PrivateKey: privateKey,
+	want := config.Profile{BaseURL: "https://om.example.com", CACert: "/etc/omctl/ca.pem", PublicKey: "qwertyui", PrivateKey: privateKey,
 		ProjectID: project, OrgID: "5e2a0c2e8f9d4b0012340001"}
 	if got := file.Profiles["ci"]; got != want {
 		t.Errorf("profile %+v, want %+v", got, want)

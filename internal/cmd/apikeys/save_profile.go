@@ -13,8 +13,9 @@ import (
 // private key through the credential store (the OS keyring, else the
 // 0600 config file, as config set does).
 type profileSaver struct {
-	name, path, baseURL, orgID string
-	notice                     io.Writer
+	name, path, orgID string
+	conn              config.Profile
+	notice            io.Writer
 }
 
 // newProfileSaver checks, before the key is created, that the profile can
@@ -35,11 +36,11 @@ func newProfileSaver(opts *CreateOptions) (*profileSaver, error) {
 	if _, exists := file.Profiles[name]; exists {
 		return nil, cmdutil.FlagErrorf("--save-profile %s: the profile exists already (profiles: %s); choose a new name, so no key is overwritten", name, file.KnownProfiles())
 	}
-	baseURL, err := opts.BaseURL()
+	conn, err := opts.Connection()
 	if err != nil {
 		return nil, err
 	}
-	s := &profileSaver{name: name, path: path, baseURL: baseURL, notice: opts.IO.ErrOut}
+	s := &profileSaver{name: name, path: path, conn: conn, notice: opts.IO.ErrOut}
 	if opts.OrgID != nil {
 		s.orgID, _ = opts.OrgID() // optional: the profile works without it
 	}
@@ -56,7 +57,7 @@ func (s *profileSaver) save(key api.APIKey, projectID string) (config.Storage, e
 	if _, exists := file.Profiles[s.name]; exists {
 		return config.StoredNowhere, cmdutil.FlagErrorf("the profile %s appeared meanwhile", s.name)
 	}
-	prof := config.Profile{BaseURL: s.baseURL, PublicKey: key.PublicKey, PrivateKey: key.PrivateKey,
-		ProjectID: projectID, OrgID: s.orgID}
+	prof := s.conn
+	prof.PublicKey, prof.PrivateKey, prof.ProjectID, prof.OrgID = key.PublicKey, key.PrivateKey, projectID, s.orgID
 	return config.SaveProfile(s.path, s.name, prof, &config.Credentials{Path: s.path, Notice: s.notice})
 }

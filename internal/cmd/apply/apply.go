@@ -123,7 +123,11 @@ func applyRun(ctx context.Context, opts *Options) error {
 		fmt.Fprintln(opts.IO.Out, said)
 	}
 	if interrupted+notStarted > 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "Interrupted: %d written, %d interrupted in flight (may or may not have been applied), %d not started.\n", done, interrupted, notStarted)
+		how := "Interrupted"
+		if !cmdutil.Interrupted(ctx) {
+			how = "Stopped by --timeout"
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "%s: %d written, %d interrupted in flight (may or may not have been applied), %d not started.\n", how, done, interrupted, notStarted)
 		return cmdutil.StopCause(ctx)
 	}
 	fmt.Fprintln(opts.IO.Out, summary(list, false))

@@ -97,8 +97,18 @@ const (
 	OutcomeNotStarted  = "not started"
 )
 
-// errStopped marks the results of actions an interruption stopped.
-var errStopped = fmt.Errorf("stopped: %w", cmdutil.ErrInterrupted)
+// stopped is the error of an action that the end of the run's context
+// kept from starting or finishing: an interruption (Ctrl-C, SIGTERM) or
+// the command's --timeout, its cause.
+type stopped struct{ cause error }
+
+func (e stopped) Error() string { return "stopped: " + e.cause.Error() }
+func (e stopped) Unwrap() error { return e.cause }
+
+func isStopped(err error) bool {
+	var s stopped
+	return errors.As(err, &s)
+}
 
 // Run calls act for each id, Workers at a time, and returns the results in
 // the order of ids. Every id is tried, whatever the others gave, until
@@ -120,7 +130,7 @@ func Run(ctx context.Context, ids []string, act func(context.Context, string) Re
 		case <-ctx.Done():
 		}
 		if !started {
-			results[i] = Result{ID: id, Outcome: OutcomeNotStarted, Detail: "no request was sent", Err: errStopped}
+			results[i] = Result{ID: id, Outcome: OutcomeNotStarted, Detail: "no request was sent", Err: stopped{cmdutil.StopCause(ctx)}}
 			continue
 		}
 		wg.Add(1)
@@ -129,7 +139,7 @@ func Run(ctx context.Context, ids []string, act func(context.Context, string) Re
 			defer func() { <-sem }()
 			r := act(ctx, id)
 			if r.Err != nil && ctx.Err() != nil {
-				r = Result{ID: id, Outcome: OutcomeInterrupted, Detail: "stopped in flight: it may or may not have been applied", Err: errStopped}
+				r = Result{ID: id, Outcome: OutcomeInterrupted, Detail: "stopped in flight: it may or may not have been applied", Err: stopped{cmdutil.StopCause(ctx)}}
 			}
 			results[i] = r
 		}()
@@ -139,18 +149,20 @@ func Run(ctx context.Context, ids []string, act func(context.Context, string) Re
 }
 
 // Report prints the results (see Print), then says what an interruption
-// left undone on stderr, and returns the error the run ends with:
-// ErrInterrupted (exit 130, no error line) when ctx was interrupted, the
-// count of failures otherwise (see Failed).
+// or the command's --timeout left undone on stderr, and returns the error
+// the run ends with: what stopped it (ErrInterrupted: exit 130, no error
+// line), else the count of failures (see Failed).
 func Report(ios *iostreams.IOStreams, format string, results []Result, what string) error {
 	if err := Print(ios, format, results); err != nil {
 		return err
 	}
 	n := map[string]int{}
+	var cause error
 	for _, r := range results {
 		switch {
-		case errors.Is(r.Err, errStopped):
+		case isStopped(r.Err):
 			n[r.Outcome]++
+			cause = errors.Unwrap(r.Err)
 		case r.Err != nil:
 			n["failed"]++
 		default:
@@ -160,9 +172,13 @@ func Report(ios *iostreams.IOStreams, format string, results []Result, what stri
 	if n[OutcomeInterrupted]+n[OutcomeNotStarted] == 0 {
 		return Failed(results, what)
 	}
-	fmt.Fprintf(ios.ErrOut, "Interrupted: of %d %s, %d done, %d failed, %d interrupted in flight (may or may not have been applied), %d not started.\n",
-		len(results), what, n["done"], n["failed"], n[OutcomeInterrupted], n[OutcomeNotStarted])
-	return cmdutil.ErrInterrupted
+	how := "Interrupted"
+	if !errors.Is(cause, cmdutil.ErrInterrupted) {
+		how = "Stopped by --timeout"
+	}
+	fmt.Fprintf(ios.ErrOut, "%s: of %d %s, %d done, %d failed, %d interrupted in flight (may or may not have been applied), %d not started.\n",
+		how, len(results), what, n["done"], n["failed"], n[OutcomeInterrupted], n[OutcomeNotStarted])
+	return cause
 }
 
 // Print writes one line per result: an aligned table with a header on a
@@ -228,7 +244,7 @@ func oneLine(s string) string {
 func Failed(results []Result, what string) error {
 	n := 0
 	for _, r := range results {
-		if r.Err != nil && !errors.Is(r.Err, errStopped) {
+		if r.Err != nil && !isStopped(r.Err) {
 			n++
 		}
 	}

@@ -124,3 +124,31 @@ func TestReadIDsPromptsOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// What stops a run is what Report returns: Ctrl-C is ErrInterrupted (exit
+// 130, no message), the command's --timeout is an error of its own, and
+// stderr says which it was.
+func TestReportNamesWhatStoppedTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		cause error
+		says  string
+	}{
+		{cmdutil.ErrInterrupted, "Interrupted: of 3 alerts, 0 done, 0 failed, 0 interrupted in flight (may or may not have been applied), 3 not started.\n"},
+		{cmdutil.ErrCommandTimeout, "Stopped by --timeout: of 3 alerts, 0 done, 0 failed, 0 interrupted in flight (may or may not have been applied), 3 not started.\n"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(tc.cause) // stopped before the first action
+		results := Run(ctx, []string{id1, id2, id3}, func(_ context.Context, id string) Result {
+			t.Errorf("%s started after the run was stopped", id)
+			return Result{ID: id, Outcome: "done"}
+		})
+		ios, _, _, errOut := iostreams.Test()
+		err := Report(ios, "tsv", results, "alerts")
+		if !errors.Is(err, tc.cause) || errOut.String() != tc.says {
+			t.Errorf("%v: Report = %v, stderr %q", tc.cause, err, errOut.String())
+		}
+		if tc.cause == cmdutil.ErrCommandTimeout && cmdutil.ExitCode(err) == cmdutil.ExitInterrupted {
+			t.Errorf("--timeout ends with exit 130, as if interrupted")
+		}
+	}
+}

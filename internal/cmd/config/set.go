@@ -1,12 +1,8 @@
 package config
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -78,9 +74,6 @@ func secretArgError(key string) error {
 	return cmdutil.FlagErrorf("%s is a secret and is not taken as an argument (shell history and ps would keep it): run 'omctl config set %s' to type it hidden, or pipe it in: 'omctl config set %s < FILE'", key, key, key)
 }
 
-// maxSecretLine bounds what is read for a secret from a pipe.
-const maxSecretLine = 64 << 10
-
 func setRun(opts *SetOptions) error {
 	if err := cfg.ValidateKey(opts.Key); err != nil {
 		return &cmdutil.FlagError{Err: err}
@@ -133,27 +126,5 @@ func describeStorage(where cfg.Storage, path string) string {
 // readSecret asks for a secret without echo at a terminal, or reads one
 // line of standard input.
 func readSecret(ctx context.Context, deps cmdutil.Deps, key string) (string, error) {
-	notEmpty := func(v string) error {
-		if strings.TrimSpace(v) == "" {
-			return fmt.Errorf("%s must not be empty", key)
-		}
-		return nil
-	}
-	if deps.IO.IsStdinTTY() {
-		p, ok := deps.Prompt()
-		if !ok {
-			return "", cmdutil.FlagErrorf("cannot ask for %s: neither standard output nor standard error is a terminal; pipe the value in instead: 'omctl config set %s < FILE'", key, key)
-		}
-		v, err := p.Password(ctx, cmdutil.Title(strings.ReplaceAll(key, "_", " ")), "not shown as you type", notEmpty)
-		return strings.TrimSpace(v), err
-	}
-	line, err := bufio.NewReader(io.LimitReader(deps.IO.In, maxSecretLine)).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("reading %s from standard input: %w", key, err)
-	}
-	line = strings.TrimSpace(line)
-	if err := notEmpty(line); err != nil {
-		return "", cmdutil.FlagErrorf("%v: give it on standard input ('omctl config set %s < FILE') or type it at a terminal", err, key)
-	}
-	return line, nil
+	return cmdutil.ReadSecret(ctx, deps, key, fmt.Sprintf("'omctl config set %s < FILE'", key))
 }

@@ -70,6 +70,7 @@ type SetEnabledOptions struct {
 	ConfigIDs []string
 	Enabled   bool
 	DryRun    bool
+	Yes       bool
 }
 
 // NewCmdSetEnabled builds `globalalertconfigs enable` or `... disable`.
@@ -84,7 +85,8 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 Several configurations: give several ids, or - to read them from standard
 input (one a line, the first field of each). They are changed 8 at a time,
 and one line per configuration says what happened, as for alertconfigs.
---dry-run prints each PUT and the configuration's diff, and sends nothing.`,
+--dry-run prints each PUT and the configuration's diff, and sends nothing.
+At a terminal omctl asks before changing several; --yes skips that.`,
 		Example: "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
 			"  omctl globalalertconfigs list | cut -f1 | omctl globalalertconfigs " + verb + " -",
 		Args:              cmdutil.RangeArgs(1, math.MaxInt, "GLOBAL_ALERT_CONFIG_ID"),
@@ -102,12 +104,13 @@ and one line per configuration says what happened, as for alertconfigs.
 		},
 	}
 	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
+	cmd.Flags().BoolVarP(&opts.Yes, "yes", "y", false, "change several configurations without asking at a terminal")
 	return cmd
 }
 
 func setEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 	if len(opts.ConfigIDs) > 0 {
-		return scope.BulkSetEnabledRun(ctx, opts.Deps, opts.ConfigIDs, opts.Enabled, opts.DryRun)
+		return scope.BulkSetEnabledRun(ctx, opts.Deps, opts.ConfigIDs, opts.Enabled, opts.DryRun, opts.Yes)
 	}
 	return scope.SetEnabledRun(ctx, opts.Deps, opts.ConfigID, opts.Enabled, opts.DryRun)
 }

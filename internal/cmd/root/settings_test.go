@@ -1,6 +1,7 @@
 package root
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -65,5 +66,19 @@ func TestSingularAliasesAndUpperCaseIDs(t *testing.T) {
 	code, _, stderr := run(t, srv.URL, "alerts", "describe", "5F1A0C2E8F9D4B0012345678")
 	if code != cmdutil.ExitUsage || !strings.Contains(stderr, "ids are lower-case hexadecimal; did you mean 5f1a0c2e8f9d4b0012345678?") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// The --timeout error names the request it stopped when the error is one,
+// and nothing made up when it is not (a wait, a bulk action, apply).
+func TestCommandTimeoutErrorKeepsOnlyARequestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"GET https://h/api/public/v1.0/groups/x/alerts: context deadline exceeded":  "GET https://h/api/public/v1.0/groups/x/alerts: stopped: the command ran for its --timeout of 2s",
+		"the command's --timeout passed":                                            "stopped: the command ran for its --timeout of 2s",
+		"timed out after 10m0s waiting for alert a to be CLOSED (last status: OPEN": "stopped: the command ran for its --timeout of 2s",
+	} {
+		if got := commandTimeoutError(errors.New(in), 2*time.Second).Error(); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
 	}
 }

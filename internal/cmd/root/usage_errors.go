@@ -119,6 +119,16 @@ func timeoutError(err error, timeout time.Duration) error {
 // commandTimeoutError says that the command was stopped by --timeout, the
 // time limit of the whole command, and what it was doing then.
 func commandTimeoutError(err error, timeout time.Duration) error {
-	request, _, _ := strings.Cut(err.Error(), ": ")
-	return fmt.Errorf("%s: stopped: the command ran for its --timeout of %s", request, timeout)
+	msg := fmt.Sprintf("stopped: the command ran for its --timeout of %s", timeout)
+	if request, _, ok := strings.Cut(err.Error(), ": "); ok && isRequestLine(request) {
+		return fmt.Errorf("%s: %s", request, msg)
+	}
+	return errors.New(msg)
+}
+
+// isRequestLine says whether s is how the client names a failed request,
+// "METHOD URL".
+func isRequestLine(s string) bool {
+	method, url, ok := strings.Cut(s, " ")
+	return ok && method != "" && method == strings.ToUpper(method) && strings.Contains(url, "://") && !strings.Contains(url, " ")
 }

@@ -5,6 +5,7 @@ package s3store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/secretref"
 )
 
 // Flags are the store fields given on the command line.
@@ -42,7 +44,7 @@ func AddFlags(cmd *cobra.Command, kind rules.StoreKind, op rules.StoreOp, f *Fla
 	cmdutil.OptionalBoolVar(fs, &s.AcceptedTos, "accepted-tos", "accept the terms of service (required, must be true)")
 	cmdutil.OptionalBoolVar(fs, &s.AssignmentEnabled, "assignment-enabled", "whether backup jobs can be assigned to the store")
 	fs.StringVar(&s.CloudAccessKey, "access-key", "", "access key ID of the bucket (not with --auth-method IAM_ROLE)")
-	fs.StringVar(&s.CloudSecretKey, "secret-key", "", "secret key of the bucket; prefer --file, which keeps it out of shell history")
+	fs.StringVar(&s.CloudSecretKey, "secret-key", "", "secret key of the bucket: - to type it hidden or pipe it in, or a reference, '${env:NAME}' or '${file:PATH}'; never the key itself")
 	fs.StringVar(&s.S3AuthMethod, "auth-method", "", "KEYS or IAM_ROLE")
 	fs.StringArrayVar(&f.CertFiles, "custom-cert", nil, "PEM file of a CA chain the store trusts (repeatable)")
 	cmdutil.OptionalBoolVar(fs, &s.DisableProxyS3, "disable-proxy-s3", "bypass the configured HTTP proxy")
@@ -64,6 +66,35 @@ func AddFlags(cmd *cobra.Command, kind rules.StoreKind, op rules.StoreOp, f *Fla
 	cmdutil.OptionalBoolVar(fs, &s.SSL, "ssl", "the store accepts only TLS connections")
 	fs.StringVar(&s.URI, "uri", "", "connection string of the metadata database (required)")
 	fs.StringVar(&s.WriteConcern, "write-concern", "", "ACKNOWLEDGED, W2, JOURNALED or MAJORITY")
+}
+
+// readSecretKey replaces --secret-key by the secret it names: - reads it
+// from standard input (hidden at a terminal), a reference from the
+// environment or a file. The key itself on the command line is refused:
+// shell history and ps would keep it.
+func (f *Flags) readSecretKey(ctx context.Context, deps cmdutil.Deps) error {
+	v := f.Store.CloudSecretKey
+	switch ref, isRef := secretref.Parse(v); {
+	case v == "":
+		return nil
+	case v == "-" && f.File == "-":
+		return cmdutil.FlagErrorf("--secret-key - and --file - both read standard input: give the key in the file, or by reference ('${env:NAME}', '${file:PATH}')")
+	case v == "-":
+		key, err := cmdutil.ReadSecret(ctx, deps, "secret key", "'... --secret-key - < FILE'")
+		if err != nil {
+			return err
+		}
+		f.Store.CloudSecretKey = key
+	case isRef:
+		key, err := secretref.Resolver{}.Value(ref)
+		if err != nil {
+			return cmdutil.FlagErrorf("--secret-key %v", err)
+		}
+		f.Store.CloudSecretKey = key
+	default:
+		return cmdutil.FlagErrorf("--secret-key takes no key on the command line (shell history and ps would keep it): give --secret-key - to type it hidden or pipe it in, or a reference, '${env:NAME}' or '${file:PATH}'")
+	}
+	return nil
 }
 
 // Body merges the --file document with the flags (flags win) and checks

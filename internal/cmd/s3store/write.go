@@ -95,6 +95,9 @@ func Write(ctx context.Context, opts *WriteOptions, e api.Endpoint, kind rules.S
 	storeID := opts.StoreID
 	op := storeOp(e)
 	readModify := op == rules.Replace && opts.Store.File == "" && !opts.Replace
+	if err := opts.Store.readSecretKey(ctx, opts.Deps); err != nil {
+		return err
+	}
 	var body, changes map[string]any
 	var err error
 	if readModify {

@@ -279,7 +279,8 @@ func TestWriteDryRunSendsNothingAndMasksTheKey(t *testing.T) {
 	srv.Reply("GET", oplogPath+"/store-1", 200, storeAsRead)
 	ios, _, out, _ := iostreams.Test()
 	var flags Flags
-	flags.Store.CloudSecretKey = "secret-2"
+	t.Setenv("STORE_SECRET", "secret-2")
+	flags.Store.CloudSecretKey = "${env:STORE_SECRET}"
 	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1", DryRun: true}, api.PutOplogStore, rules.OplogStore)
 	if err != nil {
 		t.Fatal(err)
@@ -317,5 +318,36 @@ func TestWriteUpdateFromFlagsChecksValuesBeforeReading(t *testing.T) {
 		if !isUsageError(err) || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
 			t.Errorf("want %q: err = %v, %d requests", tc.want, err, len(srv.Requests()))
 		}
+	}
+}
+
+// The secret key is never taken on the command line: - reads it from
+// standard input, a reference from the environment; anything else is
+// refused before a request.
+func TestWriteSecretKeyNeverFromTheCommandLine(t *testing.T) {
+	srv := stubapi.New(t)
+	ios, _, _, _ := iostreams.Test()
+	var flags Flags
+	flags.Store.CloudSecretKey = "literal-secret"
+	err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore)
+	if !isUsageError(err) || !strings.Contains(err.Error(), "--secret-key takes no key on the command line") || strings.Contains(err.Error(), "literal-secret") || len(srv.Requests()) != 0 {
+		t.Errorf("a key as argument: %v, %d requests", err, len(srv.Requests()))
+	}
+	flags.Store.CloudSecretKey = "${env:OMCTL_TEST_UNSET_SECRET}"
+	err = Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "table", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore)
+	if !isUsageError(err) || !strings.Contains(err.Error(), "OMCTL_TEST_UNSET_SECRET is not set") || len(srv.Requests()) != 0 {
+		t.Errorf("an unset variable: %v", err)
+	}
+
+	srv.Reply("GET", oplogPath+"/store-1", 200, storeAsRead)
+	srv.Reply("PUT", oplogPath+"/store-1", 200, storeAsRead)
+	ios, stdin, _, _ := iostreams.Test()
+	stdin.WriteString("piped-secret\n")
+	flags.Store.CloudSecretKey = "-"
+	if err := Write(context.Background(), &WriteOptions{Deps: srv.Deps(ios, "json", ""), Store: flags, StoreID: "store-1"}, api.PutOplogStore, rules.OplogStore); err != nil {
+		t.Fatal(err)
+	}
+	if body := srv.Requests()[1].JSON(t); body["cloudSecretKey"] != "piped-secret" {
+		t.Errorf("PUT body %v", body)
 	}
 }
