@@ -22,10 +22,13 @@ import (
 	"github.com/omctl/omctl/internal/cmd/apply"
 	"github.com/omctl/omctl/internal/cmd/backupconfigs"
 	"github.com/omctl/omctl/internal/cmd/backupjobs"
+	"github.com/omctl/omctl/internal/cmd/clusters"
 	configcmd "github.com/omctl/omctl/internal/cmd/config"
 	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
 	"github.com/omctl/omctl/internal/cmd/globalalerts"
 	"github.com/omctl/omctl/internal/cmd/oplogstores"
+	"github.com/omctl/omctl/internal/cmd/orgs"
+	"github.com/omctl/omctl/internal/cmd/projects"
 	servercmd "github.com/omctl/omctl/internal/cmd/server"
 	"github.com/omctl/omctl/internal/cmd/snapshots"
 	"github.com/omctl/omctl/internal/cmd/snapshotstores"
@@ -102,8 +105,8 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	add("monitoring", alerts.NewCmdAlerts(f), alertconfigs.NewCmdAlertConfigs(f),
 		globalalerts.NewCmdGlobalAlerts(f), globalalertconfigs.NewCmdGlobalAlertConfigs(f))
-	add("backup", backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
-	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
+	add("backup", clusters.NewCmdClusters(f), backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
+	add("admin", projects.NewCmdProjects(f), orgs.NewCmdOrgs(f), oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
 	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
