@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -70,9 +71,9 @@ var AllKeys = []Key{
 		Help:   "private key of that API key, or the user's API key",
 		Prompt: &Prompt{Title: "Private key", Help: "or that user's API key; not shown as you type"},
 		get:    func(p Profile) string { return p.PrivateKey }, set: func(p *Profile, v string) { p.PrivateKey = v }},
-	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkObjectID,
+	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkProject,
 		Help:   "default project (--project)",
-		Prompt: &Prompt{Title: "Default project ID", Help: "24 hex digits, optional", Optional: true},
+		Prompt: &Prompt{Title: "Default project", Help: "its ID (24 hex digits) or its name, optional", Optional: true},
 		get:    func(p Profile) string { return p.ProjectID }, set: func(p *Profile, v string) { p.ProjectID = v }},
 	{Name: "org_id", Env: "OMCTL_ORG_ID", Flag: "org", check: checkObjectID,
 		Help:   "default organization (--org)",
@@ -188,6 +189,18 @@ func checkBaseURL(_, value string) error {
 	}
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
+	}
+	return nil
+}
+
+// checkProject accepts a project's id or its name, which commands
+// resolve to the id (GET /groups/byName/{name}).
+func checkProject(key, value string) error {
+	if api.IsObjectID(value) {
+		return nil
+	}
+	if strings.TrimSpace(value) == "" || strings.IndexFunc(value, unicode.IsControl) >= 0 {
+		return fmt.Errorf("invalid %s %q: want 24 hexadecimal digits or a project's name", key, value)
 	}
 	return nil
 }

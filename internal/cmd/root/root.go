@@ -75,7 +75,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	g := &f.Flags
 	pf.StringVarP(&g.Profile, "profile", "P", "", "config profile to use"+envNote(cfg.ProfileEnv))
 	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path"+keyEnvNote("base-url"))
-	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits"+keyEnvNote("project"))
+	pf.StringVar(&g.Project, "project", "", "project ID (24 hex digits) or name"+keyEnvNote("project"))
 	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits"+keyEnvNote("org"))
 	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, jsonl or yaml"+keyEnvNote("output"))
 	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
