@@ -81,3 +81,16 @@ var AccessListDetail = output.Details("an access-list entry", func(e api.AccessL
 		{Name: "Last used address", Value: e.LastUsedAddress},
 	}
 })
+
+// completeKeyThenEntry completes an API key id, then an entry of its
+// access list.
+func completeKeyThenEntry(f *cmdutil.Factory) cobra.CompletionFunc {
+	keys := cmdutil.CompleteListed(f, 0, cmdutil.APIKeysListed)
+	entries := cmdutil.CompleteListed(f, 1, cmdutil.AccessListListed)
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return keys(cmd, args, toComplete)
+		}
+		return entries(cmd, args, toComplete)
+	}
+}

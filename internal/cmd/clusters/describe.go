@@ -20,11 +20,12 @@ type DescribeOptions struct {
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
 	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	return &cobra.Command{
-		Use:     "describe CLUSTER_ID",
-		Short:   "Show a cluster",
-		Long:    `Show a cluster of a project (GET /groups/{project_id}/clusters/{cluster_id}).`,
-		Example: `  omctl clusters describe 5e3c0c2e8f9d4b0012345678`,
-		Args:    cmdutil.ExactArgs(1, "CLUSTER_ID"),
+		Use:               "describe CLUSTER_ID",
+		Short:             "Show a cluster",
+		Long:              `Show a cluster of a project (GET /groups/{project_id}/clusters/{cluster_id}).`,
+		Example:           `  omctl clusters describe 5e3c0c2e8f9d4b0012345678`,
+		Args:              cmdutil.ExactArgs(1, "CLUSTER_ID"),
+		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.ClustersListed),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClusterID = args[0]
 			if runF != nil {

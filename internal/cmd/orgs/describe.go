@@ -20,11 +20,12 @@ type DescribeOptions struct {
 func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOptions) error) *cobra.Command {
 	opts := &DescribeOptions{Deps: cmdutil.NewDeps(f)}
 	return &cobra.Command{
-		Use:     "describe ORG_ID",
-		Short:   "Show an organization",
-		Long:    `Show an organization (GET /orgs/{org_id}).`,
-		Example: `  omctl orgs describe 5e1a0c2e8f9d4b0012345678`,
-		Args:    cmdutil.ExactArgs(1, "ORG_ID"),
+		Use:               "describe ORG_ID",
+		Short:             "Show an organization",
+		Long:              `Show an organization (GET /orgs/{org_id}).`,
+		Example:           `  omctl orgs describe 5e1a0c2e8f9d4b0012345678`,
+		Args:              cmdutil.ExactArgs(1, "ORG_ID"),
+		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.OrgsListed),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.OrgID = args[0]
 			if runF != nil {

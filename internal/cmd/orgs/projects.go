@@ -30,7 +30,8 @@ func NewCmdProjects(f *cmdutil.Factory, runF func(context.Context, *ProjectsOpti
 regard to case.`,
 		Example: `  omctl orgs projects 5e1a0c2e8f9d4b0012345678
   omctl orgs projects 5e1a0c2e8f9d4b0012345678 --name shop`,
-		Args: cmdutil.ExactArgs(1, "ORG_ID"),
+		Args:              cmdutil.ExactArgs(1, "ORG_ID"),
+		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.OrgsListed),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.OrgID = args[0]
 			if runF != nil {

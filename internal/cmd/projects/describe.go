@@ -27,7 +27,8 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 (GET /groups/byName/{name}; names are matched exactly, case included).`,
 		Example: `  omctl projects describe 5e2b0c2e8f9d4b0012345678
   omctl projects describe shop -o json`,
-		Args: cmdutil.ExactArgs(1, "PROJECT_ID|NAME"),
+		Args:              cmdutil.ExactArgs(1, "PROJECT_ID|NAME"),
+		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.ProjectsListed),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Project = args[0]
 			if runF != nil {

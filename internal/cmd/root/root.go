@@ -115,6 +115,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	for _, t := range helpTopics() {
 		cmd.AddCommand(t)
 	}
+	completeIDs(cmd, f)
 	strictBuiltins(cmd)
 	noFileCompletions(cmd)
 	return cmd
