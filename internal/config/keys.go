@@ -73,7 +73,7 @@ var AllKeys = []Key{
 		get:    func(p Profile) string { return p.PrivateKey }, set: func(p *Profile, v string) { p.PrivateKey = v }},
 	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkProject,
 		Help:   "default project (--project)",
-		Prompt: &Prompt{Title: "Default project", Help: "its ID (24 hex digits) or its name, optional", Optional: true},
+		Prompt: &Prompt{Title: "Default project ID", Help: "24 hex digits, optional", Optional: true},
 		get:    func(p Profile) string { return p.ProjectID }, set: func(p *Profile, v string) { p.ProjectID = v }},
 	{Name: "org_id", Env: "OMCTL_ORG_ID", Flag: "org", check: checkObjectID,
 		Help:   "default organization (--org)",
