@@ -10,6 +10,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `alerts list`.
@@ -18,6 +19,8 @@ type ListOptions struct {
 
 	Status   string
 	List     *cmdutil.ListFlags
+	// AllProjects lists the alerts of every project the key reads.
+	AllProjects bool
 	Watch    bool
 	Interval time.Duration
 	// IntervalSet says --interval was given, which only --watch uses.
@@ -34,6 +37,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Example: `  omctl alerts list --status OPEN
   omctl alerts list --all -o jsonl
   omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'
+  omctl alerts list --all-projects --status OPEN --all
   omctl alerts list --status OPEN --watch --interval 30s
   omctl alerts list --watch -o jsonl | while read -r alert; do ...; done`,
 		Args: cobra.NoArgs,
@@ -47,6 +51,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 	}
 	AddStatusFlag(cmd, &opts.Status)
 	opts.List = cmdutil.AddListFlags(cmd, true)
+	cmdutil.AddAllProjectsFlag(cmd, &opts.AllProjects)
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "poll until interrupted: redraw on a terminal; piped, print each alert as it appears or changes status")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls with --watch")
 	return cmd
@@ -96,6 +101,16 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	printer, err := opts.Printer()
 	if err != nil {
 		return err
+	}
+	if opts.AllProjects {
+		if opts.Watch {
+			return cmdutil.FlagErrorf("--watch follows one project: leave out --all-projects")
+		}
+		r, err := opts.Resolve(cmdutil.NeedClient)
+		if err != nil {
+			return err
+		}
+		return printer.List(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlerts, lo), true, output.WithProject(Table))
 	}
 	if opts.Watch && printer.Format() == api.FormatJSON {
 		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
