@@ -17,12 +17,12 @@ import (
 type ListOptions struct {
 	cmdutil.Deps
 
-	Status   string
-	List     *cmdutil.ListFlags
+	Status string
+	List   *cmdutil.ListFlags
 	// AllProjects lists the alerts of every project the key reads.
 	AllProjects bool
-	Watch    bool
-	Interval time.Duration
+	Watch       bool
+	Interval    time.Duration
 	// IntervalSet says --interval was given, which only --watch uses.
 	IntervalSet bool
 }
