@@ -28,7 +28,8 @@ func NewCmdAccessListRemove(f *cmdutil.Factory, runF func(context.Context, *Acce
 		Long: `Remove one entry from the access list of an organization API key
 (DELETE /orgs/{org_id}/apiKeys/{api_key_id}/accessList/{entry}). ADDRESS is an
 IP address or a CIDR block, as accesslist list shows it. It takes effect from
-the next request; removing the last entry lets the key be used from anywhere.`,
+the next request; removing the last entry lets the key be used from anywhere.
+Piped, it prints the entry removed.`,
 		Example: `  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 203.0.113.7 --org 5e1a0c2e8f9d4b0012345678
   omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 10.0.0.0/16`,
 		Args:              cmdutil.ExactArgs(2, "API_KEY_ID", "ADDRESS"),
@@ -54,6 +55,12 @@ func accessListRemoveRun(ctx context.Context, opts *AccessListRemoveOptions) err
 	e := api.DeleteAccessListEntry
 	res, err := r.Client.Send(ctx, e.Method, e.Path(r.OrgID, opts.KeyID, opts.Entry), nil)
 	if err != nil {
+		return err
+	}
+	if r.Printer.Format() == api.FormatTable && !opts.IO.IsStdoutTTY() {
+		// A script reading the table gets what is gone, as alertconfigs
+		// delete prints the id it deleted.
+		_, err := fmt.Fprintln(opts.IO.Out, opts.Entry)
 		return err
 	}
 	return r.Printer.Confirm(res, AccessListTable, fmt.Sprintf("Removed %s from the access list of API key %s", opts.Entry, opts.KeyID))

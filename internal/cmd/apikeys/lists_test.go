@@ -118,6 +118,9 @@ func TestAccessListEntryPathsEscapeTheBlock(t *testing.T) {
 		if err := accessListRemoveRun(context.Background(), &AccessListRemoveOptions{Deps: orgDeps(srv, ios, "table"), KeyID: keyID, Entry: entry}); err != nil {
 			t.Fatalf("remove %s: %v", entry, err)
 		}
+		if out.String() != entry+"\n" {
+			t.Errorf("remove %s, piped, printed %q", entry, out.String())
+		}
 	}
 	if n := len(srv.Requests()); n != 4 {
 		t.Errorf("%d requests", n)
