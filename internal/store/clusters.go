@@ -118,9 +118,16 @@ func (s *State) loadClusters(f *Fixtures) {
 }
 
 // fillCluster is d with the members it lacks derived from the cluster's
-// snapshots (in file order), nil when it lacks none of them.
+// snapshots (in file order) and its lastHeartbeat in UTC, nil when nothing
+// changes.
 func fillCluster(d doc, snaps []doc) doc {
 	out := doc{}
+	if hb, ok := d["lastHeartbeat"].(string); ok {
+		// Times are answered in UTC with a Z, whatever offset they came with.
+		if t, err := rules.ParseTimestamp(hb); err == nil && rules.FormatTime(t) != hb {
+			out["lastHeartbeat"] = rules.FormatTime(t)
+		}
+	}
 	if d["clusterName"] == nil {
 		for _, snap := range snaps {
 			if name := str(snap["clusterName"]); name != "" {
