@@ -45,13 +45,6 @@ func accessListListRun(ctx context.Context, opts *AccessListListOptions) error {
 	if err := cmdutil.CheckID("API key", opts.KeyID); err != nil {
 		return err
 	}
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedOrg | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListAccessList.Path(r.OrgID, opts.KeyID), lo), lo.All, AccessListTable)
+	return cmdutil.PrintList(ctx, opts.Deps, cmdutil.NeedOrg, opts.List, nil,
+		func(r cmdutil.Resolved) string { return api.ListAccessList.Path(r.OrgID, opts.KeyID) }, AccessListTable)
 }

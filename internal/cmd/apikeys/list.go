@@ -40,13 +40,6 @@ ORG_OWNER of the organization or a GLOBAL_OWNER may list them.`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedOrg | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListAPIKeys.Path(r.OrgID), lo), lo.All, Table)
+	return cmdutil.PrintList(ctx, opts.Deps, cmdutil.NeedOrg, opts.List, nil,
+		func(r cmdutil.Resolved) string { return api.ListAPIKeys.Path(r.OrgID) }, Table)
 }

@@ -40,13 +40,6 @@ its members.`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListBackupConfigs.Path(r.ProjectID), lo), lo.All, Table)
+	return cmdutil.PrintList(ctx, opts.Deps, cmdutil.NeedProject, opts.List, nil,
+		func(r cmdutil.Resolved) string { return api.ListBackupConfigs.Path(r.ProjectID) }, Table)
 }

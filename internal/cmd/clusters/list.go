@@ -41,13 +41,6 @@ snapshots --cluster and backupconfigs describe take.`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedProject | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListClusters.Path(r.ProjectID), lo), lo.All, Table)
+	return cmdutil.PrintList(ctx, opts.Deps, cmdutil.NeedProject, opts.List, nil,
+		func(r cmdutil.Resolved) string { return api.ListClusters.Path(r.ProjectID) }, Table)
 }

@@ -42,14 +42,6 @@ role. --name keeps those of that whole name, without regard to case.`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	lo.Query = nameQuery(opts.Name)
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListOrgs.Path(), lo), lo.All, Table)
+	return cmdutil.PrintList(ctx, opts.Deps, 0, opts.List, nameQuery(opts.Name),
+		func(cmdutil.Resolved) string { return api.ListOrgs.Path() }, Table)
 }

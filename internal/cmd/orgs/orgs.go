@@ -3,6 +3,8 @@
 package orgs
 
 import (
+	"net/url"
+
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/api"
@@ -31,9 +33,9 @@ var Detail = output.Details("an organization", func(o api.Org) []output.Field {
 })
 
 // nameQuery is the query of a list filtered by --name, nil for none.
-func nameQuery(name string) map[string][]string {
+func nameQuery(name string) url.Values {
 	if name == "" {
 		return nil
 	}
-	return map[string][]string{"name": {name}}
+	return url.Values{"name": {name}}
 }

@@ -49,14 +49,6 @@ func projectsRun(ctx context.Context, opts *ProjectsOptions) error {
 	if err := cmdutil.CheckID("organization", opts.OrgID); err != nil {
 		return err
 	}
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	lo.Query = nameQuery(opts.Name)
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListOrgProjects.Path(opts.OrgID), lo), lo.All, projects.Table)
+	return cmdutil.PrintList(ctx, opts.Deps, 0, opts.List, nameQuery(opts.Name),
+		func(cmdutil.Resolved) string { return api.ListOrgProjects.Path(opts.OrgID) }, projects.Table)
 }

@@ -40,13 +40,5 @@ role in, or every project for a key with a global role. The ID column is what
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, api.ListProjects.Path(), lo), lo.All, Table)
+	return cmdutil.PrintList(ctx, opts.Deps, 0, opts.List, nil, func(cmdutil.Resolved) string { return api.ListProjects.Path() }, Table)
 }

@@ -50,16 +50,10 @@ func NewCmdList(f *cmdutil.Factory, e api.Endpoint, kind rules.StoreKind, long, 
 
 // ListRun fetches and prints the stores.
 func ListRun(ctx context.Context, opts *ListOptions) error {
-	lo, err := opts.List.ListOptions()
-	if err != nil {
-		return err
-	}
+	var q url.Values
 	if opts.AssignableOnly != nil {
-		lo.Query = url.Values{"assignableOnly": {strconv.FormatBool(*opts.AssignableOnly)}}
+		q = url.Values{"assignableOnly": {strconv.FormatBool(*opts.AssignableOnly)}}
 	}
-	r, err := opts.Resolve(cmdutil.NeedPrinter | cmdutil.NeedClient)
-	if err != nil {
-		return err
-	}
-	return r.Printer.List(r.Client.Pages(ctx, opts.Endpoint.Path(), lo), lo.All, TableFor(opts.Kind))
+	return cmdutil.PrintList(ctx, opts.Deps, 0, opts.List, q,
+		func(cmdutil.Resolved) string { return opts.Endpoint.Path() }, TableFor(opts.Kind))
 }
