@@ -3,7 +3,9 @@
 // over pageNum with `jq -c '.results[]'` per page, both against a real
 // `omctl server` holding N generated alerts. It checks that both return the
 // same ids in the same order, then prints wall time, HTTP requests and
-// peak memory of each and their ratio (docs/performance.md).
+// peak memory of each and their ratio. Then it times `alerts list
+// --all-projects --all` over -projects projects holding the same N alerts
+// between them, against the one project (docs/performance.md).
 //
 //	go run ./bench/fetchall -omctl bin/omctl -n 100000
 package main
@@ -36,11 +38,12 @@ func main() {
 	server := flag.String("server", "", "the omctl binary that runs the server (default: -omctl)")
 	runs := flag.Int("runs", 3, "timed runs of each method; the median is shown")
 	parallel := flag.Int("parallel", 0, "--parallel for omctl (0: omctl's default)")
+	projects := flag.Int("projects", 200, "then time alerts list --all-projects over this many projects of n/projects alerts each (0: skip)")
 	flag.Parse()
 	if *server == "" {
 		*server = *omctl
 	}
-	if err := run(*omctl, *server, *n, *runs, *parallel); err != nil {
+	if err := run(*omctl, *server, *n, *runs, *parallel, *projects); err != nil {
 		fmt.Fprintln(os.Stderr, "fetchall:", err)
 		os.Exit(1)
 	}
@@ -55,7 +58,7 @@ type result struct {
 	requests int64
 }
 
-func run(omctl, server string, n, runs, parallel int) error {
+func run(omctl, server string, n, runs, parallel, projects int) error {
 	omctl, err := filepath.Abs(omctl)
 	if err != nil {
 		return err
@@ -146,6 +149,60 @@ func run(omctl, server string, n, runs, parallel int) error {
 	if haveCurl {
 		fmt.Printf("\nomctl is %.1f× faster than the curl loop\n", results[1].wall.Seconds()/results[0].wall.Seconds())
 	}
+	if projects > 1 {
+		return runAllProjects(omctl, server, dir, n, runs, parallel, projects, omctlRes)
+	}
+	return nil
+}
+
+// runAllProjects times `alerts list --all-projects --all` over projects
+// projects holding n alerts between them, beside one project's n alerts
+// (one), as docs/performance.md records.
+func runAllProjects(omctl, server, dir string, n, runs, parallel, projects int, one result) error {
+	per := n / projects
+	fixtures := filepath.Join(dir, "projects.json")
+	if _, err := benchdata.WriteProjectsFixture(fixtures, projects, per); err != nil {
+		return err
+	}
+	srv, err := benchdata.Start(server, "--fixtures", fixtures)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	args := []string{"alerts", "list", "--all-projects", "--all", "-o", "jsonl"}
+	if parallel > 0 {
+		args = append(args, "--parallel", fmt.Sprint(parallel))
+	}
+	cmd := func(base string) *exec.Cmd {
+		c := exec.Command(omctl, args...)
+		c.Env = append(os.Environ(), "OMCTL_BASE_URL="+base, "OMCTL_PUBLIC_KEY="+benchdata.PublicKey, "OMCTL_PRIVATE_KEY="+benchdata.SecretKey,
+			"OMCTL_PROJECT_ID=", "OMCTL_CONFIG_DIR="+dir, "NO_COLOR=1")
+		return c
+	}
+	reqs, ids, err := countedPass(srv.Base, cmd)
+	if err != nil {
+		return fmt.Errorf("--all-projects: %w", err)
+	}
+	if len(ids) != projects*per {
+		return fmt.Errorf("--all-projects returned %d alerts, want %d", len(ids), projects*per)
+	}
+	name := fmt.Sprintf("--all-projects, %d projects × %d", projects, per)
+	res, err := timed(name, runs, projects*per, func() *exec.Cmd { return cmd(srv.Base) })
+	if err != nil {
+		return err
+	}
+	res.requests = reqs
+	fmt.Printf("\n%-48s %8s %8s %9s %11s %8s\n", "method (median of "+fmt.Sprint(runs)+")", "wall", "CPU", "requests", "peak RSS", "lines")
+	for _, r := range []result{one, res} {
+		fmt.Printf("%-48s %7.2fs %7.2fs %9d %7.1f MiB %8d\n", r.name, r.wall.Seconds(), r.cpu.Seconds(), r.requests, float64(r.maxRSS)/1024, r.lines)
+	}
+	wall, rss := res.wall.Seconds()/one.wall.Seconds(), float64(res.maxRSS)/float64(one.maxRSS)
+	verdict := "within"
+	if wall > 1.5 || rss > 1.5 {
+		verdict = "NOT within"
+	}
+	fmt.Printf("\n--all-projects against one project: %.2f× the wall time, %.2f× the peak memory, %d against %d requests: %s 1.5×\n",
+		wall, rss, res.requests, one.requests, verdict)
 	return nil
 }
 

@@ -83,4 +83,22 @@ var (
 	CreateAPIKey   = endpoint("CreateAPIKey", "POST", "/groups/{project_id}/apiKeys")
 	AddAccessList  = endpoint("AddAccessList", "POST", "/orgs/{org_id}/apiKeys/{key_id}/accessList")
 	ListAccessList = endpoint("ListAccessList", "GET", "/orgs/{org_id}/apiKeys/{key_id}/accessList")
+
+	// The real service's lists and reads of what the ids above name
+	// (docs/api.md, Lists and reads).
+	ListProjects          = endpoint("ListProjects", "GET", "/groups")
+	GetProject            = endpoint("GetProject", "GET", "/groups/{project_id}")
+	GetProjectByName      = endpoint("GetProjectByName", "GET", "/groups/byName/{name}")
+	ListOrgs              = endpoint("ListOrgs", "GET", "/orgs")
+	GetOrg                = endpoint("GetOrg", "GET", "/orgs/{org_id}")
+	ListOrgProjects       = endpoint("ListOrgProjects", "GET", "/orgs/{org_id}/groups")
+	ListClusters          = endpoint("ListClusters", "GET", "/groups/{project_id}/clusters")
+	GetCluster            = endpoint("GetCluster", "GET", "/groups/{project_id}/clusters/{cluster_id}")
+	ListBackupConfigs     = endpoint("ListBackupConfigs", "GET", "/groups/{project_id}/backupConfigs")
+	ListOplogStores       = endpoint("ListOplogStores", "GET", "/admin/backup/oplog/s3Configs")
+	ListSnapshotStores    = endpoint("ListSnapshotStores", "GET", "/admin/backup/snapshot/s3Configs")
+	ListAPIKeys           = endpoint("ListAPIKeys", "GET", "/orgs/{org_id}/apiKeys")
+	GetAPIKey             = endpoint("GetAPIKey", "GET", "/orgs/{org_id}/apiKeys/{key_id}")
+	GetAccessListEntry    = endpoint("GetAccessListEntry", "GET", "/orgs/{org_id}/apiKeys/{key_id}/accessList/{entry}")
+	DeleteAccessListEntry = endpoint("DeleteAccessListEntry", "DELETE", "/orgs/{org_id}/apiKeys/{key_id}/accessList/{entry}")
 )

@@ -294,3 +294,38 @@ type Error struct {
 	Parameters []any  `json:"parameters,omitempty"`
 	Reason     string `json:"reason"`
 }
+
+// Project is a project (a group) of the real service's project reads
+// (docs/api.md, Project).
+type Project struct {
+	ID               string   `json:"id"`
+	Name             string   `json:"name"`
+	OrgID            string   `json:"orgId,omitempty"`
+	ActiveAgentCount int      `json:"activeAgentCount"`
+	ReplicaSetCount  int      `json:"replicaSetCount"`
+	ShardCount       int      `json:"shardCount"`
+	PublicAPIEnabled bool     `json:"publicApiEnabled"`
+	LastActiveAgent  string   `json:"lastActiveAgent,omitempty"`
+	Tags             []string `json:"tags,omitempty"`
+	Links            []Link   `json:"links,omitempty"`
+}
+
+// Org is an organization (docs/api.md, Organization).
+type Org struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	IsDeleted *bool  `json:"isDeleted,omitempty"`
+	Links     []Link `json:"links,omitempty"`
+}
+
+// Cluster is a cluster of a project (docs/api.md, Cluster).
+type Cluster struct {
+	ID             string `json:"id"`
+	GroupID        string `json:"groupId"`
+	ClusterName    string `json:"clusterName,omitempty"`
+	TypeName       string `json:"typeName,omitempty"`
+	ReplicaSetName string `json:"replicaSetName,omitempty"`
+	ShardName      string `json:"shardName,omitempty"`
+	LastHeartbeat  string `json:"lastHeartbeat,omitempty"`
+	Links          []Link `json:"links,omitempty"`
+}

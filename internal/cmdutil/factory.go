@@ -51,6 +51,8 @@ type Factory struct {
 	settings *config.Settings
 	file     *config.File
 	client   *client.Client
+	// projectIDs are the projects named by name this run, by name.
+	projectIDs map[string]string
 }
 
 // New returns a Factory over ios.
@@ -186,7 +188,8 @@ func (f *Factory) Printer() (*output.Printer, error) {
 	})
 }
 
-// ProjectID is --project, else the profile's project_id, checked for form.
+// ProjectID is --project, else the profile's project_id: an id, or a
+// project's name, which is resolved to its id.
 func (f *Factory) ProjectID() (string, error) {
 	s, err := f.Settings()
 	if err != nil {
@@ -195,7 +198,10 @@ func (f *Factory) ProjectID() (string, error) {
 	if s.ProjectID == "" {
 		return "", FlagErrorf("no project: set --project, OMCTL_PROJECT_ID or project_id in profile %q", s.Profile)
 	}
-	return s.ProjectID, CheckID("project", s.ProjectID)
+	if api.IsObjectID(s.ProjectID) {
+		return s.ProjectID, nil
+	}
+	return f.projectByName(s.ProjectID)
 }
 
 // OrgID is --org, else the profile's org_id, checked for form.

@@ -1,10 +1,14 @@
 package cmdutil
 
 import (
+	"context"
+	"net/url"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // ListFlags are the flags of every list command.
@@ -76,4 +80,20 @@ func (l *ListFlags) ListOptions() (client.ListOptions, error) {
 	}
 	return client.ListOptions{PageNum: l.Page, ItemsPerPage: limit, All: l.All, Parallel: l.Parallel,
 		BackupJobsEnabledOnly: l.BackupJobsEnabledOnly}, nil
+}
+
+// PrintList is the run of a plain list command: it checks the list flags,
+// resolves what need names (the printer and the client always), builds the
+// list's path from them, and prints every page asked for with def.
+func PrintList(ctx context.Context, d Deps, need Need, l *ListFlags, query url.Values, path func(Resolved) string, def output.TableDef) error {
+	lo, err := l.ListOptions()
+	if err != nil {
+		return err
+	}
+	lo.Query = query
+	r, err := d.Resolve(need | NeedPrinter | NeedClient)
+	if err != nil {
+		return err
+	}
+	return r.Printer.List(r.Client.Pages(ctx, path(r), lo), lo.All, def)
 }

@@ -138,8 +138,8 @@ func TestInvalidValuesNameTheirSource(t *testing.T) {
 		want  string
 	}{
 		{env: map[string]string{"OMCTL_INSECURE": "maybe"}, want: `invalid insecure "maybe": want true or false (from OMCTL_INSECURE)`},
-		{env: map[string]string{"OMCTL_PROJECT_ID": "bad"}, want: `invalid project_id "bad": want 24 hexadecimal digits (from OMCTL_PROJECT_ID)`},
-		{flags: []string{"--project", "bad"}, want: `(from --project)`},
+		{env: map[string]string{"OMCTL_PROJECT_ID": "bad\tname"}, want: `invalid project_id "bad\tname": want 24 hexadecimal digits or a project's name (from OMCTL_PROJECT_ID)`},
+		{flags: []string{"--project", " "}, want: `(from --project)`},
 		{file: f, want: `invalid org_id "bad-org": want 24 hexadecimal digits (from org_id in profile "default")`},
 		{env: map[string]string{"OMCTL_CA_CERT": "/nonexistent.pem"}, want: `invalid ca_cert "/nonexistent.pem": no such file`},
 		{file: &File{ActiveProfile: "nope", Profiles: map[string]Profile{"ok": {}}}, want: `the active profile "nope" does not exist: known profiles: ok`},

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/omctl/omctl/internal/api"
 )
@@ -74,7 +75,7 @@ var AllKeys = []Key{
 	{Name: "private_key_file", Env: "OMCTL_PRIVATE_KEY_FILE", File: true, check: checkKeyFile,
 		Help: "file holding the private key (a secret mounted as a file); OMCTL_PRIVATE_KEY wins",
 		get:  func(p Profile) string { return p.PrivateKeyFile }, set: func(p *Profile, v string) { p.PrivateKeyFile = v }},
-	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkObjectID,
+	{Name: "project_id", Env: "OMCTL_PROJECT_ID", Flag: "project", check: checkProject,
 		Help:   "default project (--project)",
 		Prompt: &Prompt{Title: "Default project ID", Help: "24 hex digits, optional", Optional: true},
 		get:    func(p Profile) string { return p.ProjectID }, set: func(p *Profile, v string) { p.ProjectID = v }},
@@ -195,6 +196,18 @@ func checkBaseURL(_, value string) error {
 	}
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return fmt.Errorf("invalid base_url %q: want http(s)://host[:port][/api/public/v1.0]", value)
+	}
+	return nil
+}
+
+// checkProject accepts a project's id or its name, which commands
+// resolve to the id (GET /groups/byName/{name}).
+func checkProject(key, value string) error {
+	if api.IsObjectID(value) {
+		return nil
+	}
+	if strings.TrimSpace(value) == "" || strings.IndexFunc(value, unicode.IsControl) >= 0 {
+		return fmt.Errorf("invalid %s %q: want 24 hexadecimal digits or a project's name", key, value)
 	}
 	return nil
 }

@@ -23,13 +23,23 @@ func AccessListEntry(m map[string]any) (string, *Error) {
 		return "", Invalidf("INVALID_JSON", "Received JSON is malformed: each access list entry must be an object.")
 	}
 	ip, cidr := m["ipAddress"], m["cidrBlock"]
-	if (ip == nil) == (cidr == nil) {
+	if ip == nil && cidr == nil {
 		return "", errOneOfAddressOrBlock()
 	}
-	if ip != nil {
-		return addressBlock(ip)
+	if ip == nil {
+		return block(cidr)
 	}
-	return block(cidr)
+	canon, err := addressBlock(ip)
+	if err != nil || cidr == nil {
+		return canon, err
+	}
+	// Both, as the vendor's client sends an address: the block must be
+	// the address's own /32 (/128), and the entry is the address's.
+	if s, _ := cidr.(string); s != canon && !ownBlock(s, canon) {
+		return "", Invalidf("INVALID_ATTRIBUTE",
+			fmt.Sprintf("Invalid attribute cidrBlock specified: %v is not the block of ipAddress %v alone.", cidr, ip), "cidrBlock")
+	}
+	return canon, nil
 }
 
 // AccessListKey is the address block an access-list entry stands for, in
@@ -46,6 +56,17 @@ func AccessListKey(m map[string]any) (string, *Error) {
 		return addressBlock(ip)
 	}
 	return "", errOneOfAddressOrBlock()
+}
+
+// ownBlock reports whether cidr is, written another way, the single-address
+// block canon.
+func ownBlock(cidr, canon string) bool {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return false
+	}
+	got, berr := block(cidr)
+	return berr == nil && got == canon && p.Bits() == p.Addr().BitLen()
 }
 
 func addressBlock(ip any) (string, *Error) {
@@ -68,6 +89,23 @@ func block(cidr any) (string, *Error) {
 		prefix = netip.PrefixFrom(a.Unmap(), prefix.Bits()-96)
 	}
 	return prefix.Masked().String(), nil
+}
+
+// AccessListPathEntry reads the entry a path names: an IP address, or a
+// CIDR block (its / sent as %2F), as its canonical block.
+func AccessListPathEntry(entry string) (string, *Error) {
+	var canon string
+	var err *Error
+	if strings.Contains(entry, "/") {
+		canon, err = block(entry)
+	} else {
+		canon, err = addressBlock(entry)
+	}
+	if err != nil {
+		return "", Invalidf("INVALID_IP_ADDRESS_OR_CIDR_NOTATION",
+			fmt.Sprintf("%s is neither an IP address nor a CIDR block.", entry), entry)
+	}
+	return canon, nil
 }
 
 func errOneOfAddressOrBlock() *Error {

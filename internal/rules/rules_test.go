@@ -162,8 +162,22 @@ func TestAccessListKeyReadsEntriesAsTheAPIShowsThem(t *testing.T) {
 			t.Errorf("%s: %q %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := AccessListEntry(body(t, `{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.1/32"}`)); err == nil || err.Code != "MISSING_ONE_OF_ATTRIBUTES" {
-		t.Errorf("a request entry with both fields: %v", err)
+	// The vendor's client sends an address with its own /32 block: the
+	// address entry; a block that is not the address's own is refused.
+	for in, want := range map[string]string{
+		`{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.1/32"}`:                "10.0.0.1/32",
+		`{"ipAddress": "::ffff:10.0.0.1", "cidrBlock": "::ffff:10.0.0.1/128"}`: "10.0.0.1/32",
+		`{"ipAddress": "2001:db8::1", "cidrBlock": "2001:db8::1/128"}`:         "2001:db8::1/128",
+		`{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.0/24"}`:                "INVALID_ATTRIBUTE",
+		`{"ipAddress": "10.0.0.1", "cidrBlock": "10.0.0.2/32"}`:                "INVALID_ATTRIBUTE",
+	} {
+		got, err := AccessListEntry(body(t, in))
+		if err != nil {
+			got = err.Code
+		}
+		if got != want {
+			t.Errorf("request entry %s: %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -89,7 +89,8 @@ func TestAccessListMergesAndChecks(t *testing.T) {
 	}{
 		{map[string]any{"ipAddress": "192.0.2.8"}, "INVALID_JSON"},
 		{[]any{map[string]any{}}, "MISSING_ONE_OF_ATTRIBUTES"},
-		{[]any{map[string]any{"ipAddress": "192.0.2.8", "cidrBlock": "192.0.2.0/24"}}, "MISSING_ONE_OF_ATTRIBUTES"},
+		{[]any{map[string]any{"ipAddress": "192.0.2.8", "cidrBlock": "192.0.2.0/24"}}, "INVALID_ATTRIBUTE"},
+		{[]any{map[string]any{"ipAddress": "192.0.2.8", "cidrBlock": "192.0.2.9/32"}}, "INVALID_ATTRIBUTE"},
 		{[]any{map[string]any{"ipAddress": "999.1.1.1"}}, "INVALID_IP_ADDRESS_OR_CIDR_NOTATION"},
 		{[]any{map[string]any{"cidrBlock": "10.0.0.0/40"}}, "INVALID_IP_ADDRESS_OR_CIDR_NOTATION"},
 		{[]any{map[string]any{"ipAddress": 7}}, "INVALID_JSON_ATTRIBUTE"},

@@ -129,3 +129,36 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		return nil
 	})
 }
+
+// hasGlobalRole reports whether the caller has any global role.
+func hasGlobalRole(p *store.Principal) bool {
+	for _, r := range p.Roles {
+		if r.Org == "" && r.Group == "" && api.OneOf(r.Name, api.GlobalRoles) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsProject reports whether the caller reads a project: a project role
+// in it, or any global role. Organization roles do not reach projects
+// (docs/api.md, Lists and reads: who may call them).
+func readsProject(p *store.Principal, project string) bool {
+	for _, r := range p.Roles {
+		if r.Group == project {
+			return true
+		}
+	}
+	return hasGlobalRole(p)
+}
+
+// inOrg reports whether the caller is in an organization: a role in it or
+// in one of its projects, or any global role.
+func inOrg(p *store.Principal, org string, st *store.State) bool {
+	for _, r := range p.Roles {
+		if r.Org == org || r.Group != "" && st.Project(r.Group) != nil && st.Project(r.Group).OrgID == org {
+			return true
+		}
+	}
+	return hasGlobalRole(p)
+}

@@ -13,6 +13,9 @@ import (
 // secrets redacted (docs/api.md, Notification).
 func (c *reqCtx) renderConfig(cfg *store.AlertConfig, self string) doc {
 	out := cfg.Members()
+	if out["matchers"] == nil {
+		out["matchers"] = []any{} // in every answer, as the real ones (docs/api.md)
+	}
 	if cfg.EventTypeName == api.EventOutsideMetricThreshold {
 		delete(out, "threshold")
 	} else {

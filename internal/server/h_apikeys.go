@@ -55,12 +55,22 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *store.APIKey, *apiError) {
+// orgOfKeys checks the {org_id} of a path to its keys: its form and
+// existence, then that the caller manages its keys.
+func (c *reqCtx) orgOfKeys() (string, *apiError) {
 	org := c.r.PathValue("org_id")
 	if !api.IsObjectID(org) || c.st.Org(org) == nil {
-		return "", nil, errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
+		return "", errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
 	}
 	if err := authorize(c.caller, manageAccessList, "", org); err != nil {
+		return "", err
+	}
+	return org, nil
+}
+
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *store.APIKey, *apiError) {
+	org, err := c.orgOfKeys()
+	if err != nil {
 		return "", nil, err
 	}
 	id := c.r.PathValue("key_id")
@@ -108,8 +118,87 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *store.APIKey) *apiErr
 	end := min(start+p.Size, len(k.AccessList))
 	items := make([]doc, 0, end-start)
 	for _, e := range k.AccessList[start:end] {
-		items = append(items, withLinks(e.Members(), c.resourceHref("orgs", org, "apiKeys", k.ID, "accessList", e.Address())))
+		items = append(items, c.renderAccessEntry(org, k, e))
 	}
 	c.list(items, len(k.AccessList), p)
 	return nil
+}
+
+// listAPIKeys lists an organization's keys, private keys masked.
+func (s *Server) listAPIKeys(c *reqCtx) *apiError {
+	org, err := c.orgOfKeys()
+	if err != nil {
+		return err
+	}
+	p, _, err := c.listQuery()
+	if err != nil {
+		return err
+	}
+	keys, total := pageOf(c.st.OrgAPIKeys(org), p)
+	items := make([]doc, len(keys))
+	for i, k := range keys {
+		items[i] = c.renderOrgKey(org, k)
+	}
+	c.list(items, total, p)
+	return nil
+}
+
+func (s *Server) getAPIKey(c *reqCtx) *apiError {
+	org, k, err := s.findKeyOfOrg(c)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderOrgKey(org, k))
+	return nil
+}
+
+// renderOrgKey shows a key, masked, as one of org's.
+func (c *reqCtx) renderOrgKey(org string, k *store.APIKey) doc {
+	out := c.renderKey(k, false)
+	return withLinks(out, c.resourceHref("orgs", org, "apiKeys", k.ID))
+}
+
+// findAccessEntry finds the key of the path, then its entry {entry}: an
+// address or a CIDR block naming the entry that stands for the same block.
+func (s *Server) findAccessEntry(c *reqCtx) (string, *store.APIKey, string, *store.AccessListEntry, *apiError) {
+	org, k, err := s.findKeyOfOrg(c)
+	if err != nil {
+		return "", nil, "", nil, err
+	}
+	entry := c.r.PathValue("entry")
+	canon, rerr := rules.AccessListPathEntry(entry)
+	if rerr != nil {
+		return "", nil, "", nil, fromRule(rerr)
+	}
+	e := k.AccessEntry(canon)
+	if e == nil {
+		return "", nil, "", nil, errNotFound("ACCESS_LIST_ENTRY_NOT_FOUND",
+			fmt.Sprintf("No access list entry %s exists for API key %s.", entry, k.ID), entry, k.ID)
+	}
+	return org, k, canon, e, nil
+}
+
+func (s *Server) getAccessListEntry(c *reqCtx) *apiError {
+	org, k, _, e, err := s.findAccessEntry(c)
+	if err != nil {
+		return err
+	}
+	c.ok(c.renderAccessEntry(org, k, e))
+	return nil
+}
+
+// deleteAccessListEntry removes an entry; the next request is checked
+// against the list without it.
+func (s *Server) deleteAccessListEntry(c *reqCtx) *apiError {
+	_, k, canon, _, err := s.findAccessEntry(c)
+	if err != nil {
+		return err
+	}
+	c.st.RemoveAccessEntry(k, canon)
+	c.ok(doc{})
+	return nil
+}
+
+func (c *reqCtx) renderAccessEntry(org string, k *store.APIKey, e *store.AccessListEntry) doc {
+	return withLinks(e.Members(), c.resourceHref("orgs", org, "apiKeys", k.ID, "accessList", e.Address()))
 }

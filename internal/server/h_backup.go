@@ -25,6 +25,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (*store.BackupConfig, 
 // renderBackupConfig leaves the member fields to the member request.
 func (c *reqCtx) renderBackupConfig(cfg *store.BackupConfig, members bool) doc {
 	out := cfg.Members()
+	delete(out, "password") // a credential: never returned
 	if !members {
 		delete(out, "availableMembers")
 		delete(out, "preferredMember")
@@ -40,6 +41,26 @@ func (s *Server) getBackupConfig(c *reqCtx) *apiError {
 		return err
 	}
 	c.ok(c.renderBackupConfig(cfg, false))
+	return nil
+}
+
+// listBackupConfigs lists a project's backup configurations, each as
+// getBackupConfig shows it.
+func (s *Server) listBackupConfigs(c *reqCtx) *apiError {
+	project, err := c.project(readBackup)
+	if err != nil {
+		return err
+	}
+	p, _, err := c.listQuery("backupJobsEnabledOnly")
+	if err != nil {
+		return err
+	}
+	cfgs, total := pageOf(c.st.BackupConfigs(project), p)
+	items := make([]doc, len(cfgs))
+	for i, cfg := range cfgs {
+		items[i] = c.renderBackupConfig(cfg, false)
+	}
+	c.list(items, total, p)
 	return nil
 }
 

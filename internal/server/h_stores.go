@@ -140,3 +140,33 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	c.ok(c.renderSnapshotStore(rec))
 	return nil
 }
+
+// listStores lists the stores of one kind, leaving out with
+// assignableOnly (the default) those whose assignmentEnabled is false.
+func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store.S3Store) doc) *apiError {
+	if err := c.global(readAdminBackup); err != nil {
+		return err
+	}
+	p, flags, err := c.listQuery("assignableOnly", "backupJobsEnabledOnly")
+	if err != nil {
+		return err
+	}
+	all, _ := o.Page(store.Page{Num: 1, Size: o.Len()})
+	var items []doc
+	for _, rec := range all {
+		if !flags["assignableOnly"] || rec.Assignable() {
+			items = append(items, render(rec))
+		}
+	}
+	page, total := pageOf(items, p)
+	c.list(page, total, p)
+	return nil
+}
+
+func (s *Server) listOplogStores(c *reqCtx) *apiError {
+	return c.listStores(c.st.OplogStores(), c.renderOplogStore)
+}
+
+func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
+	return c.listStores(c.st.SnapshotStores(), c.renderSnapshotStore)
+}

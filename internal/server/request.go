@@ -136,3 +136,40 @@ func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
 	}
 	return b, nil
 }
+
+// strictBool reads an optional boolean query parameter of the real
+// service's lists: true or false, nothing else; empty is none.
+func (c *reqCtx) strictBool(name string, def bool) (bool, *apiError) {
+	switch v := c.r.URL.Query().Get(name); v {
+	case "":
+		return def, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	default:
+		return def, errInvalidQuery(name, v, name+" must be true or false")
+	}
+}
+
+// listQuery checks the query of a list: its boolean parameters, then
+// its paging (includeCount is accepted on every list).
+func (c *reqCtx) listQuery(bools ...string) (store.Page, map[string]bool, *apiError) {
+	flags := map[string]bool{}
+	for _, name := range append(bools, "includeCount") {
+		v, err := c.strictBool(name, true)
+		if err != nil {
+			return store.Page{}, nil, err
+		}
+		flags[name] = v
+	}
+	p, err := c.page()
+	return p, flags, err
+}
+
+// pageOf is one page of items, and how many there are in all.
+func pageOf[T any](items []T, p store.Page) ([]T, int) {
+	start := min(p.Offset(), len(items))
+	end := min(start+p.Size, len(items))
+	return items[start:end], len(items)
+}

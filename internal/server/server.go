@@ -67,6 +67,10 @@ type Server struct {
 	nonces *nonces
 	log    *log.Logger
 	mux    *http.ServeMux
+	// byName serves the paths under /groups/byName/, whose literal segment
+	// ServeMux cannot tell from a {project_id} beside /groups/{project_id}/alerts
+	// and its siblings: it is asked first.
+	byName *http.ServeMux
 	// versionHeader is the service version headers' value, made once and
 	// shared by every answer.
 	versionHeader []string
@@ -242,8 +246,13 @@ func (s *Server) routes() {
 	for e, h := range s.controlHandlers() {
 		add(e.Pattern, e.Method, h)
 	}
+	s.byName = http.NewServeMux()
 	for pattern, methods := range table {
-		s.mux.Handle(pattern, s.api(&route{methods: methods}))
+		mux := s.mux
+		if strings.Contains(pattern, byNameSegment) {
+			mux = s.byName
+		}
+		mux.Handle(pattern, s.api(&route{methods: methods}))
 	}
 	s.mux.Handle(apiBase+"/", s.api(nil))
 	s.mux.Handle(apiBase, s.api(nil))
@@ -288,8 +297,25 @@ func (s *Server) endpointHandlers() map[api.Endpoint]handlerFunc {
 		api.CreateAPIKey:              s.createAPIKey,
 		api.AddAccessList:             s.addAccessList,
 		api.ListAccessList:            s.listAccessList,
+		api.ListProjects:              s.listProjects,
+		api.GetProject:                s.getProject,
+		api.GetProjectByName:          s.getProjectByName,
+		api.ListOrgs:                  s.listOrgs,
+		api.GetOrg:                    s.getOrg,
+		api.ListOrgProjects:           s.listOrgProjects,
+		api.ListClusters:              s.listClusters,
+		api.GetCluster:                s.getCluster,
+		api.ListBackupConfigs:         s.listBackupConfigs,
+		api.ListOplogStores:           s.listOplogStores,
+		api.ListSnapshotStores:        s.listSnapshotStores,
+		api.ListAPIKeys:               s.listAPIKeys,
+		api.GetAPIKey:                 s.getAPIKey,
+		api.GetAccessListEntry:        s.getAccessListEntry,
+		api.DeleteAccessListEntry:     s.deleteAccessListEntry,
 	}
 }
+
+const byNameSegment = "/groups/byName/"
 
 // statusWriter remembers the status of a response.
 type statusWriter struct {
@@ -370,6 +396,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		// ServeMux would redirect such a path before anyone authenticated;
 		// it names no resource, so it gets the 404 after authentication.
 		s.api(nil).ServeHTTP(sw, r)
+		return
+	}
+	if _, pattern := s.byName.Handler(r); pattern != "" {
+		s.byName.ServeHTTP(sw, r) // which sets the path's values
 		return
 	}
 	s.mux.ServeHTTP(sw, r)

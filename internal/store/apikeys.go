@@ -192,9 +192,14 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
 	}
-	grants := make([]any, len(roles))
+	grants := make([]any, len(roles), len(roles)+1)
 	for i, r := range roles {
 		grants[i] = map[string]any{"groupId": project, "roleName": r}
+	}
+	if org := s.projects[project].orgID(); org != "" {
+		// The real service makes a project's key a member of the
+		// project's organization (docs/api.md, API key).
+		grants = append(grants, map[string]any{"orgId": org, "roleName": "ORG_MEMBER"})
 	}
 	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": newPublicKey(), "privateKey": newUUID(), "roles": grants}
 	for s.principals[d["publicKey"].(string)] != nil {
@@ -381,4 +386,42 @@ func (s *State) loadSignIns(f *Fixtures, now time.Time) {
 		p := &Principal{Name: d["username"].(string), Secret: d["apiKey"].(string), Roles: parseRoles(d["roles"]), Fixture: d}
 		s.principals[p.Name] = p
 	}
+}
+
+// OrgAPIKeys are the keys of an organization (those with a role in it or
+// in one of its projects), in the order they were made.
+func (s *State) OrgAPIKeys(org string) []*APIKey {
+	var out []*APIKey
+	for _, id := range s.keyOrder {
+		if k := s.apiKeys[id]; k.Orgs[org] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// AccessEntry is the entry of a key's access list standing for the
+// canonical block canon (rules.AccessListKey), nil for none.
+func (k *APIKey) AccessEntry(canon string) *AccessListEntry {
+	for _, e := range k.AccessList {
+		if e.key == canon {
+			return e
+		}
+	}
+	return nil
+}
+
+// RemoveAccessEntry takes the entry standing for canon out of a key's
+// access list, keeping the order of the others. An empty list admits
+// every address again.
+func (s *State) RemoveAccessEntry(k *APIKey, canon string) bool {
+	for i, e := range k.AccessList {
+		if e.key == canon {
+			k.AccessList = append(k.AccessList[:i:i], k.AccessList[i+1:]...)
+			delete(k.accessKeys, canon)
+			s.TouchKey(k)
+			return true
+		}
+	}
+	return false
 }

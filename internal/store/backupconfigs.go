@@ -26,10 +26,16 @@ func (s *State) BackupConfig(project, cluster string) *BackupConfig {
 	return s.backupConfigs[joinKey(project, cluster)]
 }
 
-// HasCluster reports whether the project has the cluster: one with a
-// backup configuration or snapshots.
-func (s *State) HasCluster(project, cluster string) bool {
-	return s.clusters[joinKey(project, cluster)]
+// BackupConfigs are a project's backup configurations, in the order they
+// came into being.
+func (s *State) BackupConfigs(project string) []*BackupConfig {
+	var out []*BackupConfig
+	for _, k := range s.configOrder {
+		if cfg := s.backupConfigs[k]; cfg.GroupID == project {
+			out = append(out, cfg)
+		}
+	}
+	return out
 }
 
 // UpdateBackupConfig sets the settings of a backup configuration, which
@@ -162,6 +168,6 @@ func (s *State) loadBackupConfigs(f *Fixtures) {
 	for _, d := range f.BackupConfigs {
 		b := newBackupConfig(d)
 		s.backupConfigs[b.key()] = b
-		s.clusters[b.key()] = true
+		s.configOrder = append(s.configOrder, b.key())
 	}
 }

@@ -18,6 +18,8 @@ func recordKey(kind string, d doc) string {
 	switch kind {
 	case "backupConfigs":
 		return joinKey(d["groupId"].(string), d["clusterId"].(string))
+	case "clusters":
+		return joinKey(d["groupId"].(string), d["id"].(string))
 	case "users":
 		return d["username"].(string)
 	}

@@ -281,10 +281,19 @@ func (d *demo) globalAlerts() {
 func (d *demo) backups() {
 	f, projects := d.f, d.projects
 	clusters := []demoCluster{
-		{"5e3c0c2e8f9d4b0012340001", "Cluster0", projects[0], true, false, true},
-		{"5e3c0c2e8f9d4b0012340002", "rs-orders", projects[0], false, false, false},
-		{"5e3c0c2e8f9d4b0012340003", "Cluster-eu", projects[1], true, true, false},
-		{"5e3c0c2e8f9d4b0012340004", "rs-reports", projects[2], false, false, false},
+		{"5e3c0c2e8f9d4b0012340001", "Cluster0", projects[0], true, false, true, "5e3c0c2e8f9d4b0012340011"},
+		{"5e3c0c2e8f9d4b0012340002", "rs-orders", projects[0], false, false, false, ""},
+		{"5e3c0c2e8f9d4b0012340003", "Cluster-eu", projects[1], true, true, false, "5e3c0c2e8f9d4b0012340013"},
+		{"5e3c0c2e8f9d4b0012340004", "rs-reports", projects[2], false, false, false, ""},
+	}
+	for _, c := range clusters {
+		f.Clusters = append(f.Clusters, c.record(d.ts(30*time.Second)))
+		if c.sharded {
+			// The shard's own replica set, as the real service lists it
+			// beside its sharded cluster.
+			f.Clusters = append(f.Clusters, doc{"id": c.shardID, "groupId": c.project, "clusterName": c.name,
+				"typeName": "REPLICA_SET", "replicaSetName": "rs0", "shardName": c.name + "-shard-0", "lastHeartbeat": d.ts(30 * time.Second)})
+		}
 	}
 	for ci, c := range clusters {
 		bc := doc{"clusterId": c.id, "groupId": c.project, "statusName": []string{"STARTED", "STARTED", "PROVISIONING", "STOPPED"}[ci],
@@ -309,6 +318,18 @@ type demoCluster struct {
 	sharded    bool
 	misconfig  bool
 	encryption bool
+	shardID    string // a sharded cluster's shard
+}
+
+// record is the cluster as the fixtures list it.
+func (c demoCluster) record(heartbeat string) doc {
+	d := doc{"id": c.id, "groupId": c.project, "clusterName": c.name, "lastHeartbeat": heartbeat}
+	if c.sharded {
+		d["typeName"] = "SHARDED_REPLICA_SET"
+	} else {
+		d["typeName"], d["replicaSetName"] = "REPLICA_SET", c.name
+	}
+	return d
 }
 
 // snapshot is snapshot i of a cluster, 6 hours older than the one before.

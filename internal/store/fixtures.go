@@ -22,6 +22,7 @@ import (
 type Fixtures struct {
 	Orgs                  []doc       `json:"orgs,omitempty"`
 	Projects              []doc       `json:"projects,omitempty"`
+	Clusters              []doc       `json:"clusters,omitempty"`
 	APIKeys               []doc       `json:"apiKeys,omitempty"`
 	Users                 []doc       `json:"users,omitempty"`
 	Alerts                []*AlertDoc `json:"alerts,omitempty"`
@@ -40,7 +41,7 @@ type Fixtures struct {
 	schedules map[string]*scheduleRecord
 }
 
-var fixtureKeys = []string{"orgs", "projects", "apiKeys", "users", "alerts", "alertConfigs", "globalAlerts",
+var fixtureKeys = []string{"orgs", "projects", "clusters", "apiKeys", "users", "alerts", "alertConfigs", "globalAlerts",
 	"globalAlertConfigs", "backupConfigs", "snapshots", "configServerSnapshots", "oplogStores", "snapshotStores", "backupJobConfigs"}
 
 // LoadFixtures reads and validates a fixture file.
@@ -245,7 +246,7 @@ func (p *alertParser) finish() ([]*AlertDoc, error) {
 // lists names the fixture keys whose items are kept as documents (alerts
 // are kept as AlertDocs).
 func (f *Fixtures) lists() map[string]*[]doc {
-	return map[string]*[]doc{"orgs": &f.Orgs, "projects": &f.Projects, "apiKeys": &f.APIKeys, "users": &f.Users,
+	return map[string]*[]doc{"orgs": &f.Orgs, "projects": &f.Projects, "clusters": &f.Clusters, "apiKeys": &f.APIKeys, "users": &f.Users,
 		"alertConfigs": &f.AlertConfigs, "globalAlertConfigs": &f.GlobalAlertConfigs, "backupConfigs": &f.BackupConfigs,
 		"snapshots": &f.Snapshots, "configServerSnapshots": &f.ConfigServerSnapshots, "oplogStores": &f.OplogStores,
 		"snapshotStores": &f.SnapshotStores, "backupJobConfigs": &f.BackupJobConfigs}
@@ -288,7 +289,7 @@ type fixtureCheck struct {
 // those it refers to; each lives in its resource's file.
 var fixtureValidators = []func(*Fixtures, *fixtureCheck) error{
 	validateOrgs, validateProjects, validateAPIKeys, validateUsers, validateAlerts, validateAlertConfigs,
-	validateBackupConfigs, validateSnapshots, validateS3Stores, validateBackupJobConfigs,
+	validateBackupConfigs, validateSnapshots, validateClusters, validateS3Stores, validateBackupJobConfigs,
 }
 
 // validate checks every rule of the API that a fixture can break.

@@ -57,6 +57,14 @@ func (o *Ordered[R]) Page(p Page) ([]R, int) {
 	return slices.Clip(o.items[start:end]), len(o.items)
 }
 
+// Len is how many records the list holds.
+func (o *Ordered[R]) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.items)
+}
+
 // all is every record, in order; the caller must not change the slice.
 func (o *Ordered[R]) all() []R {
 	if o == nil {

@@ -98,5 +98,36 @@ func (s *State) loadOrgs(f *Fixtures) {
 	for _, d := range f.Projects {
 		p := newProject(d)
 		s.projects[p.ID] = p
+		s.projectOrder = append(s.projectOrder, p.ID)
 	}
+}
+
+// Projects are every project, in the order they came into being.
+func (s *State) Projects() []*Project {
+	out := make([]*Project, len(s.projectOrder))
+	for i, id := range s.projectOrder {
+		out[i] = s.projects[id]
+	}
+	return out
+}
+
+// ProjectByName is the first project, in list order, whose name is name
+// (case counts), nil for none.
+func (s *State) ProjectByName(name string) *Project {
+	for _, id := range s.projectOrder {
+		if p := s.projects[id]; p.m["name"] == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Orgs are every organization, in the order they came into being:
+// those the fixtures list, then those only a project named.
+func (s *State) Orgs() []*Org {
+	out := make([]*Org, len(s.orgOrder))
+	for i, id := range s.orgOrder {
+		out[i] = s.orgs[id]
+	}
+	return out
 }

@@ -21,6 +21,10 @@ func newS3Store(d doc) *S3Store {
 
 func (s *S3Store) key() string { return s.ID }
 
+// Assignable reports whether new backups may be assigned to the store:
+// unless its assignmentEnabled is false.
+func (s *S3Store) Assignable() bool { return s.m["assignmentEnabled"] != false }
+
 // OplogStores are the oplog stores, in the order they were created.
 func (s *State) OplogStores() *Ordered[*S3Store] { return s.oplogStores }
 

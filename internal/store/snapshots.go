@@ -94,7 +94,6 @@ func (s *State) loadSnapshots(f *Fixtures) {
 	for _, d := range f.Snapshots {
 		snap := newSnapshot(d)
 		k := joinKey(snap.GroupID, snap.ClusterID)
-		s.clusters[k] = true
 		putIn(s.snapshots, k, snap)
 	}
 	for _, d := range f.ConfigServerSnapshots {

@@ -11,6 +11,8 @@ type State struct {
 	orgs     map[string]*Org
 	projects map[string]*Project
 	orgOrder []string
+	// projectOrder holds the ids of projects, in the order they came into being.
+	projectOrder []string
 
 	principals map[string]*Principal // by digest user name
 	apiKeys    map[string]*APIKey    // by id
@@ -24,8 +26,9 @@ type State struct {
 	globalAlertIDs map[string]*AlertRec
 	globalConfigs  *Ordered[*AlertConfig]
 
-	backupConfigs  map[string]*BackupConfig // by project/cluster
-	clusters       map[string]bool
+	backupConfigs  map[string]*BackupConfig       // by project/cluster
+	configOrder    []string                       // keys of backupConfigs, in fixture order
+	clusters       map[string]*Ordered[*Cluster]  // by project
 	snapshots      map[string]*Ordered[*Snapshot] // by project/cluster
 	csSnapshots    map[string]*Ordered[*Snapshot] // by project/host
 	hosts          map[string]bool
@@ -51,7 +54,7 @@ func newState(f *Fixtures, now time.Time) *State {
 		alerts: map[string]*AlertSet{}, alertByID: map[string]*AlertRec{},
 		alertConfigs: map[string]*Ordered[*AlertConfig]{}, configAlerts: map[string][]*AlertRec{},
 		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: newOrdered[*AlertConfig](),
-		backupConfigs: map[string]*BackupConfig{}, clusters: map[string]bool{},
+		backupConfigs: map[string]*BackupConfig{}, clusters: map[string]*Ordered[*Cluster]{},
 		snapshots:   map[string]*Ordered[*Snapshot]{},
 		csSnapshots: map[string]*Ordered[*Snapshot]{}, hosts: map[string]bool{},
 		oplogStores: newOrdered[*S3Store](), snapshotStores: newOrdered[*S3Store](),
@@ -63,6 +66,7 @@ func newState(f *Fixtures, now time.Time) *State {
 	s.loadAlerts(f, now)
 	s.loadBackupConfigs(f)
 	s.loadSnapshots(f)
+	s.loadClusters(f)
 	s.loadS3Stores(f)
 	s.loadBackupJobConfigs(f)
 	s.resumeSchedules(f.schedules, now)
@@ -194,8 +198,11 @@ func (s *State) Fixtures() *Fixtures {
 		f.GlobalAlerts = append(f.GlobalAlerts, r.Cur)
 	}
 	f.GlobalAlertConfigs = raws(s.globalConfigs.all())
-	for _, k := range rules.SortedKeys(s.backupConfigs) {
+	for _, k := range s.configOrder {
 		f.BackupConfigs = append(f.BackupConfigs, s.backupConfigs[k].raw())
+	}
+	for _, p := range s.projectOrder {
+		f.Clusters = append(f.Clusters, raws(s.clusters[p].all())...)
 	}
 	for _, k := range rules.SortedKeys(s.snapshots) {
 		f.Snapshots = append(f.Snapshots, raws(s.snapshots[k].all())...)
@@ -224,7 +231,7 @@ func (s *State) signIns(keyDoc func(*APIKey) doc) *Fixtures {
 	for _, id := range s.orgOrder {
 		f.Orgs = append(f.Orgs, s.orgs[id].raw())
 	}
-	for _, id := range rules.SortedKeys(s.projects) {
+	for _, id := range s.projectOrder {
 		f.Projects = append(f.Projects, s.projects[id].raw())
 	}
 	for _, id := range s.keyOrder {

@@ -29,13 +29,36 @@ func AlertID(i int) string { return fmt.Sprintf("5f1a%020x", i) }
 // WriteFixture writes n alerts of one project, a second apart, shaped like
 // the demo's, and returns the file's size.
 func WriteFixture(path string, n int) (int64, error) {
+	return WriteProjectsFixture(path, 1, n)
+}
+
+// ProjectIDOf is the id of the p-th project of a fixture (ProjectID for
+// the first).
+func ProjectIDOf(p int) string {
+	if p == 0 {
+		return ProjectID
+	}
+	return fmt.Sprintf("5e2b%020x", p)
+}
+
+// WriteProjectsFixture writes projects projects of perProject alerts each,
+// shaped as WriteFixture's, and returns the file's size.
+func WriteProjectsFixture(path string, projects, perProject int) (int64, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintf(w, `{"orgs":[{"id":%q,"name":"Bench"}],"projects":[{"id":%q,"name":"bench","orgId":%q}],`, OrgID, ProjectID, OrgID)
+	fmt.Fprintf(w, `{"orgs":[{"id":%q,"name":"Bench"}],"projects":[`, OrgID)
+	for p := range projects {
+		if p > 0 {
+			w.WriteByte(',')
+		}
+		fmt.Fprintf(w, `{"id":%q,"name":"bench-%d","orgId":%q}`, ProjectIDOf(p), p, OrgID)
+	}
+	w.WriteString("],")
+	n := projects * perProject
 	fmt.Fprintf(w, `"apiKeys":[{"id":"5f4d0c2e8f9d4b0012340001","desc":"bench","publicKey":%q,"privateKey":%q,"roles":[{"roleName":"GLOBAL_OWNER"}]}],"alerts":[`, PublicKey, SecretKey)
 	events := []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "BACKUP", "OPLOG_BEHIND"}
 	statuses := []string{"OPEN", "CLOSED", "CLOSED", "TRACKING"}
@@ -46,7 +69,7 @@ func WriteFixture(path string, n int) (int64, error) {
 		}
 		created := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
 		fmt.Fprintf(w, `{"id":%q,"groupId":%q,"eventTypeName":%q,"status":%q,"created":%q,"updated":%q,"lastNotified":%q,"hostnameAndPort":"db-%d.example.com:27017","replicaSetName":"rs%d"}`,
-			AlertID(i), ProjectID, events[i%len(events)], statuses[i%len(statuses)], created, created, created, i%50, i%3)
+			AlertID(i), ProjectIDOf(i/perProject), events[i%len(events)], statuses[i%len(statuses)], created, created, created, i%50, i%3)
 	}
 	w.WriteString("]}\n")
 	if err := w.Flush(); err != nil {

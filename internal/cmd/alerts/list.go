@@ -13,6 +13,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // ListOptions are the inputs of `alerts list`.
@@ -22,10 +23,12 @@ type ListOptions struct {
 	Status string
 	// Event keeps the alerts of one event type; the API has no such
 	// filter, so omctl applies it to the items it receives.
-	Event    string
-	List     *cmdutil.ListFlags
-	Watch    bool
-	Interval time.Duration
+	Event string
+	List  *cmdutil.ListFlags
+	// AllProjects lists the alerts of every project the key reads.
+	AllProjects bool
+	Watch       bool
+	Interval    time.Duration
 	// IntervalSet says --interval was given, which only --watch uses.
 	IntervalSet bool
 	// Now is the server's time, for the title of a redraw (nil: the
@@ -43,6 +46,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Example: `  omctl alerts list --status OPEN
   omctl alerts list --all -o jsonl
   omctl alerts list --all --jq '.results[] | select(.eventTypeName=="HOST_DOWN") | .id'
+  omctl alerts list --all-projects --status OPEN --all
   omctl alerts list --status OPEN --watch --interval 30s
   omctl alerts list --watch -o jsonl | while read -r alert; do ...; done`,
 		Args: cobra.NoArgs,
@@ -58,6 +62,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 	cmd.Flags().StringVar(&opts.Event, "event", "", "only alerts of this event type, such as HOST_DOWN (filtered by omctl: the API has no such filter)")
 	_ = cmd.RegisterFlagCompletionFunc("event", cmdutil.CompleteValues(api.NamedEventTypes...))
 	opts.List = cmdutil.AddListFlags(cmd, true)
+	cmdutil.AddAllProjectsFlag(cmd, &opts.AllProjects)
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "poll until interrupted: redraw on a terminal; piped, print each alert as it appears or changes status")
 	cmd.Flags().DurationVar(&opts.Interval, "interval", 10*time.Second, "time between polls with --watch")
 	return cmd
@@ -109,6 +114,19 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	printer, err := opts.Printer()
 	if err != nil {
 		return err
+	}
+	if opts.AllProjects {
+		if opts.Watch {
+			return cmdutil.FlagErrorf("--watch follows one project: leave out --all-projects")
+		}
+		if opts.Event != "" {
+			return cmdutil.FlagErrorf("--event goes with one project: leave out --all-projects, or filter with --jq 'select(.eventTypeName == \"%s\")'", opts.Event)
+		}
+		r, err := opts.Resolve(cmdutil.NeedClient)
+		if err != nil {
+			return err
+		}
+		return printer.List(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlerts, lo), true, output.WithProject(Table))
 	}
 	switch {
 	case opts.Watch && printer.Format() == api.FormatJSON:

@@ -53,6 +53,10 @@ func TestNewCmdListAndDescribe(t *testing.T) {
 			// The default value given explicitly still counts as given.
 			return o.IntervalSet && !o.Watch
 		}},
+		{name: "list", args: []string{"--all-projects", "--all", "--parallel", "8"}, checkLst: func(o *ListOptions) bool {
+			return o.AllProjects && o.List.All && o.List.Parallel == 8
+		}},
+		{name: "list", args: []string{}, checkLst: func(o *ListOptions) bool { return !o.AllProjects }},
 		{name: "list", args: []string{"extra"}, wantErr: "unknown command"},
 		{name: "list", args: []string{"--interval", "soon"}, wantErr: "invalid argument"},
 		{name: "describe", args: []string{alertID}, checkDsc: func(o *DescribeOptions) bool { return o.AlertID == alertID }},

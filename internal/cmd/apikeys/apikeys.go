@@ -16,14 +16,14 @@ import (
 func NewCmdAPIKeys(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "apikeys <command>",
-		Short: "Create organization API keys and manage their access lists",
+		Short: "List, show and create organization API keys and manage their access lists",
 	})
 	accessList := cmdutil.Group(&cobra.Command{
 		Use:   "accesslist <command>",
-		Short: "Manage the access list of an organization API key",
+		Short: "List, add and remove the access-list entries of an organization API key",
 	})
-	accessList.AddCommand(NewCmdAccessListAdd(f, nil))
-	cmd.AddCommand(NewCmdCreate(f, nil), accessList)
+	accessList.AddCommand(NewCmdAccessListList(f, nil), NewCmdAccessListDescribe(f, nil), NewCmdAccessListAdd(f, nil), NewCmdAccessListRemove(f, nil))
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdDescribe(f, nil), NewCmdCreate(f, nil), accessList)
 	return cmd
 }
 
@@ -50,3 +50,47 @@ var AccessListTable = output.Columns([]string{"ADDRESS", "COUNT", "CREATED", "LA
 		}
 		return []string{addr, count, e.Created, e.LastUsed, e.LastUsedAddress}
 	})
+
+// Detail is the terminal view of `apikeys describe`.
+var Detail = output.Details("an API key", func(k api.APIKey) []output.Field {
+	roles := make([]string, len(k.Roles))
+	for i, r := range k.Roles {
+		roles[i] = r.RoleName + " " + r.GroupID + r.OrgID
+	}
+	return []output.Field{
+		{Name: "ID", Value: k.ID},
+		{Name: "Description", Value: k.Desc},
+		{Name: "Public key", Value: k.PublicKey},
+		{Name: "Private key", Value: k.PrivateKey},
+		{Name: "Roles", Value: strings.Join(roles, "\n")},
+	}
+})
+
+// AccessListDetail is the terminal view of `apikeys accesslist describe`.
+var AccessListDetail = output.Details("an access-list entry", func(e api.AccessListEntry) []output.Field {
+	count := "0"
+	if e.Count != nil {
+		count = itoa(*e.Count)
+	}
+	return []output.Field{
+		{Name: "IP address", Value: e.IPAddress},
+		{Name: "CIDR block", Value: e.CIDRBlock},
+		{Name: "Count", Value: count},
+		{Name: "Created", Value: e.Created},
+		{Name: "Last used", Value: e.LastUsed},
+		{Name: "Last used address", Value: e.LastUsedAddress},
+	}
+})
+
+// completeKeyThenEntry completes an API key id, then an entry of its
+// access list.
+func completeKeyThenEntry(f *cmdutil.Factory) cobra.CompletionFunc {
+	keys := cmdutil.CompleteListed(f, 0, cmdutil.APIKeysListed)
+	entries := cmdutil.CompleteListed(f, 1, cmdutil.AccessListListed)
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return keys(cmd, args, toComplete)
+		}
+		return entries(cmd, args, toComplete)
+	}
+}

@@ -71,7 +71,7 @@ func TestNewCmdExport(t *testing.T) {
 func TestExportRefusesBadKinds(t *testing.T) {
 	for arg, want := range map[string]string{
 		"Bucket":            `unknown kind "Bucket": valid kinds are OplogStore`,
-		"OplogStore":        "OplogStore has no list to export: name one, as OplogStore/ID",
+		"AccessList":        "AccessList has no list to export: name one, as AccessList/ID",
 		"AlertConfig/x":     "AlertConfig is exported whole",
 		"BackupConfig/nope": "BackupConfig ID",
 	} {

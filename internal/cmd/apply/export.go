@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,9 +43,10 @@ can keep them in git: export, edit, diff, apply.
 
 AlertConfig exports every alert configuration of the project (--project or the
 profile's), GlobalAlertConfig every global one, BackupJobsConfig the project's
-backup jobs configuration. Stores, backup configurations and access lists
-have no list to read, so they are named: OplogStore/ID, SnapshotStore/ID,
-BackupConfig/CLUSTER_ID, AccessList/API_KEY_ID (of --org or the profile's
+backup jobs configuration, OplogStore and SnapshotStore every store of their
+kind, BackupConfig every backup configuration of the project. One of them is
+named as OplogStore/ID, SnapshotStore/ID or BackupConfig/CLUSTER_ID. An access
+list is always named: AccessList/API_KEY_ID (of --org or the profile's
 organization).
 
 Fields the server manages are left out. An alert configuration carrying the
@@ -62,7 +64,8 @@ and digits made one _: notifications[0].webhookSecret of the configuration
 named hosts-down is ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKSECRET.`,
 		Example: `  omctl export AlertConfig > alerts.yaml
   omctl export AlertConfig --secret-refs > alerts.yaml
-  omctl export OplogStore/oplog-us-east-1 SnapshotStore/blockstore-us-1 BackupJobsConfig > storage.yaml
+  omctl export OplogStore SnapshotStore BackupJobsConfig > storage.yaml
+  omctl export OplogStore/oplog-us-east-1 BackupConfig > backup.yaml
   omctl diff -f storage.yaml --exit-code`,
 		Args: cobra.MinimumNArgs(1),
 		ValidArgsFunction: func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -93,14 +96,15 @@ func exportRun(ctx context.Context, opts *ExportOptions) error {
 		if KindByName(kind) == nil {
 			return cmdutil.FlagErrorf("unknown kind %q: valid kinds are %s", kind, strings.Join(KindNames(), ", "))
 		}
-		needsID := kind == "OplogStore" || kind == "SnapshotStore" || kind == "BackupConfig" || kind == "AccessList"
+		needsID := kind == "AccessList"
+		mayName := needsID || kind == "OplogStore" || kind == "SnapshotStore" || kind == "BackupConfig"
 		if needsID && id == "" {
 			return cmdutil.FlagErrorf("%s has no list to export: name one, as %s/ID", kind, kind)
 		}
-		if !needsID && id != "" {
+		if !mayName && id != "" {
 			return cmdutil.FlagErrorf("%s/%s: %s is exported whole, without an ID", kind, id, kind)
 		}
-		if (kind == "BackupConfig" || kind == "AccessList") && cmdutil.CheckID("ID", id) != nil {
+		if (kind == "BackupConfig" && id != "" || kind == "AccessList") && cmdutil.CheckID("ID", id) != nil {
 			return cmdutil.CheckID(kind+" ID", id)
 		}
 		targets = append(targets, target{kind, id})
@@ -209,9 +213,13 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		}
 		return []exported{{kind, strip(k, m, drop...)}}, nil
 	}
-	list := func(path string) ([]map[string]any, error) {
+	list := func(path string, query ...string) ([]map[string]any, error) {
 		var out []map[string]any
-		for raw, err := range c.Items(ctx, path, client.ListOptions{All: true, ItemsPerPage: 500}) {
+		q := url.Values{}
+		for i := 0; i+1 < len(query); i += 2 {
+			q.Set(query[i], query[i+1])
+		}
+		for raw, err := range c.Items(ctx, path, client.ListOptions{All: true, ItemsPerPage: 500, Query: q}) {
 			if err != nil {
 				return nil, err
 			}
@@ -222,10 +230,28 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		}
 		return out, nil
 	}
+	every := func(path string, drop []string, query ...string) ([]exported, error) {
+		items, err := list(path, query...)
+		if err != nil {
+			return nil, err
+		}
+		var out []exported
+		for _, m := range items {
+			out = append(out, exported{kind, strip(k, m, drop...)})
+		}
+		return out, nil
+	}
 	switch kind {
 	case "OplogStore":
+		if id == "" {
+			// Every store, those closed to new assignments included.
+			return every(api.ListOplogStores.Path(), nil, "assignableOnly", "false")
+		}
 		return one(api.GetOplogStore.Path(id))
 	case "SnapshotStore":
+		if id == "" {
+			return every(api.ListSnapshotStores.Path(), nil, "assignableOnly", "false")
+		}
 		return one(api.GetSnapshotStore.Path(id))
 	case "BackupJobsConfig":
 		project, err := opts.ProjectID()
@@ -237,6 +263,9 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		project, err := opts.ProjectID()
 		if err != nil {
 			return nil, err
+		}
+		if id == "" {
+			return every(api.ListBackupConfigs.Path(project), []string{"groupId"})
 		}
 		return one(api.GetBackupConfig.Path(project, id), "groupId")
 	case "GlobalAlertConfig":

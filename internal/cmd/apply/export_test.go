@@ -33,6 +33,15 @@ func TestExportEachKind(t *testing.T) {
 		{"backup config without its project", "BackupConfig/" + cluster, "/groups/" + project + "/backupConfigs/" + cluster,
 			`{"groupId":"` + project + `","clusterId":"` + cluster + `","statusName":"STARTED","availableMembers":[]}`,
 			"kind: BackupConfig\nclusterId: " + cluster + "\nstatusName: STARTED\n"},
+		{"every oplog store, from the list", "OplogStore", "/admin/backup/oplog/s3Configs",
+			`{"results":[{"id":"o1","ssl":true,"links":[]},{"id":"o2","assignmentEnabled":false}],"totalCount":2}`,
+			"kind: OplogStore\nid: o1\nssl: true\n---\nkind: OplogStore\nid: o2\nassignmentEnabled: false\n"},
+		{"every snapshot store", "SnapshotStore", "/admin/backup/snapshot/s3Configs",
+			`{"results":[{"id":"s1","loadFactor":2}],"totalCount":1}`,
+			"kind: SnapshotStore\nid: s1\nloadFactor: 2\n"},
+		{"every backup config of the project", "BackupConfig", "/groups/" + project + "/backupConfigs",
+			`{"results":[{"groupId":"` + project + `","clusterId":"` + cluster + `","statusName":"STARTED"}],"totalCount":1}`,
+			"kind: BackupConfig\nclusterId: " + cluster + "\nstatusName: STARTED\n"},
 		{"global alert configs, secrets as the server shows them", "GlobalAlertConfig", "/globalAlertConfigs",
 			`{"results":[{"id":"5f2b0c2e8f9d4b00123400a1","enabled":true,"typeName":"HOST","notifications":[{"typeName":"WEBHOOK","webhookSecret":"******"}]},{"id":"5f2b0c2e8f9d4b00123400a2","enabled":false}],"totalCount":2}`,
 			"kind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b00123400a1\nenabled: true\nnotifications:\n  - typeName: WEBHOOK\n    webhookSecret: '******'\n---\nkind: GlobalAlertConfig\nid: 5f2b0c2e8f9d4b00123400a2\nenabled: false\n"},
@@ -51,6 +60,9 @@ func TestExportEachKind(t *testing.T) {
 			out, err := runExport(t, srv, tt.arg)
 			if err != nil || out != tt.want {
 				t.Fatalf("%v\n%s\nwant:\n%s", err, out, tt.want)
+			}
+			if q := srv.Requests()[0].Query; strings.Contains(tt.arg, "Store") && !strings.Contains(tt.arg, "/") && q.Get("assignableOnly") != "false" {
+				t.Errorf("a store list without every store: %v", q)
 			}
 			// What export writes, apply reads back.
 			ios, _, _, _ := iostreams.Test()

@@ -17,9 +17,9 @@ import (
 func NewCmdBackupConfigs(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "backupconfigs <command>",
-		Short: "Read backup configurations and assign deployment regions",
+		Short: "List and read backup configurations and assign deployment regions",
 	})
-	cmd.AddCommand(NewCmdDescribe(f, nil), NewCmdAssignRegions(f, nil))
+	cmd.AddCommand(NewCmdList(f, nil), NewCmdDescribe(f, nil), NewCmdAssignRegions(f, nil))
 	return cmd
 }
 

@@ -83,7 +83,7 @@ func TestBackupConfigsGroup(t *testing.T) {
 	for _, c := range cmd.Commands() {
 		names = append(names, c.Name())
 	}
-	if strings.Join(names, ",") != "assign-regions,describe" {
+	if strings.Join(names, ",") != "assign-regions,describe,list" {
 		t.Errorf("subcommands = %v", names)
 	}
 	cmd.SetArgs([]string{"show"})

@@ -50,7 +50,7 @@ func TestSetRejectsBadValues(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, _ := iostreams.Test()
 	for _, kv := range [][3]string{
-		{"project_id", "abc", "24 hexadecimal digits"},
+		{"project_id", "a\x01b", "24 hexadecimal digits or a project's name"},
 		{"base_url", "om.example.com", "http(s)://"},
 		{"output", "xml", "valid formats are table, json, jsonl, yaml"},
 		{"ca_cert", "/nonexistent.pem", "no such file"},
@@ -110,7 +110,7 @@ func TestInitSavesValidatedAnswers(t *testing.T) {
 	answer := func(a Answers) func(context.Context, *InitOptions, *Answers) error {
 		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
 	}
-	bad := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "nothex"}}
+	bad := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "not\nhex"}}
 	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(bad)}); err == nil {
 		t.Fatal("bad project id accepted")
 	}

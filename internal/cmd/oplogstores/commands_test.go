@@ -101,7 +101,7 @@ func TestGroupListsItsCommands(t *testing.T) {
 	for _, c := range cmd.Commands() {
 		names = append(names, c.Name())
 	}
-	if strings.Join(names, ",") != "create,describe,update" || cmd.Name() != "oplogstores" {
+	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "oplogstores" {
 		t.Errorf("commands = %v", names)
 	}
 	describe, _, _ := cmd.Find([]string{"describe"})

@@ -13,8 +13,8 @@ import (
 func NewCmdOplogStores(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "oplogstores <command>",
-		Short: "Read, create and update S3-compatible oplog stores",
+		Short: "List, read, create and update S3-compatible oplog stores",
 	})
-	cmd.AddCommand(NewCmdDescribe(f), NewCmdCreate(f, nil), NewCmdUpdate(f, nil))
+	cmd.AddCommand(NewCmdList(f), NewCmdDescribe(f), NewCmdCreate(f, nil), NewCmdUpdate(f, nil))
 	return cmd
 }

@@ -24,10 +24,13 @@ import (
 	"github.com/omctl/omctl/internal/cmd/apply"
 	"github.com/omctl/omctl/internal/cmd/backupconfigs"
 	"github.com/omctl/omctl/internal/cmd/backupjobs"
+	"github.com/omctl/omctl/internal/cmd/clusters"
 	configcmd "github.com/omctl/omctl/internal/cmd/config"
 	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
 	"github.com/omctl/omctl/internal/cmd/globalalerts"
 	"github.com/omctl/omctl/internal/cmd/oplogstores"
+	"github.com/omctl/omctl/internal/cmd/orgs"
+	"github.com/omctl/omctl/internal/cmd/projects"
 	servercmd "github.com/omctl/omctl/internal/cmd/server"
 	"github.com/omctl/omctl/internal/cmd/snapshots"
 	"github.com/omctl/omctl/internal/cmd/snapshotstores"
@@ -77,7 +80,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	g := &f.Flags
 	pf.StringVarP(&g.Profile, "profile", "P", "", "config profile to use"+envNote(cfg.ProfileEnv))
 	pf.StringVar(&g.BaseURL, "base-url", "", "API base URL, https://host:port or a full base path"+keyEnvNote("base-url"))
-	pf.StringVar(&g.Project, "project", "", "project ID, 24 hex digits"+keyEnvNote("project"))
+	pf.StringVar(&g.Project, "project", "", "project ID (24 hex digits) or name"+keyEnvNote("project"))
 	pf.StringVar(&g.Org, "org", "", "organization ID, 24 hex digits"+keyEnvNote("org"))
 	pf.StringVarP(&g.Output, "output", "o", "", "output format: table, json, jsonl or yaml"+keyEnvNote("output"))
 	pf.StringVar(&g.JQ, "jq", "", "filter JSON output with a jq expression")
@@ -107,8 +110,8 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	}
 	add("monitoring", alerts.NewCmdAlerts(f), alertconfigs.NewCmdAlertConfigs(f),
 		globalalerts.NewCmdGlobalAlerts(f), globalalertconfigs.NewCmdGlobalAlertConfigs(f))
-	add("backup", backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
-	add("admin", oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
+	add("backup", clusters.NewCmdClusters(f), backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
+	add("admin", projects.NewCmdProjects(f), orgs.NewCmdOrgs(f), oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
 	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
@@ -118,6 +121,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	for _, t := range helpTopics() {
 		cmd.AddCommand(t)
 	}
+	completeIDs(cmd, f)
 	strictBuiltins(cmd)
 	noFileCompletions(cmd)
 	wrapHelp(cmd, f.IOStreams.TerminalWidth)

@@ -111,7 +111,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"server", "--listen", busy}, cmdutil.ExitError, "cannot listen on " + busy},
 		{[]string{"alerts", "list", "-o", "xml"}, cmdutil.ExitUsage, "valid formats are"},
 		{[]string{"alerts", "list", "--jq", ".["}, cmdutil.ExitUsage, "invalid --jq expression"},
-		{[]string{"alerts", "list", "--project", "nothex"}, cmdutil.ExitUsage, "24 hexadecimal digits"},
+		{[]string{"alerts", "list", "--project", "no\tname"}, cmdutil.ExitUsage, "24 hexadecimal digits or a project's name"},
 		{[]string{"snapshots", "list", "--cluster", "5e3c0c2e8f9d4b0012345678", "--host", "h"}, cmdutil.ExitUsage, "--cluster and --host cannot be used together\n"},
 	} {
 		code, _, stderr := run(t, srv.URL, tc.args...)

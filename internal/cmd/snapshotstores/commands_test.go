@@ -89,7 +89,7 @@ func TestGroupListsItsCommands(t *testing.T) {
 	for _, c := range cmd.Commands() {
 		names = append(names, c.Name())
 	}
-	if strings.Join(names, ",") != "create,describe,update" || cmd.Name() != "snapshotstores" {
+	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "snapshotstores" {
 		t.Errorf("commands = %v", names)
 	}
 	describe, _, _ := cmd.Find([]string{"describe"})

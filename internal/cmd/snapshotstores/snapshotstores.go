@@ -13,8 +13,8 @@ import (
 func NewCmdSnapshotStores(f *cmdutil.Factory) *cobra.Command {
 	cmd := cmdutil.Group(&cobra.Command{
 		Use:   "snapshotstores <command>",
-		Short: "Create, update and read S3-compatible snapshot stores (blockstores)",
+		Short: "List, create, update and read S3-compatible snapshot stores (blockstores)",
 	})
-	cmd.AddCommand(NewCmdCreate(f, nil), NewCmdUpdate(f, nil), NewCmdDescribe(f))
+	cmd.AddCommand(NewCmdList(f), NewCmdCreate(f, nil), NewCmdUpdate(f, nil), NewCmdDescribe(f))
 	return cmd
 }

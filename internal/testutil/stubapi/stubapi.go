@@ -119,8 +119,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Body: body, Header: r.Header.Clone()})
-	key := r.Method + " " + r.URL.Path
+	// A route registered escaped (…/accessList/10.0.0.0%2F8) asserts how
+	// the path was escaped; one registered plain matches the decoded path.
+	key := r.Method + " " + r.URL.EscapedPath()
 	rt := s.routes[key]
+	if rt == nil {
+		key = r.Method + " " + r.URL.Path
+		rt = s.routes[key]
+	}
 	var rep reply
 	if rt == nil {
 		s.t.Errorf("stubapi: unexpected request %s?%s %s", key, r.URL.RawQuery, body)

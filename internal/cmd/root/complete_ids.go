@@ -1,0 +1,50 @@
+package root
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/omctl/omctl/internal/cmdutil"
+)
+
+// completeIDs offers, wherever a command takes the id of a project,
+// organization, cluster, store or key, the ids of the lists that name
+// them (docs/api.md, Lists and reads), described by their names. The
+// commands that predate those lists get theirs here, in one place.
+func completeIDs(root *cobra.Command, f *cmdutil.Factory) {
+	_ = root.RegisterFlagCompletionFunc("project", cmdutil.CompleteListed(f, -1, cmdutil.ProjectsListed))
+	_ = root.RegisterFlagCompletionFunc("org", cmdutil.CompleteListed(f, -1, cmdutil.OrgsListed))
+	args := map[string]cmdutil.Listed{
+		"backupconfigs describe":       cmdutil.ClustersListed,
+		"backupconfigs assign-regions": cmdutil.ClustersListed,
+		"oplogstores describe":         cmdutil.OplogStoresListed,
+		"oplogstores update":           cmdutil.OplogStoresListed,
+		"snapshotstores describe":      cmdutil.SnapshotStoresListed,
+		"snapshotstores update":        cmdutil.SnapshotStoresListed,
+		"apikeys accesslist add":       cmdutil.APIKeysListed,
+		"backupjobs describe":          cmdutil.ProjectsListed,
+		"backupjobs update":            cmdutil.ProjectsListed,
+	}
+	flags := map[string]cmdutil.Listed{
+		"snapshots list":     cmdutil.ClustersListed,
+		"snapshots describe": cmdutil.ClustersListed,
+		"snapshots expire":   cmdutil.ClustersListed,
+	}
+	for _, group := range root.Commands() {
+		for _, cmd := range group.Commands() {
+			path := strings.TrimPrefix(cmd.CommandPath(), root.Name()+" ")
+			for _, sub := range cmd.Commands() {
+				if l, ok := args[path+" "+sub.Name()]; ok && sub.ValidArgsFunction == nil {
+					sub.ValidArgsFunction = cmdutil.CompleteListed(f, 0, l)
+				}
+			}
+			if l, ok := args[path]; ok && cmd.ValidArgsFunction == nil {
+				cmd.ValidArgsFunction = cmdutil.CompleteListed(f, 0, l)
+			}
+			if l, ok := flags[path]; ok && cmd.Flags().Lookup("cluster") != nil {
+				_ = cmd.RegisterFlagCompletionFunc("cluster", cmdutil.CompleteListed(f, -1, l))
+			}
+		}
+	}
+}

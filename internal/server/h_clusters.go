@@ -1,0 +1,44 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store"
+)
+
+func (c *reqCtx) renderCluster(cl *store.Cluster) doc {
+	return withLinks(cl.Members(), c.resourceHref("groups", cl.GroupID, "clusters", cl.ID))
+}
+
+func (s *Server) listClusters(c *reqCtx) *apiError {
+	project, err := c.project(readBackup)
+	if err != nil {
+		return err
+	}
+	p, _, err := c.listQuery("backupJobsEnabledOnly")
+	if err != nil {
+		return err
+	}
+	clusters, total := c.st.Clusters(project).Page(p)
+	items := make([]doc, len(clusters))
+	for i, cl := range clusters {
+		items[i] = c.renderCluster(cl)
+	}
+	c.list(items, total, p)
+	return nil
+}
+
+func (s *Server) getCluster(c *reqCtx) *apiError {
+	project, err := c.project(readBackup)
+	if err != nil {
+		return err
+	}
+	id := c.r.PathValue("cluster_id")
+	cl := c.st.Cluster(project, id)
+	if !api.IsObjectID(id) || cl == nil {
+		return errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", id, project), id, project)
+	}
+	c.ok(c.renderCluster(cl))
+	return nil
+}
