@@ -17,19 +17,21 @@ type AccessListRemoveOptions struct {
 	cmdutil.Deps
 
 	KeyID, Entry string
+	DryRun       bool
 }
 
 // NewCmdAccessListRemove builds `apikeys accesslist remove`.
 func NewCmdAccessListRemove(f *cmdutil.Factory, runF func(context.Context, *AccessListRemoveOptions) error) *cobra.Command {
 	opts := &AccessListRemoveOptions{Deps: cmdutil.NewDeps(f)}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "remove API_KEY_ID ADDRESS --org ORG_ID",
 		Short: "Remove an entry from the access list of an API key",
 		Long: `Remove one entry from the access list of an organization API key
 (DELETE /orgs/{org_id}/apiKeys/{api_key_id}/accessList/{entry}). ADDRESS is an
 IP address or a CIDR block, as accesslist list shows it. It takes effect from
 the next request; removing the last entry lets the key be used from anywhere.
-Piped, it prints the entry removed.`,
+Piped, it prints the entry removed. --dry-run prints the DELETE and the entry
+it would remove, and sends nothing.`,
 		Example: `  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 203.0.113.7 --org 5e1a0c2e8f9d4b0012345678
   omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 10.0.0.0/16`,
 		Args:              cmdutil.ExactArgs(2, "API_KEY_ID", "ADDRESS"),
@@ -42,6 +44,8 @@ Piped, it prints the entry removed.`,
 			return accessListRemoveRun(cmd.Context(), opts)
 		},
 	}
+	cmdutil.AddDryRunFlag(cmd, &opts.DryRun)
+	return cmd
 }
 
 func accessListRemoveRun(ctx context.Context, opts *AccessListRemoveOptions) error {
@@ -53,6 +57,14 @@ func accessListRemoveRun(ctx context.Context, opts *AccessListRemoveOptions) err
 		return err
 	}
 	e := api.DeleteAccessListEntry
+	if opts.DryRun {
+		current, err := cmdutil.Current(ctx, r.Client, api.GetAccessListEntry.Path(r.OrgID, opts.KeyID, opts.Entry), false)
+		if err != nil {
+			return err
+		}
+		w := cmdutil.Write{Method: e.Method, Path: e.Path(r.OrgID, opts.KeyID, opts.Entry), Before: current}
+		return w.Preview(opts.IO.Out, r.Printer.Format())
+	}
 	res, err := r.Client.Send(ctx, e.Method, e.Path(r.OrgID, opts.KeyID, opts.Entry), nil)
 	if err != nil {
 		return err

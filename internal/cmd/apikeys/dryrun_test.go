@@ -45,3 +45,21 @@ func TestAccessListAddDryRunSendsNothing(t *testing.T) {
 		t.Errorf("preview %q", got)
 	}
 }
+
+// --dry-run of remove reads the entry and shows the DELETE; the strict
+// stub has no DELETE to answer.
+func TestAccessListRemoveDryRunSendsNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList/10.0.0.0%2F16", 200, entryJSON)
+	ios, _, out, _ := iostreams.Test()
+	err := accessListRemoveRun(context.Background(), &AccessListRemoveOptions{Deps: orgDeps(srv, ios, "table"), KeyID: keyID, Entry: "10.0.0.0/16", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Only(); r.Method != "GET" {
+		t.Errorf("sent %s", r.Method)
+	}
+	if got := out.String(); !strings.Contains(got, "DELETE /orgs/"+org+"/apiKeys/"+keyID+"/accessList/10.0.0.0%2F16") || !strings.Contains(got, "+++ /dev/null") {
+		t.Errorf("preview %q", got)
+	}
+}
