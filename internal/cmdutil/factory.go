@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -50,7 +51,9 @@ type Factory struct {
 
 	settings *config.Settings
 	file     *config.File
-	client   *client.Client
+	// exposedOnce says a readable config file holding a key once a run.
+	exposedOnce sync.Once
+	client      *client.Client
 	// projectIDs are the projects named by name this run, by name.
 	projectIDs map[string]string
 }
@@ -82,7 +85,8 @@ func (f *Factory) ConfigFile() (*config.File, string, error) {
 	}
 	file, err := config.Load(path)
 	if err == nil && file.HoldsSecret() {
-		config.WarnIfExposed(f.IOStreams.ErrOut, path, "a private key")
+		// Once a run, however often the run loads the file.
+		f.exposedOnce.Do(func() { config.WarnIfExposed(f.IOStreams.ErrOut, path, "a private key") })
 	}
 	return file, path, err
 }

@@ -65,7 +65,11 @@ func TestConfigFileReadableByOthersIsReported(t *testing.T) {
 			t.Fatal(err)
 		}
 		ios, _, _, errOut := iostreams.Test()
-		if _, err := New(ios).Settings(); err != nil {
+		f := New(ios)
+		if _, err := f.Settings(); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := f.ConfigFile(); err != nil { // loaded again in the same run: said once
 			t.Fatal(err)
 		}
 		want := "Warning: " + path + " holds a private key and other users may read it (mode 0640); fix it with: chmod 600 " + path + "\n"

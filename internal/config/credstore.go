@@ -219,7 +219,9 @@ func describeKeyringError(err error) string {
 	case errors.Is(err, errKeyringTimeout):
 		return msg
 	case strings.Contains(msg, "DBUS_SESSION_BUS_ADDRESS"), strings.Contains(msg, "dbus"), strings.Contains(msg, "org.freedesktop"):
-		return "no Secret Service on the session bus (" + firstLine(msg) + ")"
+		// The D-Bus library's own words (exec: "dbus-launch": ...) mean
+		// nothing to a user; what matters is that no keyring answered.
+		return "no Secret Service on the session bus: on Linux, gnome-keyring or KWallet in a desktop session"
 	}
 	return firstLine(msg)
 }

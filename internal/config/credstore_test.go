@@ -273,3 +273,12 @@ func TestSaveProfileGoesThroughTheStore(t *testing.T) {
 		t.Errorf("insecure: %v %v", where, err)
 	}
 }
+
+// The D-Bus library's words never reach the user: the notice says what is
+// missing.
+func TestKeyringErrorsInAUsersWords(t *testing.T) {
+	err := errors.New(`exec: "dbus-launch": executable file not found in $PATH`)
+	if got := describeKeyringError(err); strings.Contains(got, "exec:") || strings.Contains(got, "$PATH") || !strings.Contains(got, "no Secret Service") {
+		t.Errorf("describeKeyringError = %q", got)
+	}
+}

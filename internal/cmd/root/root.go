@@ -38,6 +38,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/prompt"
 )
 
 // NewCmdRoot builds the whole command tree over f.
@@ -232,18 +233,8 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	if err == nil {
 		return cmdutil.ExitOK
 	}
-	if errors.Is(err, cmdutil.ErrSilent) {
-		return cmdutil.ExitError
-	}
-	var codeErr *cmdutil.ExitCodeError
-	if errors.As(err, &codeErr) {
-		return codeErr.Code // the exit code is the answer (diff --exit-code): no message
-	}
-	if errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.Interrupted(ctx) {
-		// Ctrl-C or SIGTERM: the user knows; an "Error: ... context
-		// canceled" would only add noise after the whole lines already
-		// printed (docs: exit codes).
-		return cmdutil.ExitInterrupted
+	if code, silent := silentExit(ctx, err); silent {
+		return code
 	}
 	// cobra reports unknown commands, bad arguments and missing or
 	// conflicting flags as plain errors in its own words.
@@ -264,4 +255,22 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 		fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", executed.CommandPath())
 	}
 	return code
+}
+
+// silentExit is the exit code of an error that prints no message, and
+// whether err is one.
+func silentExit(ctx context.Context, err error) (int, bool) {
+	var codeErr *cmdutil.ExitCodeError
+	switch {
+	case errors.Is(err, cmdutil.ErrSilent):
+		return cmdutil.ExitError, true // the command said what went wrong
+	case errors.As(err, &codeErr):
+		return codeErr.Code, true // the exit code is the answer (diff --exit-code)
+	case errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.Interrupted(ctx) || errors.Is(err, prompt.ErrCancelled):
+		// Ctrl-C or SIGTERM, or Ctrl-C at a prompt: the user knows; an
+		// "Error: ... context canceled" would only add noise after the
+		// whole lines already printed (docs: exit codes).
+		return cmdutil.ExitInterrupted, true
+	}
+	return 0, false
 }

@@ -1,7 +1,9 @@
 package root
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/prompt"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -80,5 +83,17 @@ func TestCommandTimeoutErrorKeepsOnlyARequestLine(t *testing.T) {
 		if got := commandTimeoutError(errors.New(in), 2*time.Second).Error(); got != want {
 			t.Errorf("%q: got %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Ctrl-C at a prompt ends like Ctrl-C anywhere: exit 130, no message.
+func TestACancelledPromptExits130Silently(t *testing.T) {
+	for _, err := range []error{prompt.ErrCancelled, fmt.Errorf("picking alerts: %w", prompt.ErrCancelled), cmdutil.ErrInterrupted} {
+		if code, silent := silentExit(context.Background(), err); code != cmdutil.ExitInterrupted || !silent {
+			t.Errorf("%v: exit %d, silent %v", err, code, silent)
+		}
+	}
+	if _, silent := silentExit(context.Background(), errors.New("boom")); silent {
+		t.Error("an error was kept silent")
 	}
 }
