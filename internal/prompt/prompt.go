@@ -15,7 +15,8 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 )
 
-// ErrCancelled is the answer of a person who pressed Ctrl-C or Esc.
+// ErrCancelled is the answer of a person who pressed Ctrl-C at a prompt
+// (Esc is left to the picker, where it ends a filter).
 var ErrCancelled = errors.New("cancelled: nothing was changed")
 
 // Option is one choice of a picker: what it shows and what it returns.
@@ -110,7 +111,7 @@ func (t *terminal) MultiSelect(ctx context.Context, title string, options []Opti
 		Options(huhOptions(options)...).Value(&values).Height(t.listHeight(len(options))).
 		Validate(func(v []string) error {
 			if len(v) == 0 {
-				return errors.New("select at least one, or press Esc to cancel")
+				return errors.New("select at least one, or press Ctrl-C to cancel")
 			}
 			return nil
 		})
