@@ -101,3 +101,22 @@ func (c *Clock) setLocked(t time.Time) error {
 	c.offset = ahead
 	return nil
 }
+
+// clockMark is where a clock was, to go back there when a change that
+// moved it could not be saved.
+type clockMark struct {
+	now    time.Time
+	offset time.Duration
+}
+
+func (c *Clock) mark() clockMark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return clockMark{c.now, c.offset}
+}
+
+func (c *Clock) restore(m clockMark) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now, c.offset = m.now, m.offset
+}

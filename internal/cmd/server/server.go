@@ -139,6 +139,7 @@ func Run(ctx context.Context, opts *Options) error {
 		journalSize = -1 // the server's 0 means its default
 	}
 	var state store.Log // nil: memory only
+	var stateFile *statelog.File
 	// A restart resumes the clock it saved; --clock sets it anew.
 	clock := store.RealClock()
 	if opts.StateFile != "" {
@@ -147,7 +148,7 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 		defer file.Close()
-		state = file
+		state, stateFile = file, file
 		if clock, err = store.SavedClock(state); err != nil {
 			return err
 		}
@@ -206,6 +207,11 @@ func Run(ctx context.Context, opts *Options) error {
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
 		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL})
 	if err != nil {
+		if stateFile != nil {
+			// A state file this start created but could not seed (a full
+			// disk) is removed: the next start is a first start.
+			stateFile.Abandon()
+		}
 		return err
 	}
 	defer server.Close() // before the state file closes
