@@ -22,12 +22,25 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
-// notificationLog keeps every notification recorded since the start or
-// the last reset; deliveries update entries under its own lock, never the
-// data lock.
+// notificationLog keeps the last size notifications recorded since the
+// start or the last reset, oldest first, and counts those it dropped
+// (docs/server.md, Notification log); deliveries update entries under its
+// own lock, never the data lock. It holds them in a ring that grows to
+// size as entries come, so a short log costs little.
 type notificationLog struct {
 	mu      sync.Mutex
-	entries []*store.Notification
+	size    int // at most this many entries (0: none)
+	ring    []*store.Notification
+	head    int // the oldest entry's index in ring, once ring is full
+	dropped int // dropped since the last reset
+}
+
+// defaultNotificationLogSize is how many entries the log keeps unless
+// told otherwise: some 45 MB of memory.
+const defaultNotificationLogSize = 100000
+
+func newNotificationLog(size int) *notificationLog {
+	return &notificationLog{size: max(size, 0)}
 }
 
 func (l *notificationLog) add(notes []*store.Notification) {
@@ -35,39 +48,57 @@ func (l *notificationLog) add(notes []*store.Notification) {
 		return // most requests: they need not wait for a listing
 	}
 	l.mu.Lock()
-	l.entries = append(l.entries, notes...)
+	defer l.mu.Unlock()
+	for _, n := range notes {
+		switch {
+		case l.size == 0:
+			l.dropped++
+		case len(l.ring) < l.size:
+			l.ring = append(l.ring, n)
+		default:
+			l.ring[l.head] = n
+			l.head = (l.head + 1) % l.size
+			l.dropped++
+		}
+	}
+}
+
+// clear empties the log and forgets what it dropped; the memory it held
+// goes back to the runtime.
+func (l *notificationLog) clear() {
+	l.mu.Lock()
+	l.ring, l.head, l.dropped = nil, 0, 0
 	l.mu.Unlock()
 }
 
-func (l *notificationLog) clear() {
-	l.mu.Lock()
-	l.entries = nil
-	l.mu.Unlock()
+// at is the i-th entry, oldest first (under mu).
+func (l *notificationLog) at(i int) *store.Notification {
+	return l.ring[(l.head+i)%len(l.ring)]
 }
 
 // page returns copies of the entries that pass keep (all when keep is
-// nil) from the offset-th on, at most size of them, oldest first, and how
-// many pass in all. Only the page is copied: the log may be long.
-func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) ([]store.Notification, int) {
+// nil) from the offset-th on, at most size of them, oldest first, how
+// many pass in all, and how many the log dropped. Only the page is
+// copied: the log may be long.
+func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) (out []store.Notification, total, dropped int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []store.Notification
+	n := len(l.ring)
 	if keep == nil {
-		for _, n := range l.entries[min(offset, len(l.entries)):min(offset+size, len(l.entries))] {
-			out = append(out, *n)
+		for i := min(offset, n); i < min(offset+size, n); i++ {
+			out = append(out, *l.at(i))
 		}
-		return out, len(l.entries)
+		return out, n, l.dropped
 	}
-	total := 0
-	for _, n := range l.entries {
-		if keep(n) {
+	for i := range n {
+		if e := l.at(i); keep(e) {
 			if total >= offset && len(out) < size {
-				out = append(out, *n)
+				out = append(out, *e)
 			}
 			total++
 		}
 	}
-	return out, total
+	return out, total, l.dropped
 }
 
 func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {

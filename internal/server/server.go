@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/http"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,12 @@ type Options struct {
 	// a key or user once that many of its digest answers failed within a
 	// minute, until the minute ends.
 	AuthFailureLimit int
+	// NotificationLogSize is how many entries the notification log keeps
+	// (default 100000; negative keeps none).
+	NotificationLogSize int
+	// WebhookConcurrency bounds the webhook deliveries in flight (default
+	// 16), WebhookQueue those waiting (default 10000; negative: none wait).
+	WebhookConcurrency, WebhookQueue int
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
@@ -123,7 +130,10 @@ func New(opts Options) (*Server, error) {
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 	}
-	s.notes = &notificationLog{}
+	if opts.NotificationLogSize == 0 {
+		opts.NotificationLogSize = defaultNotificationLogSize
+	}
+	s.notes = newNotificationLog(opts.NotificationLogSize)
 	s.stop = make(chan struct{})
 	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
 	if err != nil {
@@ -181,6 +191,10 @@ func (s *Server) resetLocked(st *store.State) {
 	s.notes.clear()
 	s.journal.clear()
 	s.faults.clear()
+	// What the old data, the log and the journal held goes back to the
+	// system, not only to the runtime: a reset after a long run shrinks
+	// the server.
+	go debug.FreeOSMemory()
 }
 
 // Credentials lists the keys and users of the data being served, for the
