@@ -601,13 +601,15 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var sent sync.WaitGroup
 	if err := s.change(func(st *store.State) *apiError {
 		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
-	}, true); err != nil {
+	}, &sent); err != nil {
 		t.Fatal(err)
 	}
+	sent.Wait()
 	if got := hook.events(); len(got) != 1 {
 		t.Fatalf("sent %v", got)
 	}

@@ -114,16 +114,38 @@ var (
 	webhookRetries = []time.Duration{time.Second, 2 * time.Second}
 )
 
-// webhooks sends deliveries to the destinations it allows.
+// webhooks sends deliveries to the destinations it allows, through a
+// bounded pool of workers fed by a bounded queue (docs/server.md, Webhook
+// delivery): a burst of notifications never opens more than workers
+// connections, nor holds more than the queue's deliveries in memory.
 type webhooks struct {
 	allow  []string       // host names
 	blocks []netip.Prefix // and address blocks beyond loopback
 	client *http.Client
 	log    *notificationLog
+	queue  chan hookJob
+	stop   <-chan struct{}
 }
 
-func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
-	w := &webhooks{log: log}
+// hookJob is one attempt to make: the first (counted in first, when not
+// nil) or a retry.
+type hookJob struct {
+	d       *store.Delivery
+	attempt int
+	first   *sync.WaitGroup
+}
+
+// The pool's defaults: deliveries in flight, and deliveries waiting.
+const (
+	defaultWebhookConcurrency = 16
+	defaultWebhookQueue       = 10000
+)
+
+// newWebhooks starts workers that send until stop is closed; queue
+// deliveries may wait for one (0: none wait, a delivery is taken only by
+// an idle worker).
+func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop <-chan struct{}) (*webhooks, error) {
+	w := &webhooks{log: log, queue: make(chan hookJob, queue), stop: stop}
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -143,9 +165,58 @@ func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
 		Timeout: webhookTimeout,
 		// A redirect could lead anywhere: the destination is the URL given.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		Transport:     &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+		// Idle connections are kept for every worker: a busy receiver is
+		// not reconnected to for each delivery.
+		Transport: &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers, IdleConnTimeout: 30 * time.Second},
+	}
+	for range workers {
+		go w.work()
 	}
 	return w, nil
+}
+
+// work makes the attempts of the jobs it takes, one at a time.
+func (w *webhooks) work() {
+	for {
+		select {
+		case j := <-w.queue:
+			w.run(j)
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// run makes one attempt; after a failure the next one is queued once its
+// wait is over, and after the last the delivery is FAILED.
+func (w *webhooks) run(j hookJob) {
+	ok := w.attempt(j.d, j.attempt)
+	if j.first != nil {
+		j.first.Done()
+	}
+	if ok {
+		return
+	}
+	if j.attempt > len(webhookRetries) {
+		w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
+		return
+	}
+	time.AfterFunc(webhookRetries[j.attempt-1], func() {
+		w.enqueue(hookJob{d: j.d, attempt: j.attempt + 1})
+	})
+}
+
+// enqueue queues a job, or, when the queue is full, fails the delivery at
+// once: waiting would hold the caller, and memory, without bound.
+func (w *webhooks) enqueue(j hookJob) bool {
+	select {
+	case w.queue <- j:
+		return true
+	default:
+	}
+	msg := fmt.Sprintf("the webhook queue was full (%d deliveries waiting; see --webhook-queue): not sent", cap(w.queue))
+	w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", msg })
+	return false
 }
 
 // allowed says whether a webhook URL's destination may be sent to.
@@ -183,35 +254,25 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 	return d.DialContext(ctx, network, addr)
 }
 
-// send delivers d: when wait is set the first attempt is made before it
-// returns; retries are always made in the background.
-func (w *webhooks) send(d *store.Delivery, wait bool) {
+// send queues d, whose body is made by body unless the delivery fails
+// at once (a destination not allowed, a full queue); the first attempt
+// of a queued delivery is counted in first (when not nil).
+func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []byte) {
 	if err := w.allowed(d.URL); err != nil {
 		w.log.update(d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
 	}
-	if wait {
-		if !w.attempt(d, 1) {
-			go w.retry(d)
-		}
+	if cap(w.queue) > 0 && len(w.queue) == cap(w.queue) {
+		w.enqueue(hookJob{d: d}) // fails it, without making a body for nothing
 		return
 	}
-	go func() {
-		if !w.attempt(d, 1) {
-			w.retry(d)
-		}
-	}()
-}
-
-// retry makes the second and third attempts, then gives up.
-func (w *webhooks) retry(d *store.Delivery) {
-	for i, wait := range webhookRetries {
-		time.Sleep(wait)
-		if w.attempt(d, i+2) {
-			return
-		}
+	d.Body = body()
+	if first != nil {
+		first.Add(1)
 	}
-	w.log.update(d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
+	if !w.enqueue(hookJob{d: d, attempt: 1, first: first}) && first != nil {
+		first.Done()
+	}
 }
 
 // attempt makes one attempt and reports whether it was delivered.

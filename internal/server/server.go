@@ -82,8 +82,10 @@ type Server struct {
 
 	notes     *notificationLog
 	hooks     *webhooks
-	ticking   atomic.Bool   // the real-clock engine loop runs
-	stop      chan struct{} // closed by Close: the engine loop ends
+	moves     sync.Mutex                // clock moves, one at a time
+	moveFrom  atomic.Pointer[time.Time] // where the clock move in progress started
+	ticking   atomic.Bool               // the real-clock engine loop runs
+	stop      chan struct{}             // closed by Close: the engine loop ends
 	closeOnce sync.Once
 	base      atomic.Value // the base URL clients last used, for webhook bodies
 
@@ -120,9 +122,9 @@ func New(opts Options) (*Server, error) {
 		opts.GitHash = "0000000000000000000000000000000000000000"
 	}
 	s := &Server{
-		opts:          opts,
-		clock:         opts.Clock,
-		nonces:        newNonces(opts.NonceTTL, opts.Clock.Now),
+		opts:  opts,
+		clock: opts.Clock,
+		// nonces: see below, once s exists.
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
 		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
@@ -133,9 +135,16 @@ func New(opts Options) (*Server, error) {
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = defaultNotificationLogSize
 	}
+	s.nonces = newNonces(opts.NonceTTL, s.nonceClock)
 	s.notes = newNotificationLog(opts.NotificationLogSize)
 	s.stop = make(chan struct{})
-	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
+	if opts.WebhookConcurrency <= 0 {
+		opts.WebhookConcurrency = defaultWebhookConcurrency
+	}
+	if opts.WebhookQueue == 0 {
+		opts.WebhookQueue = defaultWebhookQueue
+	}
+	hooks, err := newWebhooks(opts.WebhookAllow, s.notes, opts.WebhookConcurrency, max(opts.WebhookQueue, 0), s.stop)
 	if err != nil {
 		return nil, err
 	}

@@ -460,18 +460,37 @@ func (s *State) nextDue() (time.Time, bool) {
 // RunUntil opens due TRACKING alerts and sends due notifications, in time
 // order, up to and including now; an alert opens before a notification
 // due at the same instant.
-func (s *State) RunUntil(now time.Time) {
+func (s *State) RunUntil(now time.Time) { s.RunSlice(now, 0) }
+
+// RunSlice is RunUntil that stops after about steps openings and
+// notifications (0: no limit), between two instants: everything due up to
+// and including reached is done, nothing later. A long clock move runs in
+// slices so that other requests are served between them (docs/server.md,
+// Notification log); done says the slice reached until.
+func (s *State) RunSlice(until time.Time, steps int) (reached time.Time, done bool) {
+	taken := 0
+	var last time.Time
 	for {
 		openAt, opening := s.nextOpening()
 		dueAt, notifying := s.nextDue()
+		next, isOpening := dueAt, false
 		switch {
-		case opening && !openAt.After(now) && (!notifying || !dueAt.Before(openAt)):
-			s.PromoteAll(openAt)
-		case notifying && !dueAt.After(now):
-			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+		case opening && !openAt.After(until) && (!notifying || !dueAt.Before(openAt)):
+			next, isOpening = openAt, true
+		case notifying && !dueAt.After(until):
 		default:
-			return
+			return until, true
 		}
+		if steps > 0 && taken >= steps && next.After(last) {
+			return last, false
+		}
+		if isOpening {
+			s.PromoteAll(openAt)
+		} else {
+			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+		}
+		taken++
+		last = next
 	}
 }
 
