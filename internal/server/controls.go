@@ -118,7 +118,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	for done := false; !done; {
 		err := s.change(func(st *store.State) *apiError {
 			var reached time.Time
-			reached, done = st.RunSlice(target, clockSliceSteps)
+			reached, done = st.RunSlice(target, time.Now().Add(clockSlice))
 			s.clock.Set(reached)
 			return nil
 		}, &firstAttempts)
@@ -143,10 +143,10 @@ func (s *Server) nonceClock() time.Time {
 	return s.clock.Now()
 }
 
-// clockSliceSteps is how many openings and notifications a slice of a
-// clock move makes: some 10 ms of work, so that a request waits little
-// behind a slice, and few enough commits for a year's move.
-const clockSliceSteps = 4000
+// clockSlice is how long a slice of a clock move works under the data
+// lock (its commit comes on top): short enough that a request waits little
+// behind it, long enough that a year's move takes few commits.
+const clockSlice = 10 * time.Millisecond
 
 func authorizeGlobalOwner(p *store.Principal) *apiError {
 	for _, r := range p.Roles {

@@ -34,7 +34,7 @@ func newEnvOptions(t *testing.T, fixture string, opts Options) *env {
 func everyMinute(hook string) string {
 	notification := `{"typeName": "EMAIL", "emailAddress": "ops@example.com", "delayMin": 0, "intervalMin": 1}`
 	if hook != "" {
-		notification = fmt.Sprintf(`{"typeName": "WEBHOOK", "webhookUrl": %q, "delayMin": 0}`, hook)
+		notification = fmt.Sprintf(`{"typeName": "WEBHOOK", "webhookUrl": %q, "delayMin": 0, "intervalMin": 1}`, hook)
 	}
 	return fmt.Sprintf(`{
 	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],

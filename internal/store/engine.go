@@ -460,16 +460,17 @@ func (s *State) nextDue() (time.Time, bool) {
 // RunUntil opens due TRACKING alerts and sends due notifications, in time
 // order, up to and including now; an alert opens before a notification
 // due at the same instant.
-func (s *State) RunUntil(now time.Time) { s.RunSlice(now, 0) }
+func (s *State) RunUntil(now time.Time) { s.RunSlice(now, time.Time{}) }
 
-// RunSlice is RunUntil that stops after about steps openings and
-// notifications (0: no limit), between two instants: everything due up to
-// and including reached is done, nothing later. A long clock move runs in
-// slices so that other requests are served between them (docs/server.md,
-// Notification log); done says the slice reached until.
-func (s *State) RunSlice(until time.Time, steps int) (reached time.Time, done bool) {
+// RunSlice is RunUntil that stops once past deadline (zero: none), between
+// two instants: everything due up to and including reached is done,
+// nothing later. A long clock move runs in slices so that other requests
+// are served between them (docs/server.md, Notification log); done says
+// the slice reached until.
+func (s *State) RunSlice(until, deadline time.Time) (reached time.Time, done bool) {
 	taken := 0
 	var last time.Time
+	over := false
 	for {
 		openAt, opening := s.nextOpening()
 		dueAt, notifying := s.nextDue()
@@ -481,7 +482,10 @@ func (s *State) RunSlice(until time.Time, steps int) (reached time.Time, done bo
 		default:
 			return until, true
 		}
-		if steps > 0 && taken >= steps && next.After(last) {
+		if taken%64 == 63 && !deadline.IsZero() {
+			over = time.Now().After(deadline) // the clock is read now and then: it costs
+		}
+		if over && next.After(last) {
 			return last, false
 		}
 		if isOpening {
