@@ -29,6 +29,15 @@ func newEnvOptions(t *testing.T, fixture string, opts Options) *env {
 	return &env{t: t, s: s, ts: ts, base: ts.URL + apiBase, clients: map[string]*http.Client{}}
 }
 
+// controls is e for the /_omctl controls, safe to use from several
+// goroutines at once (doRaw is not): its owner client is made first.
+func (e *env) controls() *env {
+	c := *e
+	c.base = e.ts.URL
+	c.client("owner")
+	return &c
+}
+
 // everyMinute is a project whose HOST_DOWN configuration notifies every
 // minute, by email, or by webhook to hook when it is set.
 func everyMinute(hook string) string {
@@ -57,7 +66,8 @@ func TestALongClockMoveLetsOtherRequestsIn(t *testing.T) {
 	const days = 10
 	target := start.Add(days * 24 * time.Hour)
 	moved := make(chan response, 1)
-	go func() { moved <- e.doRaw("owner", "POST", "/_omctl/clock", fmt.Sprintf(`{"advance": "%dh"}`, days*24)) }()
+	ctl := e.controls()
+	go func() { moved <- ctl.do("owner", "POST", "/_omctl/clock", fmt.Sprintf(`{"advance": "%dh"}`, days*24)) }()
 	var between []string
 	for done := false; !done; {
 		select {
@@ -65,7 +75,7 @@ func TestALongClockMoveLetsOtherRequestsIn(t *testing.T) {
 			e.expect(r, 200, "")
 			done = true
 		default:
-			now := e.doRaw("owner", "GET", "/_omctl/clock", "").str("now")
+			now := ctl.do("owner", "GET", "/_omctl/clock", nil).str("now")
 			if now != "" && now != "2026-01-01T00:00:00Z" && now != target.Format(time.RFC3339) {
 				between = append(between, now)
 			}
@@ -114,9 +124,10 @@ func TestAFullWebhookQueueFailsDeliveriesAtOnce(t *testing.T) {
 		hosts = append(hosts, hostDown(fmt.Sprintf("db%d.example.com:27017", i), false))
 	}
 	raised := make(chan response, 1)
-	go func() { raised <- e.events("[" + strings.Join(hosts, ",") + "]") }()
+	ctl := e.controls()
+	go func() { raised <- ctl.do("owner", "POST", "/_omctl/events", "["+strings.Join(hosts, ",")+"]") }()
 	failed := func() (n int) {
-		log := e.doRaw("owner", "GET", "/_omctl/notifications", "")
+		log := ctl.do("owner", "GET", "/_omctl/notifications", nil)
 		for i := range 5 {
 			if log.str("results", fmt.Sprint(i), "delivery", "status") == "FAILED" {
 				n++
