@@ -138,8 +138,9 @@ func TestAFullWebhookQueueFailsDeliveriesAtOnce(t *testing.T) {
 		}
 		return n
 	}
-	// One in flight (held by the receiver), one waiting, three refused.
-	waitFor(t, func() bool { return failed() == 3 })
+	// One in flight (held by the receiver), one waiting, three refused; or
+	// four refused, when the worker had not yet taken the first.
+	waitFor(t, func() bool { return failed() >= 3 })
 	select {
 	case r := <-raised:
 		t.Fatalf("the events call answered before the first attempts of its queued deliveries: %s", r.raw)
@@ -147,8 +148,9 @@ func TestAFullWebhookQueueFailsDeliveriesAtOnce(t *testing.T) {
 	}
 	close(hold)
 	e.expect(<-raised, 200, "")
-	waitFor(t, func() bool { return len(hook.events()) == 2 })
-	if n := failed(); n != 3 {
-		t.Errorf("%d deliveries failed, want the 3 the queue refused", n)
+	n := failed()
+	if n != 3 && n != 4 {
+		t.Fatalf("%d deliveries failed, want those the queue refused (3, or 4)", n)
 	}
+	waitFor(t, func() bool { return len(hook.events()) == 5-n })
 }
