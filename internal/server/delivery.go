@@ -26,7 +26,7 @@ func (s *Server) deliver(ds []*store.Delivery, firstAttempts *sync.WaitGroup) {
 	now := s.clock.Now()
 	for _, d := range ds {
 		s.hooks.send(d, firstAttempts, func() []byte {
-			return alertJSON(&store.AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
+			return alertJSON(&store.AlertRec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
 		})
 	}
 }
