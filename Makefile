@@ -13,7 +13,7 @@ LDFLAGS := -s -w \
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: all build install test test-keyring test-terminal fmt-check vet lint bench bench-fetchall bench-startup bench-server fuzz clean demo docs completions release-check
+.PHONY: all build install test test-keyring test-terminal fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check
 
 all: build
 
@@ -82,6 +82,12 @@ bench-startup: build
 ## and acknowledgements with --state, of omctl server holding N alerts.
 bench-server: build
 	$(GO) run ./bench/serverbench -omctl $(BIN) -n $(N)
+
+## bench-soak: omctl server --state for SOAK (default 3m) under mixed load,
+## a year's clock move, webhooks, then SIGKILL and a count of lost writes.
+SOAK ?= 3m
+bench-soak: build
+	$(GO) run ./bench/soak -omctl $(BIN) -duration $(SOAK)
 
 FUZZTIME ?= 30s
 

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -125,8 +124,6 @@ func sortedKeys(m map[string]any) []string {
 	slices.Sort(keys)
 	return keys
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // Current reads the resource a write addresses, as the server shows it,
 // out of its envelope. With missingOK, a 404 is no resource yet (nil): the

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/omctl/omctl/internal/store"
 )
@@ -10,20 +11,25 @@ import (
 // locked runs a handler with the data (c.st): a GET only reads, so GETs
 // run side by side once the TRACKING alerts due to open by now are
 // opened; anything else changes data, committed before the answer (and,
-// with wait, once the first attempt of each webhook it caused is done).
+// with wait, once the first attempt of each webhook it queued is done).
 func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 	if c.r.Method != http.MethodGet {
+		var firstAttempts *sync.WaitGroup
+		if wait {
+			firstAttempts = &sync.WaitGroup{}
+			defer firstAttempts.Wait()
+		}
 		return s.change(func(st *store.State) *apiError {
 			st.PromoteAll(s.clock.Now())
 			c.st = st
 			return h(c)
-		}, wait)
+		}, firstAttempts)
 	}
 	out, err := s.store.OpenDue(s.clock.Now())
 	if err != nil {
 		return s.storeFailed(err)
 	}
-	s.afterChange(out, false)
+	s.afterChange(out, nil)
 	return s.reading(func(st *store.State) *apiError { c.st = st; return h(c) })
 }
 
@@ -39,26 +45,27 @@ func (s *Server) reading(fn func(*store.State) *apiError) *apiError {
 // withData runs fn with the data to change, which the store commits to
 // the state file before returning, so nothing is answered 2xx before it
 // is on disk. Notifications fn recorded are in the log when it returns;
-// their webhooks are sent in the background.
-func (s *Server) withData(fn func(*store.State) *apiError) *apiError { return s.change(fn, false) }
+// their webhooks are queued for the delivery workers.
+func (s *Server) withData(fn func(*store.State) *apiError) *apiError { return s.change(fn, nil) }
 
-// change is withData; with wait, it returns only once the first attempt
-// of every webhook delivery fn caused has been answered or has failed.
-func (s *Server) change(fn func(*store.State) *apiError, wait bool) *apiError {
+// change is withData; the first attempt of each webhook delivery fn
+// queued is counted in firstAttempts (when not nil), for the caller to
+// wait for.
+func (s *Server) change(fn func(*store.State) *apiError, firstAttempts *sync.WaitGroup) *apiError {
 	var aerr *apiError
 	out, err := s.store.Update(func(st *store.State) { aerr = fn(st) })
 	if err != nil {
 		return s.storeFailed(err)
 	}
-	s.afterChange(out, wait)
+	s.afterChange(out, firstAttempts)
 	return aerr
 }
 
-// afterChange logs the notifications a change recorded, sends its
+// afterChange logs the notifications a change recorded, queues its
 // webhooks, and keeps the engine's loop running while anything is due.
-func (s *Server) afterChange(out store.Outcome, wait bool) {
+func (s *Server) afterChange(out store.Outcome, firstAttempts *sync.WaitGroup) {
 	s.notes.add(out.Notes)
-	s.deliver(out.Deliveries, wait)
+	s.deliver(out.Deliveries, firstAttempts)
 	if out.Pending && !s.clock.Virtual() {
 		s.startTicker()
 	}

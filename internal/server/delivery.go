@@ -13,26 +13,20 @@ import (
 // links of alerts sent by webhook.
 func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 
-// deliver sends webhook deliveries once the data lock is released: each
+// deliver queues webhook deliveries once the data lock is released: each
 // carries the alert as GET showed it when the notification was recorded.
-func (s *Server) deliver(ds []*store.Delivery, wait bool) {
+// The first attempt of each one queued is counted in firstAttempts (when
+// not nil); one the queue has no room for is FAILED at once, and needs no
+// body.
+func (s *Server) deliver(ds []*store.Delivery, firstAttempts *sync.WaitGroup) {
 	if len(ds) == 0 {
 		return
 	}
 	base, _ := s.base.Load().(string)
 	now := s.clock.Now()
-	var wg sync.WaitGroup
 	for _, d := range ds {
-		d.Body = alertJSON(&store.AlertRec{Cur: d.Cur, Project: d.Alert.Project}, base, now)
-		if !wait {
-			s.hooks.send(d, false)
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.hooks.send(d, true)
-		}()
+		s.hooks.send(d, firstAttempts, func() []byte {
+			return alertJSON(&store.AlertRec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
+		})
 	}
-	wg.Wait()
 }

@@ -473,7 +473,7 @@ func TestRealClockSendsWhatFallsDue(t *testing.T) {
 }
 
 func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
-	l := &notificationLog{}
+	l := newNotificationLog(100)
 	for i := range 10 {
 		kind := "EMAIL"
 		if i%2 == 1 {
@@ -487,15 +487,45 @@ func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
 		}
 		return out
 	}
-	if page, total := l.page(nil, 8, 5); total != 10 || fmt.Sprint(ids(page)) != "[8 9]" {
+	if page, total, _ := l.page(nil, 8, 5); total != 10 || fmt.Sprint(ids(page)) != "[8 9]" {
 		t.Errorf("unfiltered: %v of %d", ids(page), total)
 	}
 	hooks := func(n *store.Notification) bool { return n.TypeName == "WEBHOOK" }
-	if page, total := l.page(hooks, 1, 2); total != 5 || fmt.Sprint(ids(page)) != "[3 5]" {
+	if page, total, _ := l.page(hooks, 1, 2); total != 5 || fmt.Sprint(ids(page)) != "[3 5]" {
 		t.Errorf("webhooks, second and third: %v of %d", ids(page), total)
 	}
-	if page, total := l.page(hooks, 1<<40, 500); total != 5 || len(page) != 0 {
+	if page, total, _ := l.page(hooks, 1<<40, 500); total != 5 || len(page) != 0 {
 		t.Errorf("past the end: %v of %d", ids(page), total)
+	}
+}
+
+// The log keeps its last entries, oldest first, and counts the others;
+// a log of size 0 keeps none.
+func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
+	ids := func(ns []store.Notification) (out []string) {
+		for _, n := range ns {
+			out = append(out, n.ID)
+		}
+		return out
+	}
+	l := newNotificationLog(3)
+	for i := range 8 {
+		l.add([]*store.Notification{{ID: fmt.Sprint(i)}})
+	}
+	if page, total, dropped := l.page(nil, 0, 10); total != 3 || dropped != 5 || fmt.Sprint(ids(page)) != "[5 6 7]" {
+		t.Errorf("after 8 entries in a log of 3: %v of %d, %d dropped", ids(page), total, dropped)
+	}
+	if page, total, _ := l.page(func(n *store.Notification) bool { return n.ID != "6" }, 1, 10); total != 2 || fmt.Sprint(ids(page)) != "[7]" {
+		t.Errorf("filtered, from the second: %v of %d", ids(page), total)
+	}
+	l.clear()
+	if page, total, dropped := l.page(nil, 0, 10); total != 0 || dropped != 0 || len(page) != 0 {
+		t.Errorf("after a reset: %v of %d, %d dropped", ids(page), total, dropped)
+	}
+	none := newNotificationLog(0)
+	none.add([]*store.Notification{{ID: "a"}, {ID: "b"}})
+	if _, total, dropped := none.page(nil, 0, 10); total != 0 || dropped != 2 {
+		t.Errorf("a log of size 0: %d kept, %d dropped", total, dropped)
 	}
 }
 
@@ -543,7 +573,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	}
 	defer again.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if page, _ := again.notes.page(nil, 0, 10); len(page) > 0 {
+		if page, _, _ := again.notes.page(nil, 0, 10); len(page) > 0 {
 			if page[0].Event != "alert.update" {
 				t.Errorf("after the restart: %+v", page[0])
 			}
@@ -571,13 +601,15 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var sent sync.WaitGroup
 	if err := s.change(func(st *store.State) *apiError {
 		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
-	}, true); err != nil {
+	}, &sent); err != nil {
 		t.Fatal(err)
 	}
+	sent.Wait()
 	if got := hook.events(); len(got) != 1 {
 		t.Fatalf("sent %v", got)
 	}

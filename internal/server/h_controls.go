@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -82,13 +83,23 @@ func (s *Server) listNotifications(c *reqCtx) *apiError {
 			keep = func(n *store.Notification) bool { return get(n) == v && (prev == nil || prev(n)) }
 		}
 	}
-	page, total := s.notes.page(keep, p.Offset(), p.Size)
+	page, total, dropped := s.notes.page(keep, p.Offset(), p.Size)
 	items := make([][]byte, len(page))
 	for i := range page {
 		items[i] = rules.EncodeJSON(&page[i])
 	}
 	c.listRaw(items, total, p)
+	c.out = withDropped(c.out, dropped, c.pretty)
 	return nil
+}
+
+// withDropped adds to a list answer how many entries the log dropped.
+func withDropped(list []byte, dropped int, pretty bool) []byte {
+	list = bytes.TrimRight(list, "}\n")
+	if pretty {
+		return fmt.Appendf(list, ",\n  \"dropped\": %d\n}\n", dropped)
+	}
+	return fmt.Appendf(list, `,"dropped":%d}`+"\n", dropped)
 }
 
 // parseConditions checks the body of ReportEvents: one object or

@@ -22,12 +22,25 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
-// notificationLog keeps every notification recorded since the start or
-// the last reset; deliveries update entries under its own lock, never the
-// data lock.
+// notificationLog keeps the last size notifications recorded since the
+// start or the last reset, oldest first, and counts those it dropped
+// (docs/server.md, Notification log); deliveries update entries under its
+// own lock, never the data lock. It holds them in a ring that grows to
+// size as entries come, so a short log costs little.
 type notificationLog struct {
 	mu      sync.Mutex
-	entries []*store.Notification
+	size    int // at most this many entries (0: none)
+	ring    []*store.Notification
+	head    int // the oldest entry's index in ring, once ring is full
+	dropped int // dropped since the last reset
+}
+
+// defaultNotificationLogSize is how many entries the log keeps unless
+// told otherwise: some 45 MB of memory.
+const defaultNotificationLogSize = 100000
+
+func newNotificationLog(size int) *notificationLog {
+	return &notificationLog{size: max(size, 0)}
 }
 
 func (l *notificationLog) add(notes []*store.Notification) {
@@ -35,39 +48,57 @@ func (l *notificationLog) add(notes []*store.Notification) {
 		return // most requests: they need not wait for a listing
 	}
 	l.mu.Lock()
-	l.entries = append(l.entries, notes...)
+	defer l.mu.Unlock()
+	for _, n := range notes {
+		switch {
+		case l.size == 0:
+			l.dropped++
+		case len(l.ring) < l.size:
+			l.ring = append(l.ring, n)
+		default:
+			l.ring[l.head] = n
+			l.head = (l.head + 1) % l.size
+			l.dropped++
+		}
+	}
+}
+
+// clear empties the log and forgets what it dropped; the memory it held
+// goes back to the runtime.
+func (l *notificationLog) clear() {
+	l.mu.Lock()
+	l.ring, l.head, l.dropped = nil, 0, 0
 	l.mu.Unlock()
 }
 
-func (l *notificationLog) clear() {
-	l.mu.Lock()
-	l.entries = nil
-	l.mu.Unlock()
+// at is the i-th entry, oldest first (under mu).
+func (l *notificationLog) at(i int) *store.Notification {
+	return l.ring[(l.head+i)%len(l.ring)]
 }
 
 // page returns copies of the entries that pass keep (all when keep is
-// nil) from the offset-th on, at most size of them, oldest first, and how
-// many pass in all. Only the page is copied: the log may be long.
-func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) ([]store.Notification, int) {
+// nil) from the offset-th on, at most size of them, oldest first, how
+// many pass in all, and how many the log dropped. Only the page is
+// copied: the log may be long.
+func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) (out []store.Notification, total, dropped int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []store.Notification
+	n := len(l.ring)
 	if keep == nil {
-		for _, n := range l.entries[min(offset, len(l.entries)):min(offset+size, len(l.entries))] {
-			out = append(out, *n)
+		for i := min(offset, n); i < min(offset+size, n); i++ {
+			out = append(out, *l.at(i))
 		}
-		return out, len(l.entries)
+		return out, n, l.dropped
 	}
-	total := 0
-	for _, n := range l.entries {
-		if keep(n) {
+	for i := range n {
+		if e := l.at(i); keep(e) {
 			if total >= offset && len(out) < size {
-				out = append(out, *n)
+				out = append(out, *e)
 			}
 			total++
 		}
 	}
-	return out, total
+	return out, total, l.dropped
 }
 
 func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {
@@ -83,16 +114,38 @@ var (
 	webhookRetries = []time.Duration{time.Second, 2 * time.Second}
 )
 
-// webhooks sends deliveries to the destinations it allows.
+// webhooks sends deliveries to the destinations it allows, through a
+// bounded pool of workers fed by a bounded queue (docs/server.md, Webhook
+// delivery): a burst of notifications never opens more than workers
+// connections, nor holds more than the queue's deliveries in memory.
 type webhooks struct {
 	allow  []string       // host names
 	blocks []netip.Prefix // and address blocks beyond loopback
 	client *http.Client
 	log    *notificationLog
+	queue  chan hookJob
+	stop   <-chan struct{}
 }
 
-func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
-	w := &webhooks{log: log}
+// hookJob is one attempt to make: the first (counted in first, when not
+// nil) or a retry.
+type hookJob struct {
+	d       *store.Delivery
+	attempt int
+	first   *sync.WaitGroup
+}
+
+// The pool's defaults: deliveries in flight, and deliveries waiting.
+const (
+	defaultWebhookConcurrency = 16
+	defaultWebhookQueue       = 10000
+)
+
+// newWebhooks starts workers that send until stop is closed; queue
+// deliveries may wait for one (0: none wait, a delivery is taken only by
+// an idle worker).
+func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop <-chan struct{}) (*webhooks, error) {
+	w := &webhooks{log: log, queue: make(chan hookJob, queue), stop: stop}
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -112,9 +165,58 @@ func newWebhooks(allow []string, log *notificationLog) (*webhooks, error) {
 		Timeout: webhookTimeout,
 		// A redirect could lead anywhere: the destination is the URL given.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-		Transport:     &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: 4, IdleConnTimeout: 30 * time.Second},
+		// Idle connections are kept for every worker: a busy receiver is
+		// not reconnected to for each delivery.
+		Transport: &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers, IdleConnTimeout: 30 * time.Second},
+	}
+	for range workers {
+		go w.work()
 	}
 	return w, nil
+}
+
+// work makes the attempts of the jobs it takes, one at a time.
+func (w *webhooks) work() {
+	for {
+		select {
+		case j := <-w.queue:
+			w.run(j)
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// run makes one attempt; after a failure the next one is queued once its
+// wait is over, and after the last the delivery is FAILED.
+func (w *webhooks) run(j hookJob) {
+	ok := w.attempt(j.d, j.attempt)
+	if j.first != nil {
+		j.first.Done()
+	}
+	if ok {
+		return
+	}
+	if j.attempt > len(webhookRetries) {
+		w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
+		return
+	}
+	time.AfterFunc(webhookRetries[j.attempt-1], func() {
+		w.enqueue(hookJob{d: j.d, attempt: j.attempt + 1})
+	})
+}
+
+// enqueue queues a job, or, when the queue is full, fails the delivery at
+// once: waiting would hold the caller, and memory, without bound.
+func (w *webhooks) enqueue(j hookJob) bool {
+	select {
+	case w.queue <- j:
+		return true
+	default:
+	}
+	msg := fmt.Sprintf("the webhook queue was full (%d deliveries waiting; see --webhook-queue): not sent", cap(w.queue))
+	w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", msg })
+	return false
 }
 
 // allowed says whether a webhook URL's destination may be sent to.
@@ -152,35 +254,25 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 	return d.DialContext(ctx, network, addr)
 }
 
-// send delivers d: when wait is set the first attempt is made before it
-// returns; retries are always made in the background.
-func (w *webhooks) send(d *store.Delivery, wait bool) {
+// send queues d, whose body is made by body unless the delivery fails
+// at once (a destination not allowed, a full queue); the first attempt
+// of a queued delivery is counted in first (when not nil).
+func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []byte) {
 	if err := w.allowed(d.URL); err != nil {
 		w.log.update(d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
 	}
-	if wait {
-		if !w.attempt(d, 1) {
-			go w.retry(d)
-		}
+	if cap(w.queue) > 0 && len(w.queue) == cap(w.queue) {
+		w.enqueue(hookJob{d: d}) // fails it, without making a body for nothing
 		return
 	}
-	go func() {
-		if !w.attempt(d, 1) {
-			w.retry(d)
-		}
-	}()
-}
-
-// retry makes the second and third attempts, then gives up.
-func (w *webhooks) retry(d *store.Delivery) {
-	for i, wait := range webhookRetries {
-		time.Sleep(wait)
-		if w.attempt(d, i+2) {
-			return
-		}
+	d.Body = body()
+	if first != nil {
+		first.Add(1)
 	}
-	w.log.update(d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
+	if !w.enqueue(hookJob{d: d, attempt: 1, first: first}) && first != nil {
+		first.Done()
+	}
 }
 
 // attempt makes one attempt and reports whether it was delivered.

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/http"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,6 +52,12 @@ type Options struct {
 	// a key or user once that many of its digest answers failed within a
 	// minute, until the minute ends.
 	AuthFailureLimit int
+	// NotificationLogSize is how many entries the notification log keeps
+	// (default 100000; negative keeps none).
+	NotificationLogSize int
+	// WebhookConcurrency bounds the webhook deliveries in flight (default
+	// 16), WebhookQueue those waiting (default 10000; negative: none wait).
+	WebhookConcurrency, WebhookQueue int
 	// RateLimit, when positive, allows each key or user that many API
 	// requests a second.
 	RateLimit int
@@ -79,8 +86,10 @@ type Server struct {
 
 	notes     *notificationLog
 	hooks     *webhooks
-	ticking   atomic.Bool   // the real-clock engine loop runs
-	stop      chan struct{} // closed by Close: the engine loop ends
+	moves     sync.Mutex                // clock moves, one at a time
+	moveFrom  atomic.Pointer[time.Time] // where the clock move in progress started
+	ticking   atomic.Bool               // the real-clock engine loop runs
+	stop      chan struct{}             // closed by Close: the engine loop ends
 	closeOnce sync.Once
 	base      atomic.Value // the base URL clients last used, for webhook bodies
 
@@ -117,9 +126,9 @@ func New(opts Options) (*Server, error) {
 		opts.GitHash = "0000000000000000000000000000000000000000"
 	}
 	s := &Server{
-		opts:          opts,
-		clock:         opts.Clock,
-		nonces:        newNonces(opts.NonceTTL, opts.Clock.Now),
+		opts:  opts,
+		clock: opts.Clock,
+		// nonces: see below, once s exists.
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
 		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
@@ -127,9 +136,19 @@ func New(opts Options) (*Server, error) {
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 	}
-	s.notes = &notificationLog{}
+	if opts.NotificationLogSize == 0 {
+		opts.NotificationLogSize = defaultNotificationLogSize
+	}
+	s.nonces = newNonces(opts.NonceTTL, s.nonceClock)
+	s.notes = newNotificationLog(opts.NotificationLogSize)
 	s.stop = make(chan struct{})
-	hooks, err := newWebhooks(opts.WebhookAllow, s.notes)
+	if opts.WebhookConcurrency <= 0 {
+		opts.WebhookConcurrency = defaultWebhookConcurrency
+	}
+	if opts.WebhookQueue == 0 {
+		opts.WebhookQueue = defaultWebhookQueue
+	}
+	hooks, err := newWebhooks(opts.WebhookAllow, s.notes, opts.WebhookConcurrency, max(opts.WebhookQueue, 0), s.stop)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +204,10 @@ func (s *Server) resetLocked(st *store.State) {
 	s.notes.clear()
 	s.journal.clear()
 	s.faults.clear()
+	// What the old data, the log and the journal held goes back to the
+	// system, not only to the runtime: a reset after a long run shrinks
+	// the server.
+	go debug.FreeOSMemory()
 }
 
 // Credentials lists the keys and users of the data being served, for the

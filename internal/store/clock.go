@@ -84,12 +84,41 @@ func (c *Clock) Set(t time.Time) error {
 	return c.setLocked(t)
 }
 
+// Target is where Advance(d) (or, with d 0, Set(at)) would move the clock
+// to, or why it cannot: a long move is made in steps, each a Set, once
+// the whole move is known to be allowed.
+func (c *Clock) Target(d time.Duration, at time.Time) (time.Time, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.nowLocked()
+	t := now.Add(d)
+	if d == 0 {
+		if at.Before(now) {
+			return time.Time{}, fmt.Errorf("%s is before the clock's time %s: the clock only moves forward", at.UTC().Format(time.RFC3339), rules.FormatTime(now))
+		}
+		t = at
+	}
+	return t, c.check(t)
+}
+
 func (c *Clock) setLocked(t time.Time) error {
-	if err := CheckTime(t); err != nil {
+	if err := c.check(t); err != nil {
 		return err
 	}
 	if c.virtual {
 		c.now = t.UTC()
+		return nil
+	}
+	c.offset = time.Until(t)
+	return nil
+}
+
+// check says why the clock cannot show t.
+func (c *Clock) check(t time.Time) error {
+	if err := CheckTime(t); err != nil {
+		return err
+	}
+	if c.virtual {
 		return nil
 	}
 	// A real clock keeps an offset, which a Duration bounds to 292 years.
@@ -98,6 +127,24 @@ func (c *Clock) setLocked(t time.Time) error {
 		return fmt.Errorf("%s is too far ahead of the real time: the real clock moves at most 290 years; start the server with --clock for more",
 			t.UTC().Format(time.RFC3339))
 	}
-	c.offset = ahead
 	return nil
+}
+
+// clockMark is where a clock was, to go back there when a change that
+// moved it could not be saved.
+type clockMark struct {
+	now    time.Time
+	offset time.Duration
+}
+
+func (c *Clock) mark() clockMark {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return clockMark{c.now, c.offset}
+}
+
+func (c *Clock) restore(m clockMark) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now, c.offset = m.now, m.offset
 }

@@ -112,6 +112,9 @@ type engineState struct {
 	queued     int // a sequence, so equal times keep their order
 	deliveries []*Delivery
 	notes      []*Notification // recorded since the caller last took them
+	// lastNotified is the time of the latest notification of each alert
+	// notified since the last flushNotified.
+	lastNotified map[*AlertRec]string
 }
 
 // schedule is when each target of a raised alert's configuration is due.
@@ -442,6 +445,7 @@ func (s *State) notifyNotified(sched *schedule, event string, now time.Time) {
 			s.record(sched, t, event, now)
 		}
 	}
+	s.flushNotified()
 }
 
 // nextDue is the time of the earliest pending notification.
@@ -460,18 +464,43 @@ func (s *State) nextDue() (time.Time, bool) {
 // RunUntil opens due TRACKING alerts and sends due notifications, in time
 // order, up to and including now; an alert opens before a notification
 // due at the same instant.
-func (s *State) RunUntil(now time.Time) {
+func (s *State) RunUntil(now time.Time) { s.RunSlice(now, time.Time{}) }
+
+// RunSlice is RunUntil that stops once past deadline (zero: none), between
+// two instants: everything due up to and including reached is done,
+// nothing later. A long clock move runs in slices so that other requests
+// are served between them (docs/server.md, Notification log); done says
+// the slice reached until.
+func (s *State) RunSlice(until, deadline time.Time) (reached time.Time, done bool) {
+	taken := 0
+	var last time.Time
+	over := false
 	for {
 		openAt, opening := s.nextOpening()
 		dueAt, notifying := s.nextDue()
+		next, isOpening := dueAt, false
 		switch {
-		case opening && !openAt.After(now) && (!notifying || !dueAt.Before(openAt)):
-			s.PromoteAll(openAt)
-		case notifying && !dueAt.After(now):
-			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+		case opening && !openAt.After(until) && (!notifying || !dueAt.Before(openAt)):
+			next, isOpening = openAt, true
+		case notifying && !dueAt.After(until):
 		default:
-			return
+			s.flushNotified()
+			return until, true
 		}
+		if taken%64 == 63 && !deadline.IsZero() {
+			over = time.Now().After(deadline) // the clock is read now and then: it costs
+		}
+		if over && next.After(last) {
+			s.flushNotified()
+			return last, false
+		}
+		if isOpening {
+			s.PromoteAll(openAt)
+		} else {
+			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+		}
+		taken++
+		last = next
 	}
 }
 
@@ -528,8 +557,13 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	}
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
-	r.Cur = r.Cur.withTimes("lastNotified", at)
-	s.touchAlert(r)
+	// lastNotified is set once for all the notifications of a run
+	// (flushNotified): a long run notifies an alert many times, and only
+	// the last shows.
+	if s.engine.lastNotified == nil {
+		s.engine.lastNotified = map[*AlertRec]string{}
+	}
+	s.engine.lastNotified[r] = at
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
 		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: t.redacted(),
@@ -537,9 +571,19 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	}
 	if t.TypeName == "WEBHOOK" {
 		n.Delivery.Status = "PENDING"
-		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, Cur: r.Cur})
+		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, cur: r.Cur, sentAt: at})
 	}
 	s.engine.notes = append(s.engine.notes, n)
+}
+
+// flushNotified sets lastNotified on the alerts notified since the last
+// flush, each to the time of its latest notification.
+func (s *State) flushNotified() {
+	for r, at := range s.engine.lastNotified {
+		r.Cur = r.Cur.withTimes("lastNotified", at)
+		s.touchAlert(r)
+	}
+	clear(s.engine.lastNotified)
 }
 
 // redacted is the target's notification with its secrets redacted.

@@ -14,6 +14,12 @@ type Delivery struct {
 	Note               *Notification
 	URL, Secret, Event string
 	Alert              *AlertRec
-	Cur                *AlertDoc // the alert as it was when recorded
 	Body               []byte
+	cur                *AlertDoc // the alert when recorded, but for lastNotified
+	sentAt             string
 }
+
+// Cur is the alert as GET showed it once the notification was recorded:
+// lastNotified is its time. Made when asked (outside the data lock), and
+// only for the deliveries that are sent.
+func (d *Delivery) Cur() *AlertDoc { return d.cur.withTimes("lastNotified", d.sentAt) }

@@ -48,8 +48,10 @@ const (
 
 // Store is the data of a running server with what keeps it whole: one
 // lock that readers share and a writer holds alone, and the log each
-// writer's changes are committed to, in the order they were made,
-// before the writer hears back (docs/server.md, State).
+// writer's changes are committed to before the writer lets go of the
+// lock (docs/server.md, State). A change is seen by readers only once it
+// is durable, and a change whose commit failed is undone before anyone
+// sees it: failed means not applied.
 type Store struct {
 	mu    sync.RWMutex // guards st and the data it holds
 	st    *State
@@ -57,12 +59,6 @@ type Store struct {
 	log   Log       // nil: memory only
 	clock *Clock
 
-	// commits orders commits to the state file as the changes were made:
-	// a writer takes its turn before it lets go of mu, and waits for it
-	// after, so a long commit (a reset) holds up only later writers, not
-	// readers.
-	commits     commitTurns
-	wholeOwed   bool          // a commit failed: commit the data whole next (in a commit's turn)
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
 }
@@ -229,49 +225,46 @@ func (s *Store) View(fn func(*State)) (err error) {
 	return nil
 }
 
-// Update runs fn with the data under the write lock, then commits what
-// it changed to the log before returning, outside the lock. A
-// panic in fn is returned as a PanicError; what fn changed before it
-// stays, and is committed with the next change.
+// Update runs fn with the data under the write lock and commits what it
+// changed to the log before it lets go of the lock, so that no reader
+// sees a change that is not on disk. When the commit fails, the data and
+// the clock go back to what they were before fn (the log holds exactly
+// that), and a *CommitError says why: the change is not applied, and no
+// later commit writes it. A panic in fn is returned as a PanicError; what
+// fn changed before it stays, and is committed with the next change.
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
-	out, b, turn, err := s.runLocked(fn)
-	if err != nil {
-		return Outcome{}, err
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	before := s.clock.mark()
+	savedClock, savedOffset := s.savedClock, s.savedOffset
+	out, b, err := s.runLocked(fn)
+	if err != nil || b == nil {
+		return out, err
 	}
-	if b != nil {
-		s.commits.wait(turn)
-		cerr := func() error {
-			defer s.commits.done()
-			return s.commit(b)
-		}()
-		if cerr != nil {
-			return Outcome{}, &CommitError{Path: s.log.Path(), Err: cerr}
-		}
+	if cerr := s.log.Commit(b); cerr != nil {
+		s.clock.restore(before)
+		s.savedClock, s.savedOffset = savedClock, savedOffset
+		s.undo()
+		return Outcome{}, &CommitError{Path: s.log.Path(), Err: cerr}
 	}
 	return out, nil
 }
 
-// commit writes a batch in its turn. After a commit failed, the log
-// lacks a change that memory holds: until the data is written whole again,
-// each commit writes it whole, as it is then (a change on top of the log
-// would mix the two).
-func (s *Store) commit(b *statelog.Batch) error {
-	if s.wholeOwed && !b.ReplaceAll {
-		s.mu.RLock()
-		whole, err := encodeBatch(s.st.allRecords(), true, s.clock)
-		s.mu.RUnlock()
-		if err != nil {
-			return err
-		}
-		b = whole
-	}
-	err := s.log.Commit(b)
+// undo puts back the data the log holds, after a commit failed (under
+// mu). The log holds the data as it was before the change, whole: a
+// restart would serve the same. Rebuilding costs in proportion to the
+// data, but only when a commit fails (a full disk, an I/O error), and
+// keeps the everyday path free of bookkeeping. Should the log not be
+// readable either, memory keeps the change and the next commit writes the
+// data whole, so that the log does not miss it under later changes.
+func (s *Store) undo() {
+	data, err := readLog(s.log)
 	if err != nil {
-		s.wholeOwed = true
-	} else if b.ReplaceAll {
-		s.wholeOwed = false
+		s.st.touchAll()
+		return
 	}
-	return err
+	s.st = newState(data, s.clock.Now())
+	s.st.activeIndex()
 }
 
 // OpenDue opens the TRACKING alerts whose delay has passed by now, taking
@@ -284,11 +277,9 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 	return s.Update(func(st *State) { st.PromoteAll(now) })
 }
 
-// runLocked runs fn under mu. When it changed data and there is a log,
-// the encoded change comes back with its turn to be committed.
-func (s *Store) runLocked(fn func(*State)) (out Outcome, b *statelog.Batch, turn uint64, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// runLocked runs fn (under mu). When it changed data and there is a log,
+// the encoded change comes back, to be committed.
+func (s *Store) runLocked(fn func(*State)) (out Outcome, b *statelog.Batch, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			out, b, err = Outcome{}, nil, &PanicError{Value: v, Stack: debug.Stack()}
@@ -298,17 +289,17 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, b *statelog.Batch, turn
 	out.Notes, out.Deliveries = s.st.takeNotifications()
 	out.Pending = s.st.Scheduled()
 	if s.log == nil {
-		return out, nil, 0, nil
+		return out, nil, nil
 	}
 	recs, all := s.st.takeChanges()
 	if len(recs) == 0 && !all && !s.clockMoved() {
-		return out, nil, 0, nil
+		return out, nil, nil
 	}
 	b, err = encodeBatch(recs, all, s.clock)
 	if err != nil {
-		return Outcome{}, nil, 0, fmt.Errorf("state file %s: %w", s.log.Path(), err)
+		return Outcome{}, nil, fmt.Errorf("state file %s: %w", s.log.Path(), err)
 	}
-	return out, b, s.commits.take(), nil
+	return out, b, nil
 }
 
 // clockMoved reports whether the clock moved since it was last saved: a
@@ -328,44 +319,4 @@ func (s *Store) clockMoved() bool {
 	}
 	s.savedClock = now
 	return true
-}
-
-// commitTurns hands out turns to commit, in the order they were taken.
-type commitTurns struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	next    uint64 // the turn the next writer takes
-	serving uint64 // the turn whose commit may run
-}
-
-// take is a writer's turn; called under the data lock, so turns follow
-// the order of the changes.
-func (t *commitTurns) take() uint64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	turn := t.next
-	t.next++
-	return turn
-}
-
-// wait returns once the commits of every earlier turn are done.
-func (t *commitTurns) wait(turn uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.cond == nil {
-		t.cond = sync.NewCond(&t.mu)
-	}
-	for t.serving != turn {
-		t.cond.Wait()
-	}
-}
-
-// done ends the turn being served.
-func (t *commitTurns) done() {
-	t.mu.Lock()
-	t.serving++
-	if t.cond != nil {
-		t.cond.Broadcast()
-	}
-	t.mu.Unlock()
 }

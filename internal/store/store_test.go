@@ -208,45 +208,32 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	})
 }
 
-// A writer waiting for an earlier commit does not hold the data: reads
-// go on meanwhile, and the commits still reach the file in order.
-func TestReadsGoOnWhileAWriterWaitsToCommit(t *testing.T) {
+// A reader waits while a change is being committed, and sees it once it
+// is on disk: no reader sees a change that is not durable.
+func TestReadsSeeAChangeOnlyOnceItIsOnDisk(t *testing.T) {
 	s, path := openStore(t)
-	held := s.commits.take() // an earlier writer, still committing
+	committing, release := make(chan bool), make(chan bool)
+	failCommits(s, func(*statelog.Batch) error { committing <- true; <-release; return nil })
 	written := make(chan error, 1)
 	go func() {
 		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("waiting", 1)) })
 		written <- err
 	}()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		s.commits.mu.Lock()
-		taken := s.commits.next == held+2
-		s.commits.mu.Unlock()
-		if taken {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the writer never took its turn")
-		}
-	}
+	<-committing
 	read := make(chan bool, 1)
 	go s.View(func(st *State) { read <- st.OplogStores().Get("waiting") != nil })
 	select {
-	case seen := <-read:
-		if !seen {
-			t.Error("a read did not see the change waiting to be committed")
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("a read waited for a writer waiting to commit")
+	case <-read:
+		t.Fatal("a read went on while a change was being committed")
+	case <-time.After(50 * time.Millisecond):
 	}
-	select {
-	case <-written:
-		t.Fatal("the writer committed before the earlier commit was done")
-	default:
-	}
-	s.commits.done()
+	failCommits(s, nil)
+	close(release)
 	if err := <-written; err != nil {
 		t.Fatal(err)
+	}
+	if !<-read {
+		t.Error("a read after the commit does not see the change")
 	}
 	if onDisk(t, s, path).OplogStores().Get("waiting") == nil {
 		t.Error("the change is not on disk")
@@ -279,10 +266,9 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	}
 }
 
-// A writer whose change was made while a reset was being written, and
-// which commits right after the reset failed, does not land its change on
-// the data from before the reset.
-func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.T) {
+// A reset whose commit failed leaves the data as it was, and a later
+// change lands on that data, not on the reset's.
+func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 	s, path := openStore(t)
 	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
 		t.Fatal(err)
@@ -293,61 +279,55 @@ func TestAChangeCommittedAfterAFailedResetIsNotWrittenOverTheOldData(t *testing.
 		}
 		return nil
 	})
-	held := s.commits.take() // an earlier writer still committing
-	turns := func(n uint64) {
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-			s.commits.mu.Lock()
-			taken := s.commits.next == n
-			s.commits.mu.Unlock()
-			if taken {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("a writer never took its turn")
-			}
+	if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); !errors.Is(err, errUnwritable) {
+		t.Fatalf("a reset whose commit failed: %v", err)
+	}
+	s.View(func(st *State) {
+		if st.OplogStores().Get("before") == nil {
+			t.Error("a failed reset was applied in memory")
 		}
-	}
-	reset, change := make(chan error, 1), make(chan error, 1)
-	go func() { _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); reset <- err }()
-	turns(held + 2)
-	pause := s.commits.take() // between the reset's commit and the change's
-	go func() {
-		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) })
-		change <- err
-	}()
-	turns(pause + 2)
-	s.commits.done()
-	if err := <-reset; err == nil {
-		t.Fatal("the reset was written")
-	}
-	failCommits(s, nil) // so that the next commit can be written
-	s.commits.wait(pause)
-	s.commits.done()
-	if err := <-change; err != nil {
+	})
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	disk := onDisk(t, s, path)
-	if disk.OplogStores().Get("before") != nil || disk.OplogStores().Get("after") == nil {
-		t.Errorf("the file mixes the data from before the reset with a later change: %v", raws(disk.OplogStores().all()))
+	if disk.OplogStores().Get("before") == nil || disk.OplogStores().Get("after") == nil {
+		t.Errorf("the file does not hold the data from before the failed reset with the later change: %v", raws(disk.OplogStores().all()))
 	}
 }
 
-// A change whose commit failed stays in memory; the next commit writes the
-// data whole, so the file does not lack it while holding later ones.
-func TestAChangeThatCouldNotBeCommittedIsWrittenWithTheNext(t *testing.T) {
+// A change whose commit failed is not applied: readers never see it, the
+// clock it moved goes back, and the next commit writes only its own
+// change, so the failed one never reaches the file.
+func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 	s, path := openStore(t)
-	failCommits(s, func(*statelog.Batch) error { return errUnwritable }) // for a moment
-	_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("unwritten", 1)) })
+	var batches []*statelog.Batch
+	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return errUnwritable })
+	_, err := s.Update(func(st *State) {
+		st.CreateOplogStore(oplogStore("unwritten", 1))
+		s.clock.Advance(time.Hour)
+	})
 	var cerr *CommitError
 	if !errors.As(err, &cerr) || !errors.Is(err, errUnwritable) || cerr.Path != path {
 		t.Fatalf("a change whose commit failed: %v", err)
 	}
-	failCommits(s, nil)
+	s.View(func(st *State) {
+		if st.OplogStores().Get("unwritten") != nil {
+			t.Error("readers see a change whose commit failed")
+		}
+	})
+	if !s.clock.Now().Equal(start) {
+		t.Errorf("the clock stayed moved by a change that failed: %s", s.clock.Now())
+	}
+	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return nil })
 	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
 		t.Fatal(err)
 	}
+	if last := batches[len(batches)-1]; last.ReplaceAll || len(last.Records) != 1 {
+		t.Errorf("the commit after a failed one wrote %d records (whole: %v), want only its own change", len(last.Records), last.ReplaceAll)
+	}
 	disk := onDisk(t, s, path)
-	if disk.OplogStores().Get("unwritten") == nil || disk.OplogStores().Get("next") == nil {
+	if disk.OplogStores().Get("unwritten") != nil || disk.OplogStores().Get("next") == nil {
 		t.Errorf("the file does not hold the data as memory does: %v", raws(disk.OplogStores().all()))
 	}
 }

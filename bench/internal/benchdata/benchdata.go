@@ -123,6 +123,14 @@ func (s *Server) Stop() {
 	}
 }
 
+// Kill stops the server with SIGKILL, as a crash would, and waits for it.
+func (s *Server) Kill() {
+	if s.cmd.Process != nil && s.cmd.ProcessState == nil {
+		s.cmd.Process.Signal(syscall.SIGKILL)
+		s.cmd.Wait()
+	}
+}
+
 // Memory reads a figure of the server's memory from /proc (VmRSS, VmHWM).
 func (s *Server) Memory(field string) string {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))

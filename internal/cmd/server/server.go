@@ -50,6 +50,9 @@ type Options struct {
 	JournalBytes  byteSize
 	MaxConns      int
 	AuthFailures  int
+	NotesSize     int
+	HookWorkers   int
+	HookQueue     int
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
@@ -110,6 +113,9 @@ journal, faults and the clock.`,
 	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
 	fl.IntVar(&opts.AuthFailures, "auth-failure-limit", 0, "after `N` wrong digest answers in a minute for one key or user, answer its requests 429 until the minute ends (0: no limit)")
 	fl.IntVar(&opts.MaxConns, "max-connections", srv.DefaultMaxConnections, "keep at most `N` client connections open; beyond, answer 503 and close (0: no cap)")
+	fl.IntVar(&opts.NotesSize, "notification-log-size", 100000, "keep the last `N` notifications in the notification log (0: keep none)")
+	fl.IntVar(&opts.HookWorkers, "webhook-concurrency", 16, "send at most `N` webhook deliveries at once (0: the default)")
+	fl.IntVar(&opts.HookQueue, "webhook-queue", 10000, "let at most `N` webhook deliveries wait; beyond, a delivery fails at once (0: none wait)")
 	opts.JournalBytes = 64 << 20
 	fl.Var(&opts.JournalBytes, "journal-bytes", "hold at most `SIZE` of memory in the journal (bytes, or with KiB, MiB or GiB)")
 	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
@@ -136,11 +142,18 @@ func Run(ctx context.Context, opts *Options) error {
 	if opts.JournalSize < 0 {
 		return cmdutil.FlagErrorf("invalid --journal-size %d: want 0 (no journal) or more requests", opts.JournalSize)
 	}
-	journalSize := opts.JournalSize
-	if journalSize == 0 {
-		journalSize = -1 // the server's 0 means its default
+	if opts.NotesSize < 0 {
+		return cmdutil.FlagErrorf("invalid --notification-log-size %d: want 0 (keep none) or more notifications", opts.NotesSize)
 	}
+	if opts.HookWorkers < 0 {
+		return cmdutil.FlagErrorf("invalid --webhook-concurrency %d: want 1 or more deliveries at once", opts.HookWorkers)
+	}
+	if opts.HookQueue < 0 {
+		return cmdutil.FlagErrorf("invalid --webhook-queue %d: want 0 (none wait) or more deliveries", opts.HookQueue)
+	}
+	journalSize := noneIsNegative(opts.JournalSize)
 	var state store.Log // nil: memory only
+	var stateFile *statelog.File
 	// A restart resumes the clock it saved; --clock sets it anew.
 	clock := store.RealClock()
 	if opts.StateFile != "" {
@@ -149,7 +162,7 @@ func Run(ctx context.Context, opts *Options) error {
 			return err
 		}
 		defer file.Close()
-		state = file
+		state, stateFile = file, file
 		// It holds the API keys and webhook secrets of the data.
 		config.WarnIfExposed(opts.IO.ErrOut, opts.StateFile, "API keys and webhook secrets")
 		if clock, err = store.SavedClock(state); err != nil {
@@ -209,8 +222,14 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
-		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL})
+		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL,
+		NotificationLogSize: noneIsNegative(opts.NotesSize), WebhookConcurrency: opts.HookWorkers, WebhookQueue: noneIsNegative(opts.HookQueue)})
 	if err != nil {
+		if stateFile != nil {
+			// A state file this start created but could not seed (a full
+			// disk) is removed: the next start is a first start.
+			stateFile.Abandon()
+		}
 		return err
 	}
 	defer server.Close() // before the state file closes
@@ -372,4 +391,13 @@ func collectOftenWhileLoading() (restore func()) {
 		debug.SetGCPercent(prev)
 	}
 	return func() { debug.SetGCPercent(prev) }
+}
+
+// noneIsNegative turns a flag's 0 (none) into the server's -1: the
+// server's 0 means its default.
+func noneIsNegative(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

@@ -29,6 +29,8 @@ type File struct {
 	// seq orders records as they were first written, so that lists come
 	// back in the order they had.
 	seq uint64
+	// created: Open made the file, which holds no data yet.
+	created bool
 }
 
 const (
@@ -85,7 +87,7 @@ func Open(path string) (*File, error) {
 		if err != nil {
 			return nil, fail("cannot be created: %v", PlainError(err))
 		}
-		return &File{path: path, db: db}, nil
+		return &File{path: path, db: db, created: true}, nil
 	case err != nil:
 		return nil, fail("cannot be read: %v", PlainError(err))
 	case info.IsDir():
@@ -110,10 +112,12 @@ func Open(path string) (*File, error) {
 }
 
 // createState makes a new state file at path, holding no data yet; a
-// file it could not finish is removed.
+// file it could not finish (on a full disk bbolt leaves an empty one) is
+// removed, so that the next try, or the next start, begins afresh.
 func createState(path string) (*bolt.DB, error) {
 	db, err := bolt.Open(path, 0o600, openOptions)
 	if err != nil {
+		os.Remove(path)
 		return nil, err
 	}
 	if err := db.Update(func(tx *bolt.Tx) error {
@@ -183,6 +187,29 @@ func PlainError(err error) string {
 
 // Close closes the file.
 func (sf *File) Close() error { return sf.db.Close() }
+
+// Abandon closes a file this start created and then could not put data in
+// (the seed's commit failed: a full disk), and removes it, so that the
+// next start is a first start. Any other file is only closed.
+func (sf *File) Abandon() error {
+	err := sf.db.Close()
+	if sf.created && sf.emptyAfterClose() {
+		return errors.Join(err, os.Remove(sf.path))
+	}
+	return err
+}
+
+// emptyAfterClose reports whether the closed file holds no data written
+// whole, reading it read-only.
+func (sf *File) emptyAfterClose() bool {
+	db, err := bolt.Open(sf.path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		return true // what cannot even be opened holds nothing to keep
+	}
+	defer db.Close()
+	sf.db = db
+	return sf.Empty()
+}
 
 // Path is where the state lives.
 func (sf *File) Path() string { return sf.path }
