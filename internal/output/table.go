@@ -137,7 +137,9 @@ func columnImportance(headers []string, rows [][]string, times map[int]bool) []i
 			}
 		}
 		switch {
-		case i == 0 || h == "STATUS" || times[i]:
+		case i == 0 || h == "STATUS" || times[i] || h == "PROJECT":
+			// The PROJECT of --all-projects is copied into the next
+			// command (--project) like the id.
 			imp[i] = keep
 		case natural <= short:
 			imp[i] = giveShort

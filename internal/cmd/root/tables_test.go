@@ -79,6 +79,18 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		"snapshots-describe":      {"snapshots", "describe", "5f3c0c2e8f9d4b000000019c", "--cluster", "5e3c0c2e8f9d4b0012340001"},
 		"alertconfigs-describe":   {"alertconfigs", "describe", "5f2a0c2e8f9d4b0000000001"},
 		"backupconfigs-describe":  {"backupconfigs", "describe", "5e3c0c2e8f9d4b0012340001"},
+		"backupconfigs-list":      {"backupconfigs", "list"},
+		"projects-list":           {"projects", "list"},
+		"projects-describe":       {"projects", "describe", store.DemoProjectID},
+		"orgs-list":               {"orgs", "list"},
+		"orgs-describe":           {"orgs", "describe", store.DemoOrgID},
+		"clusters-list":           {"clusters", "list"},
+		"clusters-describe":       {"clusters", "describe", "5e3c0c2e8f9d4b0012340001"},
+		"oplogstores-list":        {"oplogstores", "list"},
+		"snapshotstores-list":     {"snapshotstores", "list"},
+		"apikeys-list":            {"apikeys", "list"},
+		"apikeys-describe":        {"apikeys", "describe", "5f4d0c2e8f9d4b0012340002"},
+		"accesslist-list":         {"apikeys", "accesslist", "list", "5f4d0c2e8f9d4b0012340005"},
 	} {
 		for _, width := range []int{60, 80, 120} {
 			got := runAtTerminal(t, width, args...)
