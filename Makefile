@@ -105,6 +105,8 @@ demo: build
 	trap 'kill $$pid 2>/dev/null; rm -rf '"$$tmp" EXIT; \
 	for i in $$(seq 100); do [ -s $$tmp/url ] && break; sleep 0.1; done; \
 	. $$tmp/env; set -x; \
+	./$(BIN) projects list; \
+	./$(BIN) clusters list --project production; \
 	./$(BIN) alerts list --status OPEN --limit 5; \
 	./$(BIN) alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c | sort -rn | head -5; \
 	./$(BIN) alertconfigs list --limit 3; \
