@@ -3,9 +3,11 @@
 // over pageNum with `jq -c '.results[]'` per page, both against a real
 // `omctl server` holding N generated alerts. It checks that both return the
 // same ids in the same order, then prints wall time, HTTP requests and
-// peak memory of each and their ratio. Then it times `alerts list
-// --all-projects --all` over -projects projects holding the same N alerts
-// between them, against the one project (docs/performance.md).
+// peak memory of each and their ratio. It also times `omctl fixtures
+// capture --only alerts` of the same alerts, which must write the same ids
+// in the same order. Then it times `alerts list --all-projects --all` over
+// -projects projects holding the same N alerts between them, against the
+// one project (docs/performance.md).
 //
 //	go run ./bench/fetchall -omctl bin/omctl -n 100000
 package main
@@ -128,12 +130,36 @@ func run(omctl, server string, n, runs, parallel, projects int) error {
 		fmt.Println("curl, jq or bash not found: the curl --digest loop is skipped")
 	}
 
+	captured := filepath.Join(dir, "capture.json")
+	captureCmd := func(base string) *exec.Cmd {
+		c := omctlCmd(base)
+		c.Args = []string{omctl, "fixtures", "capture", "--only", "alerts", "--alerts-since", "0", "-o", captured}
+		return c
+	}
+	captureReqs, _, err := countedPass(baseURL, captureCmd)
+	if err != nil {
+		return fmt.Errorf("omctl fixtures capture: %w", err)
+	}
+	capturedIDs, err := fixtureAlertIDs(captured)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(omctlIDs, capturedIDs) {
+		return fmt.Errorf("omctl fixtures capture wrote different alerts (%d) from alerts list --all (%d)", len(capturedIDs), len(omctlIDs))
+	}
+	fmt.Printf("ids: omctl fixtures capture writes the same %d alerts in the same order\n", len(capturedIDs))
+
 	omctlRes, err := timed("omctl alerts list --all -o jsonl | wc -l", runs, n, func() *exec.Cmd { return omctlCmd(baseURL) })
 	if err != nil {
 		return err
 	}
 	omctlRes.requests = omctlReqs
-	results := []result{omctlRes}
+	captureRes, err := timed("omctl fixtures capture --only alerts -o FILE", runs, -1, func() *exec.Cmd { return captureCmd(baseURL) })
+	if err != nil {
+		return err
+	}
+	captureRes.requests, captureRes.lines = captureReqs, len(capturedIDs)
+	results := []result{omctlRes, captureRes}
 	if haveCurl {
 		curlRes, err := timed("curl --digest loop, 500 a page, jq -c | wc -l", runs, n, func() *exec.Cmd { return curlCmd(baseURL) })
 		if err != nil {
@@ -146,8 +172,10 @@ func run(omctl, server string, n, runs, parallel, projects int) error {
 	for _, r := range results {
 		fmt.Printf("%-48s %7.2fs %7.2fs %9d %7.1f MiB %8d\n", r.name, r.wall.Seconds(), r.cpu.Seconds(), r.requests, float64(r.maxRSS)/1024, r.lines)
 	}
+	fmt.Printf("\nfixtures capture takes %.2f× the wall time of alerts list --all, and %.2f× its peak memory\n",
+		captureRes.wall.Seconds()/omctlRes.wall.Seconds(), float64(captureRes.maxRSS)/float64(omctlRes.maxRSS))
 	if haveCurl {
-		fmt.Printf("\nomctl is %.1f× faster than the curl loop\n", results[1].wall.Seconds()/results[0].wall.Seconds())
+		fmt.Printf("omctl is %.1f× faster than the curl loop\n", results[2].wall.Seconds()/results[0].wall.Seconds())
 	}
 	if projects > 1 {
 		return runAllProjects(omctl, server, dir, n, runs, parallel, projects, omctlRes)
@@ -250,8 +278,26 @@ func countedPass(baseURL string, command func(base string) *exec.Cmd) (int64, []
 	return requests.Load(), ids, nil
 }
 
+// fixtureAlertIDs reads the ids of a fixture file's alerts, in order.
+func fixtureAlertIDs(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct{ Alerts []struct{ ID string } }
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	ids := make([]string, len(f.Alerts))
+	for i, a := range f.Alerts {
+		ids[i] = a.ID
+	}
+	return ids, nil
+}
+
 // timed runs `command | wc -l` runs times and returns the median wall time
-// and the peak memory of command (with its children).
+// and the peak memory of command (with its children); want < 0 does not
+// check the count of lines.
 func timed(name string, runs, want int, command func() *exec.Cmd) (result, error) {
 	var all []result
 	for range runs {
@@ -287,7 +333,7 @@ func timed(name string, runs, want int, command func() *exec.Cmd) (result, error
 		}
 		var lines int
 		fmt.Sscan(count.String(), &lines)
-		if lines != want {
+		if want >= 0 && lines != want {
 			return result{}, fmt.Errorf("%s printed %d lines, want %d", name, lines, want)
 		}
 		r := result{name: name, wall: wall, lines: lines}

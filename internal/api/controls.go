@@ -34,6 +34,7 @@ var (
 	AddFault          = control("AddFault", "POST", "/faults")
 	ClearFaults       = control("ClearFaults", "DELETE", "/faults")
 	RemoveFault       = control("RemoveFault", "DELETE", "/faults/{fault_id}")
+	DumpFixtures      = control("DumpFixtures", "GET", "/fixtures")
 )
 
 // Bounds of a fault (docs/server.md, Faults), checked by internal/rules.

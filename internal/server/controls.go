@@ -34,6 +34,7 @@ func (s *Server) controlHandlers() map[api.Endpoint]handling {
 		api.AddFault:          {h: s.addFault, control: true, unlocked: true},
 		api.ClearFaults:       {h: s.clearFaults, control: true, unlocked: true},
 		api.RemoveFault:       {h: s.removeFault, control: true, unlocked: true},
+		api.DumpFixtures:      {h: s.dumpFixtures, control: true, unlocked: true},
 	}
 }
 

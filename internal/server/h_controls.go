@@ -194,3 +194,21 @@ func parseCondition(m map[string]any, prefix string) (store.Condition, *apiError
 	c.Resolved, _ = m["resolved"].(bool)
 	return c, nil
 }
+
+// dumpFixtures answers the data being served as a fixture file
+// (api.DumpFixtures): secrets included, as a state file holds them, which
+// is why only a GLOBAL_OWNER may ask. The data is copied under the lock
+// and encoded after it.
+func (s *Server) dumpFixtures(c *reqCtx) *apiError {
+	if err := onlyQuery(c); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := s.Fixtures().Encode(&buf); err != nil {
+		s.logf("encoding the fixtures: %v", err)
+		return errBadRequest("UNEXPECTED_ERROR", "The data could not be written as fixtures.")
+	}
+	c.header.Set("Content-Type", "application/json")
+	c.status, c.out = http.StatusOK, buf.Bytes()
+	return nil
+}

@@ -34,7 +34,7 @@ func strictBuiltins(root *cobra.Command) {
 
 // fileFlags take a path, so shells complete them with file names.
 var fileFlags = map[string]bool{"file": true, "input": true, "custom-cert": true, "ca-cert": true,
-	"tls-cert": true, "tls-key": true, "fixtures": true, "state": true, "env-file": true}
+	"tls-cert": true, "tls-key": true, "fixtures": true, "state": true, "env-file": true, "secrets-report": true}
 
 // noFileCompletions stops shells from offering file names where omctl
 // wants an id or a value: the arguments of commands that complete nothing

@@ -26,6 +26,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/backupjobs"
 	"github.com/omctl/omctl/internal/cmd/clusters"
 	configcmd "github.com/omctl/omctl/internal/cmd/config"
+	fixturescmd "github.com/omctl/omctl/internal/cmd/fixtures"
 	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
 	"github.com/omctl/omctl/internal/cmd/globalalerts"
 	"github.com/omctl/omctl/internal/cmd/oplogstores"
@@ -115,7 +116,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	add("admin", projects.NewCmdProjects(f), orgs.NewCmdOrgs(f), oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
 		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
 	add("admin", apply.NewCmds(f)...)
-	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), versioncmd.NewCmdVersion(f, nil))
+	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), fixturescmd.NewCmdFixtures(f), versioncmd.NewCmdVersion(f, nil))
 	singularAliases(cmd)
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")

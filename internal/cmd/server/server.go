@@ -124,7 +124,7 @@ journal, faults and the clock.`,
 	usage := cmd.UsageTemplate()
 	hideClientFlags(cmd)
 	addControlCommands(cmd, usage, NewCmdTrigger(f, nil), NewCmdNotifications(f, nil), NewCmdClock(f, nil), NewCmdReset(f, nil),
-		NewCmdRequests(f, nil), newCmdFaults(f, usage))
+		NewCmdRequests(f, nil), newCmdFaults(f, usage), NewCmdDump(f, nil))
 	return cmd
 }
 
