@@ -13,43 +13,6 @@ import (
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
-const (
-	privateKey = "092524ce-19d4-4c7e-9a51-3f0c7d2b8e61"
-	twoRoles   = `{"id":"5f4d0c2e8f9d4b0012345678","desc":"CI job with a long description that fills a column","publicKey":"qwertyui","privateKey":"` + privateKey + `","roles":[{"groupId":"5e2b0c2e8f9d4b0012345678","roleName":"GROUP_READ_ONLY"},{"groupId":"5e2b0c2e8f9d4b0012345678","roleName":"GROUP_BACKUP_ADMIN"}]}`
-)
-
-// The private key of a new key is shown only once: whole, at every width
-// and in every format, and on a terminal as a line of its own.
-func TestCreateShowsThePrivateKeyWholeAtEveryWidthAndFormat(t *testing.T) {
-	for _, tt := range []struct {
-		format string
-		tty    bool
-		width  int
-	}{
-		{"table", true, 60}, {"table", true, 80}, {"table", true, 200},
-		{"table", false, 60}, {"json", true, 60}, {"jsonl", false, 80}, {"yaml", true, 60},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("POST", "/groups/"+project+"/apiKeys", 201, twoRoles)
-		ios, _, out, _ := iostreams.Test()
-		ios.SetStdoutTTY(tt.tty)
-		ios.SetTerminalWidth(tt.width)
-		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, tt.format, project), Desc: "CI job", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN"}})
-		if err != nil {
-			t.Fatalf("%+v: %v", tt, err)
-		}
-		got := out.String()
-		if !strings.Contains(got, privateKey) || strings.Contains(got, "…") {
-			t.Errorf("%+v: the private key is not whole:\n%s", tt, got)
-		}
-		if tt.format == "table" {
-			if !strings.Contains(got, "\nPrivate key: "+privateKey+"\n") || strings.Contains(got, "\t") {
-				t.Errorf("%+v: the key is not a field of its own line:\n%s", tt, got)
-			}
-		}
-	}
-}
-
 func saveOptions(t *testing.T, srv *stubapi.Server, ios *iostreams.IOStreams, path string) *CreateOptions {
 	deps := srv.Deps(ios, "table", project)
 	deps.OrgID = stubapi.Project("5e2a0c2e8f9d4b0012340001")

@@ -8,18 +8,51 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
-// execute runs cmd with args as cobra would, its help and errors kept off stdout.
-func execute(cmd *cobra.Command, args []string) error {
-	cmd.SetArgs(args)
-	return cmd.Execute()
+func TestCreateSendsDescAndRolesAndWarnsOnce(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("POST", "/groups/"+project+"/apiKeys", 200, keyJSON)
+	ios, _, out, errOut := iostreams.Test()
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN", "GROUP_READ_ONLY"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A role given twice (--role X,X) is sent once.
+	if got := string(srv.Only().Body); got != `{"desc":"ci","roles":["GROUP_READ_ONLY","GROUP_BACKUP_ADMIN"]}` {
+		t.Errorf("body = %s", got)
+	}
+	if !strings.Contains(out.String(), "11111111-2222-3333-4444-555555555555") {
+		t.Errorf("private key not printed: %q", out.String())
+	}
+	if !strings.Contains(errOut.String(), "shown only once") || strings.Contains(errOut.String(), "11111111") {
+		t.Errorf("stderr = %q", errOut.String())
+	}
+}
+
+func TestCreateValidatesDescAndRoles(t *testing.T) {
+	for _, tc := range []struct {
+		desc  string
+		roles []string
+		want  string
+	}{
+		{"", []string{"GROUP_READ_ONLY"}, "0 characters, want 1 to 250"},
+		{strings.Repeat("é", 251), []string{"GROUP_READ_ONLY"}, "251 characters"},
+		{"ok", nil, "at least one --role"},
+		{"ok", []string{"GROUP_READER"}, `invalid --role "GROUP_READER"`},
+	} {
+		srv := stubapi.New(t)
+		ios, _, _, _ := iostreams.Test()
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: tc.desc, Roles: tc.roles})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
+			t.Errorf("want %q: err = %v", tc.want, err)
+		}
+	}
 }
 
 func TestNewCmdCreate(t *testing.T) {
@@ -48,9 +81,7 @@ func TestNewCmdCreate(t *testing.T) {
 		ios, _, _, _ := iostreams.Test()
 		var got *CreateOptions
 		cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *CreateOptions) error { got = o; return nil })
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := execute(cmd, tt.args)
+		err := cmdtest.Execute(cmd, ios, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
 				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
@@ -59,60 +90,6 @@ func TestNewCmdCreate(t *testing.T) {
 		}
 		if err != nil || got == nil || !tt.check(got) || got.IO != ios {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
-		}
-	}
-}
-
-func TestNewCmdAccessListAdd(t *testing.T) {
-	for _, tt := range []struct {
-		args     []string
-		wantErr  string
-		wantExit int
-		check    func(*AccessListAddOptions) bool
-	}{
-		{[]string{keyID, "--ip", "203.0.113.7"}, "", 0, func(o *AccessListAddOptions) bool {
-			return o.KeyID == keyID && slices.Equal(o.IPs, []string{"203.0.113.7"}) && o.CIDRs == nil
-		}},
-		// StringArray: a comma is not a separator, each flag is one entry, in order.
-		{[]string{keyID, "--cidr", "10.0.0.0/16", "--cidr", "192.0.2.0/24", "--ip", "::1"}, "", 0, func(o *AccessListAddOptions) bool {
-			return slices.Equal(o.CIDRs, []string{"10.0.0.0/16", "192.0.2.0/24"}) && slices.Equal(o.IPs, []string{"::1"})
-		}},
-		{[]string{keyID, "--ip", "1.1.1.1,2.2.2.2"}, "", 0, func(o *AccessListAddOptions) bool {
-			return slices.Equal(o.IPs, []string{"1.1.1.1,2.2.2.2"})
-		}},
-		{[]string{keyID}, "at least one of the flags in the group [ip cidr] is required", 0, nil},
-		{[]string{"--ip", "203.0.113.7"}, "missing API_KEY_ID", cmdutil.ExitUsage, nil},
-		{[]string{keyID, keyID, "--ip", "203.0.113.7"}, "too many arguments", cmdutil.ExitUsage, nil},
-	} {
-		ios, _, _, _ := iostreams.Test()
-		var got *AccessListAddOptions
-		cmd := NewCmdAccessListAdd(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *AccessListAddOptions) error { got = o; return nil })
-		cmd.SetOut(ios.ErrOut)
-		cmd.SetErr(ios.ErrOut)
-		err := execute(cmd, tt.args)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || got != nil {
-				t.Errorf("%v: error %v, want %q", tt.args, err, tt.wantErr)
-			}
-			var fe *cmdutil.FlagError
-			if tt.wantExit == cmdutil.ExitUsage && (!errors.As(err, &fe) || cmdutil.ExitCode(err) != cmdutil.ExitUsage) {
-				t.Errorf("%v: %v is not a usage error", tt.args, err)
-			}
-			continue
-		}
-		if err != nil || got == nil || !tt.check(got) {
-			t.Errorf("%v: %v %+v", tt.args, err, got)
-		}
-	}
-}
-
-func TestNewCmdAPIKeysTree(t *testing.T) {
-	ios, _, _, _ := iostreams.Test()
-	cmd := NewCmdAPIKeys(&cmdutil.Factory{IOStreams: ios})
-	for _, path := range [][]string{{"create"}, {"accesslist", "add"}} {
-		c, rest, err := cmd.Find(path)
-		if err != nil || len(rest) != 0 || c.Name() != path[len(path)-1] {
-			t.Errorf("%v: found %v %v %v", path, c, rest, err)
 		}
 	}
 }
@@ -223,70 +200,58 @@ func TestCreatePassesOnFactoryErrors(t *testing.T) {
 	}
 }
 
-func TestAccessListAddJSONAndIPv6(t *testing.T) {
+// --dry-run prints the POST a creation would send and sends nothing: the
+// strict stub fails on any request.
+func TestCreateDryRunSendsNothing(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("POST", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList", 200, `{"results":[{"ipAddress":"2001:db8::1","count":1}],"totalCount":1}`)
 	ios, _, out, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, IPs: []string{"2001:db8::1"}, CIDRs: []string{"2001:db8::/32"}})
+	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", project), Desc: "ci", Roles: []string{"GROUP_READ_ONLY"}, DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := srv.Only()
-	if req.Method != "POST" || len(req.Query) != 0 || string(req.Body) != `[{"ipAddress":"2001:db8::1"},{"cidrBlock":"2001:db8::/32"}]` {
-		t.Errorf("sent %s ?%v %s", req.Method, req.Query, req.Body)
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
 	}
-	if !json.Valid(out.Bytes()) || !strings.Contains(out.String(), `"2001:db8::1"`) {
-		t.Errorf("stdout %q", out.String())
-	}
-}
-
-func TestAccessListAddRefusesABadKeyID(t *testing.T) {
-	srv := stubapi.New(t)
-	ios, _, _, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: "abc", IPs: []string{"203.0.113.7"}})
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), `invalid API key ID "abc"`) {
-		t.Errorf("err = %v", err)
-	}
-}
-
-func TestAccessListAddNeedsAnOrg(t *testing.T) {
-	srv := stubapi.New(t)
-	ios, _, _, _ := iostreams.Test()
-	noOrg := cmdutil.FlagErrorf("no organization: give --org or set org_id")
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: func() (string, error) { return "", noOrg }, Client: srv.Client()}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
-	if !errors.Is(err, noOrg) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-		t.Errorf("err = %v", err)
-	}
-}
-
-func TestAccessListAddServerErrors(t *testing.T) {
-	for _, tt := range []struct {
-		status int
-		want   int
-	}{
-		{400, cmdutil.ExitError},
-		{403, cmdutil.ExitAuth},
-		{404, cmdutil.ExitNotFound},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("POST", "/orgs/"+org+"/apiKeys/"+keyID+"/accessList", tt.status, `{"detail":"d","error":0,"errorCode":"E","reason":"r"}`)
-		ios, _, out, _ := iostreams.Test()
-		err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: srv.Client()}, KeyID: keyID, CIDRs: []string{"10.0.0.0/8"}})
-		if cmdutil.ExitCode(err) != tt.want || out.Len() != 0 {
-			t.Errorf("%d: exit %d (%v) stdout %q", tt.status, cmdutil.ExitCode(err), err, out.String())
+	for _, want := range []string{"POST /groups/" + project + "/apiKeys\n", `"desc": "ci"`, `"GROUP_READ_ONLY"`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in %q", want, out.String())
 		}
 	}
 }
 
-func TestAccessListAddPassesOnFactoryErrors(t *testing.T) {
-	boom := errors.New("boom")
-	ios, _, _, _ := iostreams.Test()
-	err := accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "table", ""), OrgID: stubapi.Project(org), Client: func() (*client.Client, error) { return nil, boom }}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
-	if !errors.Is(err, boom) {
-		t.Errorf("client: %v", err)
-	}
-	err = accessListAddRun(context.Background(), &AccessListAddOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "xml", ""), OrgID: stubapi.Project(org), Client: func() (*client.Client, error) { return nil, boom }}, KeyID: keyID, IPs: []string{"203.0.113.7"}})
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-		t.Errorf("format: %v", err)
+// The private key of a new key is shown only once: whole, at every width
+// and in every format, and on a terminal as a line of its own.
+func TestCreateShowsThePrivateKeyWholeAtEveryWidthAndFormat(t *testing.T) {
+	for _, tt := range []struct {
+		format string
+		tty    bool
+		width  int
+	}{
+		{"table", true, 60}, {"table", true, 80}, {"table", true, 200},
+		{"table", false, 60}, {"json", true, 60}, {"jsonl", false, 80}, {"yaml", true, 60},
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("POST", "/groups/"+project+"/apiKeys", 201, twoRoles)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(tt.tty)
+		ios.SetTerminalWidth(tt.width)
+		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, tt.format, project), Desc: "CI job", Roles: []string{"GROUP_READ_ONLY", "GROUP_BACKUP_ADMIN"}})
+		if err != nil {
+			t.Fatalf("%+v: %v", tt, err)
+		}
+		got := out.String()
+		if !strings.Contains(got, privateKey) || strings.Contains(got, "…") {
+			t.Errorf("%+v: the private key is not whole:\n%s", tt, got)
+		}
+		if tt.format == "table" {
+			if !strings.Contains(got, "\nPrivate key: "+privateKey+"\n") || strings.Contains(got, "\t") {
+				t.Errorf("%+v: the key is not a field of its own line:\n%s", tt, got)
+			}
+		}
 	}
 }
+
+const (
+	privateKey = "092524ce-19d4-4c7e-9a51-3f0c7d2b8e61"
+	twoRoles   = `{"id":"5f4d0c2e8f9d4b0012345678","desc":"CI job with a long description that fills a column","publicKey":"qwertyui","privateKey":"` + privateKey + `","roles":[{"groupId":"5e2b0c2e8f9d4b0012345678","roleName":"GROUP_READ_ONLY"},{"groupId":"5e2b0c2e8f9d4b0012345678","roleName":"GROUP_BACKUP_ADMIN"}]}`
+)
