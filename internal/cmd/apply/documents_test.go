@@ -1,12 +1,68 @@
 package apply
 
 import (
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 )
+
+func TestReadDocumentsNamesFileDocumentAndField(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"kind: OplogStore\nid: a\n---\nkind: Nope\n", `#2: unknown kind "Nope": valid kinds are OplogStore, SnapshotStore, BackupJobsConfig, AlertConfig, GlobalAlertConfig, BackupConfig, AccessList`},
+		{"id: a\n", "#1: field kind is missing"},
+		{"kind: OplogStore\nid: a\nbucket: b\n", "#1 (OplogStore): unknown field bucket: valid fields are acceptedTos"},
+		{"kind: OplogStore\nid: a\ns3MaxConnections: 1.5\n", "field s3MaxConnections must be a whole number, not the number 1.5"},
+		{"kind: OplogStore\nid: a\nlabels: [a, 2]\n", "field labels[1] must be a string, not the number 2"},
+		{"kind: OplogStore\ns3BucketName: a\n", "field id is missing: it names the store's name"},
+		{"kind: AlertConfig\neventTypeName: HOST_DOWN\nnotifications: [{typeName: EMAIL, delay: 5}]\n", "unknown field notifications[0].delay"},
+		{"kind: AlertConfig\neventTypeName: HOST_DOWN\n", "field name or id is missing"},
+		{"kind: AlertConfig\nname: a\ntags: [omctl:name=b]\n", `field tags[0] "omctl:name=b": tags starting with omctl:name= are apply's own`},
+		{"kind: BackupConfig\nclusterId: short\n", "clusterId"},
+		{"kind: AccessList\napiKeyId: 5f4d0c2e8f9d4b0012340005\nresults: [{ipAddress: 300.1.1.1}]\n", `field results[0]: ipAddress "300.1.1.1" is not an IP address`},
+		{"- a list\n", "#1: a document must be a mapping of fields, with a kind"},
+		{"kind: [unclosed\n", "#1: not YAML or JSON"},
+		{`{"kind": "OplogStore", "id": "a"} {"kind": "OplogStore", "id": 1}`, `#2 (OplogStore): field id must be a string, not the number 1`},
+		{`[{"kind": "OplogStore", "id": "a"}, {"kind"`, `#1: not JSON: the file ends inside a value`},
+	} {
+		path := write(t, "docs.yaml", tt.text)
+		ios, _, _, _ := iostreams.Test()
+		_, err := ReadDocuments(ios, []string{path})
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != 1 {
+			t.Errorf("%q: %v, want a refusal (exit 1) naming %s and %q", tt.text, err, path, tt.want)
+		}
+	}
+}
+
+func TestReadDocumentsTakesAGetAnswerAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	// The answer of GET /admin/backup/oplog/s3Configs/{id}, with a kind.
+	answer := `{"kind": "OplogStore", "id": "o1", "links": [{"rel": "self", "href": "https://x/o1"}], "s3MaxConnections": 5}
+{"kind": "SnapshotStore", "id": "s1", "loadFactor": 2}`
+	_ = os.WriteFile(filepath.Join(dir, "b.json"), []byte(answer), 0o600)
+	_ = os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("kind: BackupJobsConfig\nlabelFilter: [x]\n---\n"), 0o600)
+	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a document"), 0o600)
+	ios, _, _, _ := iostreams.Test()
+	docs, err := ReadDocuments(ios, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range docs {
+		got = append(got, d.Source+" "+d.Kind.Name)
+	}
+	want := []string{filepath.Join(dir, "a.yaml") + "#1 BackupJobsConfig", filepath.Join(dir, "b.json") + "#1 OplogStore", filepath.Join(dir, "b.json") + "#2 SnapshotStore"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if docs[1].Fields["s3MaxConnections"] != float64(5) {
+		t.Errorf("numbers should read as JSON's: %#v", docs[1].Fields)
+	}
+}
 
 // Every wrong value is named by its path and described as the user wrote it.
 func TestReadDocumentsValidationMessages(t *testing.T) {
