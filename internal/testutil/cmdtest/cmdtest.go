@@ -3,11 +3,13 @@ package cmdtest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // Execute runs cmd with args, cobra's help and usage going to ios's
@@ -31,4 +33,12 @@ func EnvFactory(t *testing.T, url, project string) *cmdutil.Factory {
 	t.Setenv("OMCTL_PROJECT_ID", project)
 	ios, _, _, _ := iostreams.Test()
 	return cmdutil.New(ios)
+}
+
+// Printer is a factory's printer for format on ios whose clock stands at
+// now, so that relative times ("3 days ago") print the same every run.
+func Printer(ios *iostreams.IOStreams, format string, now time.Time) func() (*output.Printer, error) {
+	return func() (*output.Printer, error) {
+		return output.New(ios, output.Options{Format: format, Now: func() time.Time { return now }})
+	}
 }
