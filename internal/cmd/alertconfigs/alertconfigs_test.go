@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
-	"github.com/spf13/cobra"
 )
 
 const (

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
-	"github.com/spf13/cobra"
 )
 
 const (

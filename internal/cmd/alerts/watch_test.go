@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
-	"github.com/spf13/cobra"
 )
 
 func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
