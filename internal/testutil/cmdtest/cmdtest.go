@@ -21,16 +21,33 @@ func Execute(cmd *cobra.Command, ios *iostreams.IOStreams, args ...string) error
 	return cmd.Execute()
 }
 
-// EnvFactory is a real factory configured by environment alone, as a CI
-// job's: the server at url, a key, project and an empty config directory.
-func EnvFactory(t *testing.T, url, project string) *cmdutil.Factory {
+// ExecuteToStdout is Execute with cobra's own output going to ios's
+// stdout, for tests that check cobra writes nothing (a warning, usage)
+// where the data belongs.
+func ExecuteToStdout(cmd *cobra.Command, ios *iostreams.IOStreams, args ...string) error {
+	cmd.SetArgs(args)
+	cmd.SetOut(ios.Out)
+	cmd.SetErr(ios.ErrOut)
+	return cmd.Execute()
+}
+
+// Env configures omctl by environment alone, as a CI job does: the server
+// at url, a key, project, the default output and an empty config directory.
+func Env(t *testing.T, url, project string) {
 	t.Helper()
 	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
 	t.Setenv("OMCTL_PROFILE", "")
+	t.Setenv("OMCTL_OUTPUT", "")
 	t.Setenv("OMCTL_BASE_URL", url)
 	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
 	t.Setenv("OMCTL_PRIVATE_KEY", "00000000-0000-0000-0000-000000000000")
 	t.Setenv("OMCTL_PROJECT_ID", project)
+}
+
+// EnvFactory is a real factory configured by Env.
+func EnvFactory(t *testing.T, url, project string) *cmdutil.Factory {
+	t.Helper()
+	Env(t, url, project)
 	ios, _, _, _ := iostreams.Test()
 	return cmdutil.New(ios)
 }
