@@ -59,3 +59,14 @@ func Printer(ios *iostreams.IOStreams, format string, now time.Time) func() (*ou
 		return output.New(ios, output.Options{Format: format, Now: func() time.Time { return now }})
 	}
 }
+
+// FormatFactory is a real factory configured by Env with no project, -o
+// format and no retries, so that a failing answer reaches the test.
+func FormatFactory(t *testing.T, url, format string) *cmdutil.Factory {
+	t.Helper()
+	Env(t, url, "")
+	t.Setenv("OMCTL_OUTPUT", format)
+	t.Setenv("OMCTL_RETRIES", "0")
+	ios, _, _, _ := iostreams.Test()
+	return cmdutil.New(ios)
+}
