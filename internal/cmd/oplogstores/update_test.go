@@ -124,8 +124,7 @@ func TestNewCmdUpdateArgsAreUsageErrors(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var got *UpdateOptions
 	cmd := NewCmdUpdate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *UpdateOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"oplog-1", "--accepted-tos", "--sse=false"})
-	if err := cmd.Execute(); err != nil {
+	if err := cmdtest.Execute(cmd, ios, "oplog-1", "--accepted-tos", "--sse=false"); err != nil {
 		t.Fatal(err)
 	}
 	if s := got.Store.Store; got.StoreID != "oplog-1" || !*s.AcceptedTos || *s.SSEEnabled || s.S3MaxConnections != nil || s.PathStyleAccessEnabled != nil || got.Store.File != "" {

@@ -113,8 +113,7 @@ func TestNewCmdCreateDefaultsAndBadInput(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var got *CreateOptions
 	cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *CreateOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"--id", "b2"})
-	if err := cmd.Execute(); err != nil {
+	if err := cmdtest.Execute(cmd, ios, "--id", "b2"); err != nil {
 		t.Fatal(err)
 	}
 	if s := got.Store.Store; s.ID != "b2" || s.LoadFactor != nil || s.S3MaxConnections != nil || s.AcceptedTos != nil || got.Store.File != "" {
