@@ -276,12 +276,9 @@ func demoDeps(t *testing.T) (func() (cmdutil.Deps, *strings.Builder, *strings.Bu
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_BASE_URL", ts.URL)
+	cmdtest.Env(t, ts.URL, omstore.DemoProjectID)
 	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-	t.Setenv("OMCTL_PROJECT_ID", omstore.DemoProjectID)
 	t.Setenv("OMCTL_ORG_ID", omstore.DemoOrgID)
 	deps := func() (cmdutil.Deps, *strings.Builder, *strings.Builder) {
 		ios, _, _, _ := iostreams.Test()
