@@ -65,10 +65,7 @@ func TestNewCmdCreateDescribeDelete(t *testing.T) {
 func TestNewCmdAlertConfigsGroupHasEveryVerb(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdAlertConfigs(&cmdutil.Factory{IOStreams: ios})
-	var got []string
-	for _, c := range cmd.Commands() {
-		got = append(got, c.Name())
-	}
+	got := cmdtest.Subcommands(cmd)
 	if want := "create delete describe disable enable list update"; strings.Join(got, " ") != want {
 		t.Errorf("subcommands = %v, want %s", got, want)
 	}

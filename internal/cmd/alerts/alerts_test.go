@@ -33,10 +33,7 @@ func page(items string, total int, next bool) string {
 func TestNewCmdAlertsGroupHasEveryVerb(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdAlerts(&cmdutil.Factory{IOStreams: ios})
-	var got []string
-	for _, c := range cmd.Commands() {
-		got = append(got, c.Name())
-	}
+	got := cmdtest.Subcommands(cmd)
 	want := "ack describe list unack wait"
 	if strings.Join(got, " ") != want {
 		t.Errorf("subcommands = %v, want %s", got, want)

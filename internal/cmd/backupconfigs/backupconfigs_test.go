@@ -26,19 +26,13 @@ const (
 )
 
 func TestBackupConfigsGroup(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
+	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdBackupConfigs(&cmdutil.Factory{IOStreams: ios})
-	var names []string
-	for _, c := range cmd.Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(cmd)
 	if strings.Join(names, ",") != "assign-regions,describe,list" {
 		t.Errorf("subcommands = %v", names)
 	}
-	cmd.SetArgs([]string{"show"})
-	cmd.SetOut(out)
-	cmd.SetErr(out)
-	if err := cmd.Execute(); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), `unknown command "show"`) {
+	if err := cmdtest.ExecuteToStdout(cmd, ios, "show"); cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), `unknown command "show"`) {
 		t.Errorf("unknown subcommand: %v", err)
 	}
 }

@@ -119,10 +119,7 @@ func TestNewCmdUnsetUseListInit(t *testing.T) {
 
 func TestNewCmdConfigTree(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
-	var names []string
-	for _, c := range NewCmdConfig(&cmdutil.Factory{IOStreams: ios}).Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(NewCmdConfig(&cmdutil.Factory{IOStreams: ios}))
 	if got := strings.Join(names, ","); got != "get,init,list,migrate-secrets,set,unset,use" {
 		t.Errorf("subcommands = %s", got)
 	}

@@ -108,10 +108,7 @@ func TestNewCmdSetEnabled(t *testing.T) {
 func TestNewCmdGroupHasTheThreeVerbs(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdGlobalAlertConfigs(&cmdutil.Factory{IOStreams: ios})
-	var names []string
-	for _, c := range cmd.Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(cmd)
 	if got := strings.Join(names, ","); got != "disable,enable,list" {
 		t.Errorf("subcommands = %s", got)
 	}

@@ -38,10 +38,7 @@ func notPEM(t *testing.T) string {
 func TestGroupListsItsCommands(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdOplogStores(&cmdutil.Factory{IOStreams: ios})
-	var names []string
-	for _, c := range cmd.Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(cmd)
 	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "oplogstores" {
 		t.Errorf("commands = %v", names)
 	}

@@ -39,19 +39,13 @@ func checkErr(t *testing.T, args []string, err error, want string, usage bool) {
 }
 
 func TestSnapshotsGroup(t *testing.T) {
-	ios, _, out, _ := iostreams.Test()
+	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdSnapshots(&cmdutil.Factory{IOStreams: ios})
-	var names []string
-	for _, c := range cmd.Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(cmd)
 	if strings.Join(names, ",") != "describe,expire,list" {
 		t.Errorf("subcommands = %v", names)
 	}
-	cmd.SetArgs([]string{"lst"})
-	cmd.SetOut(out)
-	cmd.SetErr(out)
-	err := cmd.Execute()
+	err := cmdtest.ExecuteToStdout(cmd, ios, "lst")
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "did you mean list?") {
 		t.Errorf("unknown subcommand: %v", err)
 	}

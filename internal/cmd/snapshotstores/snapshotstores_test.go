@@ -17,10 +17,7 @@ const store = `{"acceptedTos":true,"s3AuthMethod":"IAM_ROLE","pathStyleAccessEna
 func TestGroupListsItsCommands(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	cmd := NewCmdSnapshotStores(&cmdutil.Factory{IOStreams: ios})
-	var names []string
-	for _, c := range cmd.Commands() {
-		names = append(names, c.Name())
-	}
+	names := cmdtest.Subcommands(cmd)
 	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "snapshotstores" {
 		t.Errorf("commands = %v", names)
 	}

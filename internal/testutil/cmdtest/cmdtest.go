@@ -70,3 +70,12 @@ func FormatFactory(t *testing.T, url, format string) *cmdutil.Factory {
 	ios, _, _, _ := iostreams.Test()
 	return cmdutil.New(ios)
 }
+
+// Subcommands names cmd's subcommands in cobra's order (sorted by name).
+func Subcommands(cmd *cobra.Command) []string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		names = append(names, c.Name())
+	}
+	return names
+}
