@@ -2,6 +2,7 @@ package alertconfigs
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -84,5 +85,38 @@ func TestBulkEnableRefusesIDsAndEventTogether(t *testing.T) {
 	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), ConfigIDs: []string{configID, config2}, Event: "HOST_DOWN"})
 	if err == nil || !strings.Contains(err.Error(), "not both") || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 		t.Errorf("err = %v", err)
+	}
+}
+
+func TestBulkEnableRefusesBadEventAndMissingTargets(t *testing.T) {
+	for _, tt := range []struct {
+		opts    SetEnabledOptions
+		wantErr string
+	}{
+		{SetEnabledOptions{Event: "host_down"}, "invalid --event"},
+		{SetEnabledOptions{DryRun: true}, "which configurations?"},
+	} {
+		srv := stubapi.New(t)
+		ios, _, _, _ := iostreams.Test()
+		o := tt.opts
+		o.IO, o.Client, o.Printer, o.ProjectID, o.Enabled = ios, srv.Client(), stubapi.Printer(ios, "json", ""), stubapi.Project(project), true
+		err := setEnabledRun(context.Background(), &o)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%+v: err = %v", tt.opts, err)
+		}
+	}
+}
+
+func TestBulkEnableByEventWithNoMatchChangesNothing(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 200, `{"results":[`+cfgJSON+`],"totalCount":1,"links":[]}`)
+	ios, _, out, stderr := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "table", project), Event: "NO_PRIMARY", Enabled: true})
+	if err != nil || out.Len() != 0 || !strings.Contains(stderr.String(), "No alert configurations to change.") {
+		t.Errorf("err = %v, stdout %q, stderr %q", err, out.String(), stderr.String())
+	}
+	if req := srv.Only(); req.Method != "GET" {
+		t.Errorf("request = %s", req.Method)
 	}
 }

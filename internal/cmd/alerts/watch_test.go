@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -58,31 +59,6 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	got := out.String()
 	if strings.Count(got, "\x1b[H\x1b[2J") < 2 || !strings.Contains(got, "Every 5ms: omctl alerts list --status OPEN") || strings.Count(got, "5f1a0c2e8f9d4b0012345678") < 2 {
 		t.Errorf("terminal watch = %q", got)
-	}
-}
-
-func TestWaitReturnsWhenStatusIsReachedAndFailsOnTimeout(t *testing.T) {
-	srv := stubapi.New(t)
-	path := "/groups/" + project + "/alerts/" + alertID
-	srv.Reply("GET", path, 200, alertJSON)
-	srv.Reply("GET", path, 200, strings.Replace(alertJSON, `"OPEN"`, `"CLOSED"`, 1))
-	ios, _, out, _ := iostreams.Test()
-	opts := &WaitOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "jsonl", ".status"), ProjectID: stubapi.Project(project), Client: srv.Client()}, AlertID: alertID, ForStatus: "CLOSED", Timeout: 5 * time.Second, Interval: 5 * time.Millisecond}
-	if err := waitRun(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != "CLOSED\n" || len(srv.Requests()) != 2 {
-		t.Errorf("output %q after %d polls", out.String(), len(srv.Requests()))
-	}
-
-	opts.ForStatus, opts.Timeout = "CANCELLED", 30*time.Millisecond
-	err := waitRun(context.Background(), opts)
-	if err == nil || !strings.Contains(err.Error(), "timed out after 30ms waiting for alert "+alertID+" to be CANCELLED (last status: CLOSED)") || cmdutil.ExitCode(err) != cmdutil.ExitError {
-		t.Errorf("timeout: %v", err)
-	}
-	opts.ForStatus = "DONE"
-	if err := waitRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-		t.Errorf("bad status: %v", err)
 	}
 }
 
@@ -157,11 +133,36 @@ func TestWatchRedrawFitsTheScreen(t *testing.T) {
 	}
 }
 
-func TestWaitTakesMaxWait(t *testing.T) {
-	ios, _, _, _ := iostreams.Test()
-	var got *WaitOptions
-	cmd := NewCmdWait(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *WaitOptions) error { got = o; return nil })
-	if err := cmdtest.Execute(cmd, ios, []string{"5f1a0c2e8f9d4b0012345678", "--for-status", "CLOSED", "--max-wait", "30m"}...); err != nil || got.Timeout != 30*time.Minute {
-		t.Fatalf("%v %+v", err, got)
+// --watch shows the first --limit alerts when --limit is given: it asks
+// for a page of that size (a larger page would be a server contradicting
+// itself, which the walk refuses).
+func TestWatchHonoursLimit(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[{"id":"a","status":"OPEN","eventTypeName":"HOST_DOWN"},{"id":"b","status":"OPEN","eventTypeName":"BACKUP"}],"totalCount":2}`)
+	ios, _, out, _ := iostreams.Test()
+	cmd := &cobra.Command{}
+	list := cmdutil.AddListFlags(cmd, true)
+	if err := cmd.Flags().Set("limit", "2"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- listRun(ctx, &ListOptions{Deps: cmdutil.Deps{IO: ios, Printer: stubapi.Printer(ios, "jsonl", `.id`), ProjectID: stubapi.Project(project), Client: srv.Client()},
+			List: list, Watch: true, Interval: 5 * time.Millisecond})
+	}()
+	// The second poll starts after the first one printed.
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel(cmdutil.ErrInterrupted)
+	if err := <-done; !errors.Is(err, cmdutil.ErrInterrupted) {
+		t.Fatal(err)
+	}
+	if out.String() != "a\nb\n" {
+		t.Errorf("watch --limit 2 printed %q", out.String())
+	}
+	if got := srv.Requests()[0].Query.Get("itemsPerPage"); got != "2" {
+		t.Errorf("watch --limit 2 asked for itemsPerPage=%s", got)
 	}
 }

@@ -2,17 +2,24 @@ package apply
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/server"
+	omstore "github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -54,35 +61,6 @@ func TestNewCmdApplyAndDiff(t *testing.T) {
 	}
 }
 
-func TestNewCmdExport(t *testing.T) {
-	ios, _, _, _ := iostreams.Test()
-	var got *ExportOptions
-	cmd := NewCmdExport(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *ExportOptions) error { got = o; return nil })
-	cmd.SetArgs([]string{"AlertConfig", "OplogStore/o1"})
-	if err := cmd.Execute(); err != nil || strings.Join(got.Kinds, " ") != "AlertConfig OplogStore/o1" {
-		t.Fatalf("%v %+v", err, got)
-	}
-	cmd = NewCmdExport(&cmdutil.Factory{IOStreams: ios}, nil)
-	if err := cmdtest.Execute(cmd, ios, nil...); err == nil {
-		t.Error("export without a kind ran")
-	}
-}
-
-func TestExportRefusesBadKinds(t *testing.T) {
-	for arg, want := range map[string]string{
-		"Bucket":            `unknown kind "Bucket": valid kinds are OplogStore`,
-		"AccessList":        "AccessList has no list to export: name one, as AccessList/ID",
-		"AlertConfig/x":     "AlertConfig is exported whole",
-		"BackupConfig/nope": "BackupConfig ID",
-	} {
-		ios, _, _, _ := iostreams.Test()
-		err := exportRun(context.Background(), &ExportOptions{Deps: cmdutil.Deps{IO: ios}, Kinds: []string{arg}})
-		if err == nil || !strings.Contains(err.Error(), want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-			t.Errorf("%s: %v, want usage error %q", arg, err, want)
-		}
-	}
-}
-
 func write(t *testing.T, name, text string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
@@ -90,110 +68,6 @@ func write(t *testing.T, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-func TestReadDocumentsNamesFileDocumentAndField(t *testing.T) {
-	for _, tt := range []struct{ text, want string }{
-		{"kind: OplogStore\nid: a\n---\nkind: Nope\n", `#2: unknown kind "Nope": valid kinds are OplogStore, SnapshotStore, BackupJobsConfig, AlertConfig, GlobalAlertConfig, BackupConfig, AccessList`},
-		{"id: a\n", "#1: field kind is missing"},
-		{"kind: OplogStore\nid: a\nbucket: b\n", "#1 (OplogStore): unknown field bucket: valid fields are acceptedTos"},
-		{"kind: OplogStore\nid: a\ns3MaxConnections: 1.5\n", "field s3MaxConnections must be a whole number, not the number 1.5"},
-		{"kind: OplogStore\nid: a\nlabels: [a, 2]\n", "field labels[1] must be a string, not the number 2"},
-		{"kind: OplogStore\ns3BucketName: a\n", "field id is missing: it names the store's name"},
-		{"kind: AlertConfig\neventTypeName: HOST_DOWN\nnotifications: [{typeName: EMAIL, delay: 5}]\n", "unknown field notifications[0].delay"},
-		{"kind: AlertConfig\neventTypeName: HOST_DOWN\n", "field name or id is missing"},
-		{"kind: AlertConfig\nname: a\ntags: [omctl:name=b]\n", `field tags[0] "omctl:name=b": tags starting with omctl:name= are apply's own`},
-		{"kind: BackupConfig\nclusterId: short\n", "clusterId"},
-		{"kind: AccessList\napiKeyId: 5f4d0c2e8f9d4b0012340005\nresults: [{ipAddress: 300.1.1.1}]\n", `field results[0]: ipAddress "300.1.1.1" is not an IP address`},
-		{"- a list\n", "#1: a document must be a mapping of fields, with a kind"},
-		{"kind: [unclosed\n", "#1: not YAML or JSON"},
-		{`{"kind": "OplogStore", "id": "a"} {"kind": "OplogStore", "id": 1}`, `#2 (OplogStore): field id must be a string, not the number 1`},
-		{`[{"kind": "OplogStore", "id": "a"}, {"kind"`, `#1: not JSON: the file ends inside a value`},
-	} {
-		path := write(t, "docs.yaml", tt.text)
-		ios, _, _, _ := iostreams.Test()
-		_, err := ReadDocuments(ios, []string{path})
-		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != 1 {
-			t.Errorf("%q: %v, want a refusal (exit 1) naming %s and %q", tt.text, err, path, tt.want)
-		}
-	}
-}
-
-func TestReadDocumentsTakesAGetAnswerAndJSON(t *testing.T) {
-	dir := t.TempDir()
-	// The answer of GET /admin/backup/oplog/s3Configs/{id}, with a kind.
-	answer := `{"kind": "OplogStore", "id": "o1", "links": [{"rel": "self", "href": "https://x/o1"}], "s3MaxConnections": 5}
-{"kind": "SnapshotStore", "id": "s1", "loadFactor": 2}`
-	_ = os.WriteFile(filepath.Join(dir, "b.json"), []byte(answer), 0o600)
-	_ = os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("kind: BackupJobsConfig\nlabelFilter: [x]\n---\n"), 0o600)
-	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a document"), 0o600)
-	ios, _, _, _ := iostreams.Test()
-	docs, err := ReadDocuments(ios, []string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, d := range docs {
-		got = append(got, d.Source+" "+d.Kind.Name)
-	}
-	want := []string{filepath.Join(dir, "a.yaml") + "#1 BackupJobsConfig", filepath.Join(dir, "b.json") + "#1 OplogStore", filepath.Join(dir, "b.json") + "#2 SnapshotStore"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	if docs[1].Fields["s3MaxConnections"] != float64(5) {
-		t.Errorf("numbers should read as JSON's: %#v", docs[1].Fields)
-	}
-}
-
-func TestResolveSecrets(t *testing.T) {
-	for _, tt := range []struct {
-		name          string
-		key, doc, cur string
-		send, show    string
-		unknown       bool
-	}{
-		{"plain field", "uri", "a", "b", "a", "a", false},
-		{"same secret", "cloudSecretKey", "s", "s", "s", "s", false},
-		{"new store key", "cloudSecretKey", "new", "old", "new", "new", false},
-		{"exported store key keeps the server's", "cloudSecretKey", "********", "old", "old", "old", false},
-		{"webhook secret is never a change", "webhookSecret", "other", "******", "other", "******", false},
-		{"redacted secret sent back is unknown", "webhookSecret", "******", "******", "******", "******", true},
-		{"url with the shown host could be it", "webhookUrl", "https://h.example.com/x", "https://h.example.com/****", "https://h.example.com/x", "https://h.example.com/****", false},
-		{"url of another host is a change", "webhookUrl", "https://other.example.com/x", "https://h.example.com/****", "https://other.example.com/x", "https://other.example.com/x", false},
-		{"key with the shown end could be it", "serviceKey", "abcd1234", "****1234", "abcd1234", "****1234", false},
-		{"key with another end is a change", "serviceKey", "abcd9999", "****1234", "abcd9999", "abcd9999", false},
-		{"redacted and new", "serviceKey", "****1234", "", "****1234", "****1234", true},
-	} {
-		var cur any
-		if tt.cur != "" {
-			cur = tt.cur
-		}
-		r := resolve(tt.key, tt.key, tt.doc, cur)
-		if r.send != tt.send || r.show != tt.show || (len(r.unknown) > 0) != tt.unknown {
-			t.Errorf("%s: send %v show %v unknown %v, want %v %v %v", tt.name, r.send, r.show, r.unknown, tt.send, tt.show, tt.unknown)
-		}
-	}
-}
-
-func TestMaskPairNeverPrintsSecrets(t *testing.T) {
-	before := map[string]any{"cloudSecretKey": "old-secret-1", "notifications": []any{map[string]any{"webhookUrl": "https://h.example.com/a/b"}}}
-	after := map[string]any{"cloudSecretKey": "new-secret-1", "notifications": []any{map[string]any{"webhookUrl": "https://h.example.com/a/b"}}}
-	b, a := cmdutil.MaskPair("", before, after)
-	text := strings.Join(append(yamlLines(b), yamlLines(a)...), "\n")
-	if strings.Contains(text, "secret-1") || strings.Contains(text, "/a/b") {
-		t.Fatalf("secrets printed:\n%s", text)
-	}
-	if a.(map[string]any)["cloudSecretKey"] != "******** (changed)" {
-		t.Errorf("a changed secret should say so: %v", a)
-	}
-}
-
-func TestLineDiff(t *testing.T) {
-	got := lineDiff([]string{"a", "b", "c"}, []string{"a", "x", "c", "d"})
-	want := []string{" a", "-b", "+x", " c", "+d"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
 }
 
 func runApply(t *testing.T, srv *stubapi.Server, text string, dry bool) (string, string, error) {
@@ -251,26 +125,6 @@ func TestApplyCreatesAMissingStore(t *testing.T) {
 	}
 }
 
-func TestDiffExitCodeAndDiff(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 200, store)
-	out, errOut, err := runApply(t, srv, "kind: OplogStore\nid: o1\ns3MaxConnections: 20\ncloudSecretKey: n3w\n", true)
-	if cmdutil.ExitCode(err) != 2 {
-		t.Fatalf("exit code %d (%v), want 2", cmdutil.ExitCode(err), err)
-	}
-	for _, want := range []string{"--- server/OplogStore o1\n", "-cloudSecretKey: '********'\n+cloudSecretKey: '******** (changed)'\n", "-s3MaxConnections: 10\n+s3MaxConnections: 20\n"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("diff lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "k3y") || strings.Contains(out, "n3w") {
-		t.Errorf("diff shows a secret:\n%s", out)
-	}
-	if errOut != "0 to create, 1 to update, 0 unchanged.\n" {
-		t.Errorf("stderr %q", errOut)
-	}
-}
-
 func TestApplyFindsANamedAlertConfigByItsTag(t *testing.T) {
 	srv := stubapi.New(t)
 	base := "/groups/" + project + "/alertConfigs"
@@ -300,53 +154,238 @@ func TestApplyRefusesGlobalConfigEditsAndSendsNothing(t *testing.T) {
 	}
 }
 
-func TestWriteDiffColoursOnATerminal(t *testing.T) {
-	pl := &Plan{Doc: &Document{Source: "f.yaml#1"}, Label: "OplogStore o1",
-		Before: map[string]any{"a": 1, "b": 2}, After: map[string]any{"a": 1, "b": 3}}
-	var plain, coloured strings.Builder
-	WriteDiff(&plain, pl, false)
-	WriteDiff(&coloured, pl, true)
-	if want := "--- server/OplogStore o1\n+++ documents/OplogStore o1 (f.yaml#1)\n@@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n"; plain.String() != want {
-		t.Errorf("plain diff:\n%s\nwant:\n%s", plain.String(), want)
-	}
-	for _, want := range []string{"\x1b[31m-b: 2\x1b[0m\n", "\x1b[32m+b: 3\x1b[0m\n", "\x1b[36m@@ -1,2 +1,2 @@\x1b[0m\n"} {
-		if !strings.Contains(coloured.String(), want) {
-			t.Errorf("coloured diff lacks %q:\n%q", want, coloured.String())
+// A valid store followed by a document the server would refuse: nothing
+// is sent, not even the valid one (the strict stub fails on any request),
+// and every problem is listed.
+func TestApplySendsNothingWhenAnyDocumentIsRefused(t *testing.T) {
+	for bad, second := range map[string]string{
+		"s3MaxConnections: 0": storeDoc + "s3MaxConnections: 0\n",
+		"acceptedTos: false":  strings.Replace(storeDoc, "acceptedTos: true", "acceptedTos: false", 1) + "s3MaxConnections: 5\n",
+	} {
+		srv := stubapi.New(t)
+		text := "kind: OplogStore\nid: o1\n" + storeDoc + "s3MaxConnections: 5\n---\nkind: OplogStore\nid: o2\n" + second + "---\nkind: OplogStore\nid: o3\nssl: 'no'\n"
+		_, _, err := runApply(t, srv, text, false)
+		if cmdutil.ExitCode(err) == 0 || len(srv.Requests()) != 0 {
+			t.Fatalf("%s: exit %d, %d requests sent", bad, cmdutil.ExitCode(err), len(srv.Requests()))
+		}
+		for _, want := range []string{"docs.yaml#2 (OplogStore)", "docs.yaml#3 (OplogStore): field ssl must be true or false"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v lacks %q", bad, err, want)
+			}
 		}
 	}
 }
 
-// A change in a long resource is shown with 3 lines of context around
-// it, in hunks numbered as diff -u numbers them.
-func TestWriteDiffShowsContextNotTheWholeResource(t *testing.T) {
-	before, after := map[string]any{}, map[string]any{}
-	for i := 0; i < 20; i++ {
-		k := fmt.Sprintf("f%02d", i)
-		before[k], after[k] = i, i
+// A document the server would refuse once merged with what it has (here,
+// a store missing what the server requires) refuses the plan: the reads
+// are sent, no write.
+func TestApplyRefusesAPlanThatTheServerWouldRefuseBeforeAnyWrite(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o2", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
+	out, errOut, err := runApply(t, srv, "kind: OplogStore\nid: o1\n"+storeDoc+"s3MaxConnections: 5\n---\nkind: OplogStore\nid: o2\ns3MaxConnections: 5\n", false)
+	if cmdutil.ExitCode(err) != 1 || out != "Nothing was sent: 1 of 2 document(s) cannot be applied.\n" ||
+		!strings.Contains(errOut, "OplogStore o2") || !strings.Contains(errOut, "acceptedTos") {
+		t.Fatalf("%v %q %q", err, out, errOut)
 	}
-	after["f05"], after["f17"] = "changed", "changed too"
-	pl := &Plan{Doc: &Document{Source: "f.yaml#1"}, Label: "X x", Before: before, After: after}
-	var b strings.Builder
-	WriteDiff(&b, pl, false)
-	want := "--- server/X x\n+++ documents/X x (f.yaml#1)\n" +
-		"@@ -3,7 +3,7 @@\n f02: 2\n f03: 3\n f04: 4\n-f05: 5\n+f05: changed\n f06: 6\n f07: 7\n f08: 8\n" +
-		"@@ -15,6 +15,6 @@\n f14: 14\n f15: 15\n f16: 16\n-f17: 17\n+f17: changed too\n f18: 18\n f19: 19\n"
-	if b.String() != want {
-		t.Errorf("diff:\n%s\nwant:\n%s", b.String(), want)
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("sent %s %s", r.Method, r.Path)
+		}
 	}
 }
 
-// With --exit-code: 0 no change, 2 changes, 1 any error, usage errors
-// included, so 2 means changes and nothing else.
-func TestDiffExitCodeTellsErrorsFromChanges(t *testing.T) {
-	ios, _, _, errOut := iostreams.Test()
-	opts := &Options{Deps: cmdutil.Deps{IO: ios}, Files: []string{filepath.Join(t.TempDir(), "missing.yaml")}, DryRun: true, ExitCode: true}
-	err := diffRun(context.Background(), opts)
-	if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut.String(), "Error: cannot read -f") {
-		t.Errorf("exit %d (%v), stderr %q", cmdutil.ExitCode(err), err, errOut.String())
+// A directory is applied in dependency order, not file name order: the
+// store jobs.yaml names is created (stores.yaml) before the backup jobs
+// configuration is written.
+func TestApplyOrdersADirectoryByDependency(t *testing.T) {
+	dir := t.TempDir()
+	jobs := "kind: BackupJobsConfig\noplogStoreFilter: [{id: oplog-new, type: oplogStore}]\n"
+	stores := "kind: OplogStore\nid: oplog-new\n" + storeDoc + "s3MaxConnections: 5\n"
+	for name, text := range map[string]string{"a-jobs.yaml": jobs, "b-stores.yaml": stores} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	opts.ExitCode = false
-	if err := diffRun(context.Background(), opts); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-		t.Errorf("without --exit-code: exit %d, want the usage error's 2", cmdutil.ExitCode(err))
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/oplog-new", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, `{"id":"`+project+`","labelFilter":["a"]}`)
+	srv.Reply("POST", "/admin/backup/oplog/s3Configs", 201, `{"id":"oplog-new"}`)
+	srv.Reply("PUT", "/admin/backup/groups/"+project, 200, `{}`)
+	ios, _, out, errOut := iostreams.Test()
+	opts := &Options{Deps: cmdutil.Deps{IO: ios, ProjectID: stubapi.Project(project), OrgID: stubapi.Project(org), Client: srv.Client()}, Files: []string{dir}}
+	if err := applyRun(context.Background(), opts); err != nil {
+		t.Fatalf("%v %q %q", err, out, errOut)
 	}
+	var writes []string
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			writes = append(writes, r.Method+" "+r.Path)
+		}
+	}
+	if len(writes) != 2 || !strings.HasPrefix(writes[0], "POST /api/public/v1.0/admin/backup/oplog/s3Configs") || !strings.HasPrefix(writes[1], "PUT ") {
+		t.Errorf("writes in order %v, want the store first", writes)
+	}
+	if !strings.HasSuffix(out.String(), "1 created, 1 updated, 0 unchanged.\n") {
+		t.Errorf("stdout %q", out.String())
+	}
+}
+
+// A backup jobs configuration naming a store that neither the server nor
+// the documents have is refused before any write.
+func TestApplyRefusesJobsNamingAStoreNobodyHas(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/groups/"+project, 200, `{"id":"`+project+`"}`)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/nowhere", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
+	_, errOut, err := runApply(t, srv, "kind: BackupJobsConfig\noplogStoreFilter: [{id: nowhere, type: oplogStore}]\n", false)
+	if cmdutil.ExitCode(err) != 1 || !strings.Contains(errOut, "oplogStoreFilter[0] names the OplogStore nowhere, which neither the server nor the documents have") {
+		t.Fatalf("%v %q", err, errOut)
+	}
+}
+
+// A write that fails stops the run: what was done and what was not are
+// said, and the summary line comes last.
+func TestApplyFailureSaysWhatWasDoneAndNot(t *testing.T) {
+	srv := stubapi.New(t)
+	for _, id := range []string{"o1", "o2", "o3"} {
+		srv.Reply("GET", "/admin/backup/oplog/s3Configs/"+id, 200, strings.Replace(store, `"o1"`, `"`+id+`"`, 1))
+	}
+	srv.Reply("PUT", "/admin/backup/oplog/s3Configs/o1", 200, store)
+	srv.Reply("PUT", "/admin/backup/oplog/s3Configs/o2", 503, `{"error":503,"errorCode":"SERVICE_UNAVAILABLE","detail":"down"}`)
+	text := "kind: OplogStore\nid: o1\ns3MaxConnections: 20\n---\nkind: OplogStore\nid: o2\ns3MaxConnections: 20\n---\nkind: OplogStore\nid: o3\ns3MaxConnections: 20\n"
+	out, errOut, err := runApply(t, srv, text, false)
+	if cmdutil.ExitCode(err) != 1 {
+		t.Fatalf("exit %d (%v)", cmdutil.ExitCode(err), err)
+	}
+	if out != "updated OplogStore o1\nStopped at a failure: 0 created, 1 updated, 0 unchanged, 1 failed, 1 not sent.\n" {
+		t.Errorf("stdout %q", out)
+	}
+	if !strings.Contains(errOut, "Error: OplogStore o2 (") || !strings.Contains(errOut, "Not sent, after the failure:\n  update OplogStore o3 (") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// demoDeps runs commands as the demo's global owner against a fresh
+// in-process server with the demo data.
+func demoDeps(t *testing.T) (func() (cmdutil.Deps, *strings.Builder, *strings.Builder), *client.Client) {
+	t.Helper()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	s, err := server.New(server.Options{Fixtures: omstore.DemoFixtures(now), Clock: omstore.VirtualClock(now)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s)
+	t.Cleanup(ts.Close)
+	cmdtest.Env(t, ts.URL, omstore.DemoProjectID)
+	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
+	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
+	t.Setenv("OMCTL_ORG_ID", omstore.DemoOrgID)
+	deps := func() (cmdutil.Deps, *strings.Builder, *strings.Builder) {
+		ios, _, _, _ := iostreams.Test()
+		out, errOut := &strings.Builder{}, &strings.Builder{}
+		ios.Out, ios.ErrOut = out, errOut
+		return cmdutil.NewDeps(cmdutil.New(ios)), out, errOut
+	}
+	d, _, _ := deps()
+	c, err := d.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return deps, c
+}
+
+// writesJournaled counts the writes the server's request journal holds.
+func writesJournaled(t *testing.T, c *client.Client) int {
+	t.Helper()
+	body, err := c.Get(context.Background(), client.ControlPrefix+"requests", url.Values{"itemsPerPage": {"500"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page struct {
+		Results []struct{ Method, Path string }
+	}
+	if err := json.Unmarshal(body, &page); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range page.Results {
+		if r.Method != "GET" {
+			n++
+		}
+	}
+	return n
+}
+
+var refLine = regexp.MustCompile(`\$\{env:([A-Z0-9_]+)\}`)
+
+// export --secret-refs, edit, apply, over every configuration of the demo
+// data: the references are set from the environment, every alert
+// configuration changes a field, and a second apply makes no write.
+func TestDemoExportEditApplyWithReferences(t *testing.T) {
+	deps, c := demoDeps(t)
+	d, out, errOut := deps()
+	kinds := []string{"AlertConfig", "GlobalAlertConfig", "BackupJobsConfig", "OplogStore/oplog-us-east-1",
+		"SnapshotStore/blockstore-us-1", "SnapshotStore/blockstore-eu-1"}
+	if err := exportRun(context.Background(), &ExportOptions{Deps: d, Kinds: kinds, SecretRefs: true}); err != nil {
+		t.Fatal(err)
+	}
+	exported := out.String()
+	if strings.Contains(exported, "****") || strings.Contains(exported, "secret-value") {
+		t.Fatalf("the export holds a secret, redacted or not:\n%s", exported)
+	}
+	// The variables: each is listed on stderr, and set here to a secret
+	// of its kind (in a CI job, from its secret store).
+	names := refLine.FindAllStringSubmatch(exported, -1)
+	if len(names) < 15 {
+		t.Fatalf("%d references, want one per secret of the demo data:\n%s", len(names), exported)
+	}
+	for _, m := range names {
+		if !strings.Contains(errOut.String(), m[1]) {
+			t.Errorf("stderr does not list %s", m[1])
+		}
+		value := "secret-for-" + strings.ToLower(m[1])
+		if strings.HasSuffix(m[1], "URL") {
+			value = "https://hooks.example.net/" + strings.ToLower(m[1])
+		}
+		t.Setenv(m[1], value)
+	}
+	// The edit: every project alert configuration waits a minute longer.
+	edited := regexp.MustCompile(`(?m)^(    delayMin: )(\d+)$`).ReplaceAllStringFunc(exported, func(s string) string {
+		return strings.Replace(s, "delayMin: ", "delayMin: 1", 1)
+	})
+	path := filepath.Join(t.TempDir(), "all.yaml")
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, out, errOut = deps()
+	if err := applyRun(context.Background(), &Options{Deps: d, Files: []string{path}}); err != nil {
+		t.Fatalf("apply: %v\n%s\n%s", err, out, errOut)
+	}
+	if !strings.Contains(out.String(), "updated AlertConfig") || writesJournaled(t, c) < 10 {
+		t.Fatalf("the first apply wrote %d times:\n%s", writesJournaled(t, c), out)
+	}
+	if strings.Contains(out.String()+errOut.String(), "secret-for-") {
+		t.Errorf("apply printed a secret:\n%s%s", out, errOut)
+	}
+	t.Logf("first apply:\n%s", out)
+	before := writesJournaled(t, c)
+	d, out, errOut = deps()
+	if err := applyRun(context.Background(), &Options{Deps: d, Files: []string{path}}); err != nil {
+		t.Fatalf("second apply: %v\n%s\n%s", err, out, errOut)
+	}
+	if after := writesJournaled(t, c); after != before || !strings.HasPrefix(lastLine(out.String()), "No changes") {
+		t.Errorf("the second apply wrote %d times:\n%s", after-before, out)
+	}
+	// diff compares the resolved secrets with the server's masked form,
+	// and prints none of them.
+	d, out, errOut = deps()
+	opts := &Options{Deps: d, Files: []string{path}, DryRun: true, ExitCode: true}
+	if err := diffRun(context.Background(), opts); err != nil || out.Len() != 0 || strings.Contains(errOut.String(), "secret-for-") {
+		t.Errorf("diff: %v\n%s\n%s", err, out, errOut)
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
 }

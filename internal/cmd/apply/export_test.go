@@ -7,6 +7,7 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -124,17 +125,6 @@ func TestExportRefusesANonObjectAnswer(t *testing.T) {
 	}
 }
 
-func TestNewCmdsBuildsApplyDiffAndExport(t *testing.T) {
-	ios, _, _, _ := iostreams.Test()
-	var names []string
-	for _, c := range NewCmds(&cmdutil.Factory{IOStreams: ios}) {
-		names = append(names, c.Name())
-	}
-	if strings.Join(names, " ") != "apply diff export" {
-		t.Errorf("commands %v", names)
-	}
-}
-
 func TestExportedAlertConfigsApplyWithoutChange(t *testing.T) {
 	base := "/groups/" + project + "/alertConfigs"
 	answer := `{"results":[{"id":"5f2a0c2e8f9d4b0000000002","groupId":"` + project + `","eventTypeName":"HOST_DOWN","enabled":true,
@@ -152,5 +142,33 @@ func TestExportedAlertConfigsApplyWithoutChange(t *testing.T) {
 	got, _, err := runApply(t, srv2, out, false)
 	if err != nil || got != "unchanged AlertConfig down\nNo changes: 1 resource(s) already as the documents say.\n" {
 		t.Fatalf("%v %q\nexported:\n%s", err, got, out)
+	}
+}
+
+func TestNewCmdExport(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var got *ExportOptions
+	cmd := NewCmdExport(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *ExportOptions) error { got = o; return nil })
+	if err := cmdtest.Execute(cmd, ios, "AlertConfig", "OplogStore/o1"); err != nil || strings.Join(got.Kinds, " ") != "AlertConfig OplogStore/o1" {
+		t.Fatalf("%v %+v", err, got)
+	}
+	cmd = NewCmdExport(&cmdutil.Factory{IOStreams: ios}, nil)
+	if err := cmdtest.Execute(cmd, ios); err == nil {
+		t.Error("export without a kind ran")
+	}
+}
+
+func TestExportRefusesBadKinds(t *testing.T) {
+	for arg, want := range map[string]string{
+		"Bucket":            `unknown kind "Bucket": valid kinds are OplogStore`,
+		"AccessList":        "AccessList has no list to export: name one, as AccessList/ID",
+		"AlertConfig/x":     "AlertConfig is exported whole",
+		"BackupConfig/nope": "BackupConfig ID",
+	} {
+		ios, _, _, _ := iostreams.Test()
+		err := exportRun(context.Background(), &ExportOptions{Deps: cmdutil.Deps{IO: ios}, Kinds: []string{arg}})
+		if err == nil || !strings.Contains(err.Error(), want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("%s: %v, want usage error %q", arg, err, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,8 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/prompt"
-	"github.com/omctl/omctl/internal/testutil/prompttest"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 )
 
 func tempPath(t *testing.T) func() (string, error) {
@@ -22,49 +22,6 @@ func tempPath(t *testing.T) func() (string, error) {
 	t.Setenv(cfg.ProfileEnv, "")
 	keyring.MockInit() // a store of this test's own
 	return func() (string, error) { return path, nil }
-}
-
-func TestSetWritesMode0600AndListRedacts(t *testing.T) {
-	path := tempPath(t)
-	ios, _, out, _ := iostreams.Test()
-	for _, kv := range [][2]string{{"base_url", "https://om.example.com:8443"}, {"project_id", "5e2b0c2e8f9d4b0012345678"}} {
-		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	setSecret(t, path, "", "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234")
-	p, _ := path()
-	st, err := os.Stat(p)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("mode = %v, err = %v", st.Mode(), err)
-	}
-	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), "aaaaaaaa") || !strings.Contains(out.String(), "private_key = ********1234") || !strings.Contains(out.String(), "* default") {
-		t.Errorf("list = %q", out.String())
-	}
-}
-
-func TestSetRejectsBadValues(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, _ := iostreams.Test()
-	for _, kv := range [][3]string{
-		{"project_id", "a\x01b", "24 hexadecimal digits or a project's name"},
-		{"base_url", "om.example.com", "http(s)://"},
-		{"output", "xml", "valid formats are table, json, jsonl, yaml"},
-		{"ca_cert", "/nonexistent.pem", "no such file"},
-		{"ca_cert", "", "config unset ca_cert"},
-		{"colour", "red", "valid keys are"},
-	} {
-		err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]})
-		if err == nil || !strings.Contains(err.Error(), kv[2]) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-			t.Errorf("%s=%s: err = %v", kv[0], kv[1], err)
-		}
-	}
-	if p, _ := path(); fileExists(p) {
-		t.Error("a refused value still wrote the file")
-	}
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -95,176 +52,6 @@ func TestGetUseAndProfiles(t *testing.T) {
 	}
 }
 
-func TestInitRefusesWithoutTerminal(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, _ := iostreams.Test()
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: askAtTerminal})
-	if err == nil || !strings.Contains(err.Error(), "config set") || !strings.Contains(err.Error(), "OMCTL_PUBLIC_KEY") {
-		t.Fatalf("err = %v", err)
-	}
-}
-
-func TestInitSavesValidatedAnswers(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, _ := iostreams.Test()
-	answer := func(a Answers) func(context.Context, *InitOptions, *Answers) error {
-		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
-	}
-	bad := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "not\nhex"}}
-	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(bad)}); err == nil {
-		t.Fatal("bad project id accepted")
-	}
-	good := bad
-	good.ProjectID = ""
-	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(good)}); err != nil {
-		t.Fatal(err)
-	}
-	p, _ := path()
-	file, err := cfg.Load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stored, _ := keyring.Get("omctl:default", "private_key")
-	if got := file.Profiles["default"]; got.BaseURL != "https://om:8443" || got.PrivateKey != "" || stored != "priv" || file.ActiveProfile != "default" {
-		t.Errorf("saved %+v", file)
-	}
-}
-
-func TestUnsetRemovesAKey(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, errOut := iostreams.Test()
-	pem := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(pem, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range [][2]string{{"base_url", "https://om:8443"}, {"ca_cert", pem}} {
-		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: kv[0], Value: kv[1]}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "ca_cert"}); err != nil {
-		t.Fatal(err)
-	}
-	p, _ := path()
-	file, err := cfg.Load(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := file.Profiles["default"]; got.CACert != "" || got.BaseURL != "https://om:8443" || !strings.Contains(errOut.String(), "Removed ca_cert") {
-		t.Errorf("profile %+v, stderr %q", got, errOut.String())
-	}
-	errOut.Reset()
-	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "ca_cert"}); err != nil ||
-		!strings.Contains(errOut.String(), `ca_cert was not set in profile "default"`) {
-		t.Errorf("unsetting what is not set: %v, stderr %q", err, errOut.String())
-	}
-	for _, o := range []UnsetOptions{{Key: "colour"}, {Key: "ca_cert", Profile: "nope"}} {
-		o.IO, o.ConfigPath = ios, path
-		if err := unsetRun(&o); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-			t.Errorf("%+v: err = %v", o, err)
-		}
-	}
-}
-
-func TestInitChecksTheKeyBeforeSaving(t *testing.T) {
-	path := tempPath(t)
-	p, _ := path()
-	org := "5e1a0c2e8f9d4b0012345678"
-	answers := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org}}
-	var checked *Answers
-	refused := func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }
-	newOpts := func(ios *iostreams.IOStreams, script *prompttest.Script) *InitOptions {
-		return &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path,
-			Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
-			Check: refused}
-	}
-	// Refused, and nobody to ask: nothing saved.
-	ios, _, _, _ := iostreams.Test()
-	err := initRun(context.Background(), newOpts(ios, nil))
-	if err == nil || !strings.Contains(err.Error(), "nothing saved: the check failed: 401") || checked == nil || checked.PrivateKey != "priv" {
-		t.Fatalf("err = %v, checked %+v", err, checked)
-	}
-	if fileExists(p) {
-		t.Fatal("a refused key was saved")
-	}
-	// Refused, and the person says no: nothing saved.
-	ios, _, _, _ = iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	script := prompttest.New(t, false)
-	if err := initRun(context.Background(), newOpts(ios, script)); err == nil || fileExists(p) || script.Asked[0] != "Save the profile anyway?" {
-		t.Fatalf("declined: err %v, asked %v", err, script.Asked)
-	}
-	// Refused, and the person says yes: saved, the key in the store.
-	if err := initRun(context.Background(), newOpts(ios, prompttest.New(t, true))); err != nil {
-		t.Fatal(err)
-	}
-	file, _ := cfg.Load(p)
-	if file.Profiles["default"].OrgID != org || file.HoldsSecret() {
-		t.Errorf("saved %+v", file.Profiles)
-	}
-	if v, _ := keyring.Get("omctl:default", "private_key"); v != "priv" {
-		t.Errorf("store holds %q", v)
-	}
-	// Accepted: saved without a question.
-	ios, _, _, errOut := iostreams.Test()
-	opts := newOpts(ios, nil)
-	opts.Check = func(context.Context, *Answers) error { return nil }
-	if err := initRun(context.Background(), opts); err != nil || !strings.Contains(errOut.String(), "The server accepted the key.") ||
-		!strings.Contains(errOut.String(), "the private key in the OS credential store") {
-		t.Errorf("err = %v, stderr %q", err, errOut.String())
-	}
-}
-
-func TestListOfAMissingProfilePrintsNothing(t *testing.T) {
-	path := tempPath(t)
-	ios, _, out, _ := iostreams.Test()
-	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
-		t.Fatal(err)
-	}
-	err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Profile: "nosuch"})
-	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || out.Len() != 0 {
-		t.Errorf("err = %v, stdout %q", err, out.String())
-	}
-}
-
-func TestInitAsksThroughThePrompterAndRefusesBadAnswers(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, _ := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	bad := prompttest.New(t, "om.example.com")
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: bad}, ConfigPath: path, Ask: askAtTerminal})
-	if err == nil || !strings.Contains(err.Error(), `invalid base_url "om.example.com"`) {
-		t.Errorf("a bad base URL passed the question's check: %v", err)
-	}
-	script := prompttest.New(t, "https://om.example.com", "pub", "priv", "", "5e1a0c2e8f9d4b0012345678")
-	err = initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Ask: askAtTerminal, InsecureStorage: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := path()
-	file, _ := cfg.Load(p)
-	if got := file.Profiles["default"]; got.BaseURL != "https://om.example.com" || got.PrivateKey != "priv" || got.ProjectID != "" || got.OrgID != "5e1a0c2e8f9d4b0012345678" {
-		t.Errorf("saved %+v (--insecure-storage keeps the key in the file)", got)
-	}
-}
-
-func TestInitCancelledSavesNothing(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, _ := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	script := prompttest.New(t, "https://om.example.com", prompt.ErrCancelled)
-	err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Ask: askAtTerminal})
-	if !errors.Is(err, prompt.ErrCancelled) {
-		t.Fatalf("err = %v", err)
-	}
-	if p, _ := path(); fileExists(p) {
-		t.Error("a cancelled init wrote the config file")
-	}
-}
-
 // setSecret runs `config set private_key` with value on standard input.
 func setSecret(t *testing.T, path func() (string, error), profile, value string) {
 	t.Helper()
@@ -275,72 +62,233 @@ func setSecret(t *testing.T, path func() (string, error), profile, value string)
 	}
 }
 
-func TestListSaysWhereEachSecretIsAndMigrateMovesIt(t *testing.T) {
-	path := tempPath(t)
-	p, _ := path()
-	file := &cfg.File{Profiles: map[string]cfg.Profile{"default": {PublicKey: "pub", PrivateKey: "file-key-5678"}}}
-	if err := file.Save(p); err != nil {
-		t.Fatal(err)
+const secret = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeee1234"
+
+// configDir points OMCTL_CONFIG_DIR at a new directory, with no profile
+// named by the environment, and returns the config file's path there.
+func configDir(t *testing.T) string {
+	dir := t.TempDir()
+	t.Setenv("OMCTL_CONFIG_DIR", dir)
+	t.Setenv(cfg.ProfileEnv, "")
+	keyring.MockInit() // a store of this test's own
+	return filepath.Join(dir, "config.toml")
+}
+
+func isUsage(err error) bool {
+	var fe *cmdutil.FlagError
+	return errors.As(err, &fe) && cmdutil.ExitCode(err) == cmdutil.ExitUsage
+}
+
+func TestNewCmdUnsetUseListInit(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios, Flags: cmdutil.GlobalFlags{Profile: "staging"}}
+
+	var unset *UnsetOptions
+	if err := cmdtest.Execute(NewCmdUnset(f, func(o *UnsetOptions) error { unset = o; return nil }), ios, "ca_cert"); err != nil || unset.Key != "ca_cert" || unset.Profile != "staging" {
+		t.Errorf("unset: %v %+v", err, unset)
 	}
-	t.Setenv("OMCTL_PRIVATE_KEY", "")
-	ios, _, out, errOut := iostreams.Test()
-	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
-		t.Fatal(err)
+	if err := cmdtest.Execute(NewCmdUnset(f, func(*UnsetOptions) error { t.Error("ran"); return nil }), ios); !isUsage(err) || !strings.Contains(err.Error(), "missing KEY") {
+		t.Errorf("unset without KEY: %v", err)
 	}
-	if !strings.Contains(out.String(), "private_key = ********5678  # in "+p+", plain text; 'omctl config migrate-secrets' moves it") {
-		t.Errorf("list before: %q", out.String())
+
+	// use takes the profile from its argument, not from -P.
+	var use *UseOptions
+	if err := cmdtest.Execute(NewCmdUse(f, func(o *UseOptions) error { use = o; return nil }), ios, "prod"); err != nil || use.Profile != "prod" {
+		t.Errorf("use: %v %+v", err, use)
 	}
-	if err := migrateSecretsRun(&MigrateSecretsOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
-		t.Fatal(err)
+	if err := cmdtest.Execute(NewCmdUse(f, func(*UseOptions) error { t.Error("ran"); return nil }), ios, "a", "b"); !isUsage(err) {
+		t.Errorf("use a b: %v", err)
 	}
-	if !strings.Contains(errOut.String(), "Moved default/private_key into the OS credential store") {
-		t.Errorf("stderr %q", errOut.String())
+
+	var list *ListOptions
+	if err := cmdtest.Execute(NewCmdList(f, func(o *ListOptions) error { list = o; return nil }), ios); err != nil || list.Profile != "staging" {
+		t.Errorf("list: %v %+v", err, list)
 	}
-	if data, _ := os.ReadFile(p); strings.Contains(string(data), "file-key") {
-		t.Errorf("the file still holds the key:\n%s", data)
+	if err := cmdtest.Execute(NewCmdList(f, func(*ListOptions) error { t.Error("ran"); return nil }), ios, "x"); err == nil || !strings.Contains(err.Error(), `unknown command "x"`) {
+		t.Errorf("list x: %v", err)
 	}
-	out.Reset()
-	t.Setenv("OMCTL_PRIVATE_KEY", "x")
-	if err := listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil {
-		t.Fatal(err)
+
+	var ini *InitOptions
+	if err := cmdtest.Execute(NewCmdInit(f, func(o *InitOptions) error { ini = o; return nil }), ios); err != nil || ini.Profile != "staging" || ini.Ask == nil || ini.Check == nil {
+		t.Errorf("init: %v %+v", err, ini)
 	}
-	if !strings.Contains(out.String(), "private_key = ********5678  # in the OS credential store; OMCTL_PRIVATE_KEY is set and wins\n") {
-		t.Errorf("list after: %q", out.String())
-	}
-	errOut.Reset()
-	if err := migrateSecretsRun(&MigrateSecretsOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path}); err != nil || !strings.Contains(errOut.String(), "No secret to move") {
-		t.Errorf("second migration: %v %q", err, errOut.String())
-	}
-	// unset removes it from the store too.
-	if err := unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "private_key"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := keyring.Get("omctl:default", "private_key"); !errors.Is(err, keyring.ErrNotFound) {
-		t.Errorf("the store still holds the key: %v", err)
+	if err := cmdtest.Execute(NewCmdInit(f, func(*InitOptions) error { t.Error("ran"); return nil }), ios, "x"); err == nil {
+		t.Error("init x: no error")
 	}
 }
 
-func TestSetReadsASecretHiddenAtATerminal(t *testing.T) {
-	path := tempPath(t)
-	ios, _, _, errOut := iostreams.Test()
-	ios.SetStdinTTY(true)
-	ios.SetStdoutTTY(true)
-	script := prompttest.New(t, "typed-key-4321")
-	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Key: "private_key"}); err != nil {
+func TestNewCmdConfigTree(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	names := cmdtest.Subcommands(NewCmdConfig(&cmdutil.Factory{IOStreams: ios}))
+	if got := strings.Join(names, ","); got != "get,init,list,migrate-secrets,set,unset,use" {
+		t.Errorf("subcommands = %s", got)
+	}
+}
+
+// TestCommandsUseOMCTLConfigDir runs the real commands, without runF, on
+// the file OMCTL_CONFIG_DIR names.
+func TestCommandsUseOMCTLConfigDir(t *testing.T) {
+	path := configDir(t)
+	ios, in, out, errOut := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios}
+	for _, kv := range [][2]string{{"base_url", "https://om:8443"}, {"private_key", "-"}, {"public_key", "pub"}} {
+		in.WriteString(secret + "\n")
+		if err := cmdtest.Execute(NewCmdSet(f, nil), ios, kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+		in.Reset()
+	}
+	if data, _ := os.ReadFile(path); strings.Contains(string(data), "private_key") {
+		t.Errorf("the key went to the file though the store took it:\n%s", data)
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %v %v", path, st, err)
+	}
+	if strings.Contains(errOut.String(), "aaaaaaaa") || !strings.Contains(errOut.String(), "Set private_key = ********1234 in profile \"default\"") {
+		t.Errorf("set printed the secret or nothing: %q", errOut.String())
+	}
+	if out.Len() != 0 {
+		t.Errorf("set wrote to stdout: %q", out.String())
+	}
+
+	if err := cmdtest.Execute(NewCmdGet(f, nil), ios, "private_key"); err != nil || out.String() != "********1234\n" {
+		t.Errorf("get: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := cmdtest.Execute(NewCmdGet(f, nil), ios, "private_key", "--reveal"); err != nil || out.String() != secret+"\n" {
+		t.Errorf("get --reveal: %v %q", err, out.String())
+	}
+	out.Reset()
+	// --reveal shows nothing more for a key that is not secret.
+	if err := cmdtest.Execute(NewCmdGet(f, nil), ios, "public_key"); err != nil || out.String() != "pub\n" {
+		t.Errorf("get public_key: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := cmdtest.Execute(NewCmdList(f, nil), ios); err != nil || !strings.HasPrefix(out.String(), "# "+path+"\n* default\n\n[default]\n") || strings.Contains(out.String(), "aaaaaaaa") {
+		t.Errorf("list: %v %q", err, out.String())
+	}
+	out.Reset()
+	if err := cmdtest.Execute(NewCmdUnset(f, nil), ios, "public_key"); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := keyring.Get("omctl:default", "private_key"); v != "typed-key-4321" || strings.Contains(errOut.String(), "typed") {
-		t.Errorf("store %q, stderr %q", v, errOut.String())
+	if err := cmdtest.Execute(NewCmdGet(f, nil), ios, "public_key"); err == nil || !strings.Contains(err.Error(), `public_key is not set in profile "default"`) || cmdutil.ExitCode(err) != cmdutil.ExitError {
+		t.Errorf("get after unset: %v", err)
 	}
-	// A terminal on stdin alone: nowhere to draw a prompt, a usage error.
-	ios.SetStdoutTTY(false)
-	err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Key: "private_key"})
-	if !isUsage(err) || !strings.Contains(err.Error(), "neither standard output nor standard error is a terminal") {
-		t.Errorf("err = %v", err)
+	if err := cmdtest.Execute(NewCmdUse(f, nil), ios, "default"); err != nil || !strings.Contains(errOut.String(), "Active profile: default") {
+		t.Errorf("use: %v %q", err, errOut.String())
 	}
-	// An empty pipe sets nothing.
-	ios, _, _, _ = iostreams.Test()
-	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "private_key"}); !isUsage(err) || !strings.Contains(err.Error(), "must not be empty") {
-		t.Errorf("empty stdin: %v", err)
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("after unset and use: %v %v", st, err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout %q", out.String())
+	}
+}
+
+func TestProfileFromEnvironmentAndFlag(t *testing.T) {
+	path := configDir(t)
+	ios, _, out, _ := iostreams.Test()
+	set := func(profile, key, value string) {
+		t.Helper()
+		if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: profile, Key: key, Value: value}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("a", "output", "json")
+	set("b", "output", "yaml")
+	t.Setenv(cfg.ProfileEnv, "b")
+	if err := getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output"}); err != nil || out.String() != "yaml\n" {
+		t.Errorf("OMCTL_PROFILE=b: %v %q", err, out.String())
+	}
+	out.Reset()
+	// -P wins over OMCTL_PROFILE.
+	if err := getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "a", Key: "output"}); err != nil || out.String() != "json\n" {
+		t.Errorf("-P a: %v %q", err, out.String())
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestConfigPathErrorsArePassedOn(t *testing.T) {
+	boom := errors.New("cannot find the config directory")
+	bad := func() (string, error) { return "", boom }
+	ios, _, _, _ := iostreams.Test()
+	for name, err := range map[string]error{
+		"set":   setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output", Value: "json"}),
+		"get":   getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output"}),
+		"unset": unsetRun(&UnsetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Key: "output"}),
+		"list":  listRun(&ListOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad}),
+		"use":   useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad, Profile: "x"}),
+		"init":  initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: bad}),
+	} {
+		if !errors.Is(err, boom) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestUnreadableConfigFileIsAnError(t *testing.T) {
+	path := configDir(t)
+	if err := os.WriteFile(path, []byte("this is = = not toml [[["), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, out, _ := iostreams.Test()
+	for name, err := range map[string]error{
+		"get": getRun(&GetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output"}),
+		"use": useRun(&UseOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Profile: "x"}),
+		"set": setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: cfg.Path, Key: "output", Value: "json"}),
+	} {
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "this is = = not toml [[[" || out.Len() != 0 {
+		t.Errorf("file now %q, stdout %q", b, out.String())
+	}
+}
+
+func TestNewConfigDirectoryIs0700(t *testing.T) {
+	path := tempPath(t)
+	ios, _, _, _ := iostreams.Test()
+	if err := setRun(&SetOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Key: "output", Value: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := path()
+	if st, err := os.Stat(filepath.Dir(p)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("dir mode %v %v", st, err)
+	}
+}
+
+func TestShortSecretIsRedactedWhole(t *testing.T) {
+	configDir(t)
+	ios, in, out, errOut := iostreams.Test()
+	f := &cmdutil.Factory{IOStreams: ios}
+	in.WriteString("abcd1234\n")
+	if err := cmdtest.Execute(NewCmdSet(f, nil), ios, "private_key"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmdtest.Execute(NewCmdGet(f, nil), ios, "private_key"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmdtest.Execute(NewCmdList(f, nil), ios); err != nil {
+		t.Fatal(err)
+	}
+	if all := out.String() + errOut.String(); strings.Contains(all, "1234") || strings.Contains(all, "abcd") {
+		t.Errorf("a short secret leaked: stdout %q stderr %q", out.String(), errOut.String())
+	}
+}
+
+// `omctl config --help` names the keys in prose, wrapped by hand; it must
+// name those of the key table, in its order, so a key added there is
+// added here too.
+func TestConfigHelpNamesEveryKey(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	long := NewCmdConfig(cmdutil.New(ios)).Long
+	_, after, ok := strings.Cut(long, "Keys: ")
+	list, _, _ := strings.Cut(after, ".")
+	if got := strings.Fields(strings.ReplaceAll(list, ",", " ")); !ok || !slices.Equal(got, cfg.Keys) {
+		t.Errorf("config --help names keys %v, the table has %v", got, cfg.Keys)
 	}
 }

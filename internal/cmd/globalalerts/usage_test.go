@@ -7,6 +7,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/root"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -14,13 +15,7 @@ import (
 // flag errors become usage errors (exit 2). No request may be sent.
 func TestUsageErrorsExitTwo(t *testing.T) {
 	srv := stubapi.New(t)
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_BASE_URL", srv.URL)
-	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
-	t.Setenv("OMCTL_PRIVATE_KEY", "priv")
-	t.Setenv("OMCTL_PROJECT_ID", "5e2b0c2e8f9d4b0012345678")
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_OUTPUT", "")
+	cmdtest.Env(t, srv.URL, "5e2b0c2e8f9d4b0012345678")
 	for _, tc := range []struct {
 		args []string
 		want string

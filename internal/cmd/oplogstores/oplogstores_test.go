@@ -1,17 +1,17 @@
 package oplogstores
 
 import (
-	"context"
-	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/s3store"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -26,103 +26,6 @@ func validFlags() s3store.Flags {
 	return f
 }
 
-func TestCreateFromFlags(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("POST", "/admin/backup/oplog/s3Configs", 200, `{"id":"oplog-1","s3BucketName":"oplogs","s3MaxConnections":50}`)
-	ios, _, out, _ := iostreams.Test()
-	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "table", ""), Store: validFlags()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := srv.Only().JSON(t)
-	want := map[string]any{"id": "oplog-1", "acceptedTos": true, "pathStyleAccessEnabled": false, "s3BucketEndpoint": "https://s3.example.com",
-		"s3BucketName": "oplogs", "s3MaxConnections": 50.0, "sseEnabled": true, "uri": "mongodb://meta:27017", "s3AuthMethod": "IAM_ROLE"}
-	if len(body) != len(want) {
-		t.Errorf("body = %v", body)
-	}
-	for k, v := range want {
-		if body[k] != v {
-			t.Errorf("body[%s] = %v, want %v", k, body[k], v)
-		}
-	}
-	if !strings.HasPrefix(out.String(), "oplog-1\toplogs\t") {
-		t.Errorf("output = %q", out.String())
-	}
-}
-
-func TestCreateFromFileWithFlagOverrideKeepsUnknownFields(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "store.json")
-	f := validFlags()
-	doc, _ := json.Marshal(f.Store)
-	var m map[string]any
-	json.Unmarshal(doc, &m)
-	m["awsAccessKey"], m["s3BucketName"] = "AKIA", "from-file"
-	doc, _ = json.Marshal(m)
-	os.WriteFile(path, doc, 0o600)
-
-	srv := stubapi.New(t)
-	srv.Reply("POST", "/admin/backup/oplog/s3Configs", 200, `{"id":"oplog-1"}`)
-	ios, _, _, _ := iostreams.Test()
-	var flags s3store.Flags
-	flags.File, flags.Store.S3BucketName = path, "from-flag"
-	if err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags}); err != nil {
-		t.Fatal(err)
-	}
-	body := srv.Only().JSON(t)
-	if body["s3BucketName"] != "from-flag" || body["awsAccessKey"] != "AKIA" || body["id"] != "oplog-1" {
-		t.Errorf("body = %v", body)
-	}
-}
-
-func TestCreateChecksWhatTheSpecStates(t *testing.T) {
-	for _, tc := range []struct {
-		change func(*s3store.Flags)
-		want   string
-	}{
-		{func(f *s3store.Flags) { f.Store.AcceptedTos = ptr(false) }, "acceptedTos must be true"},
-		{func(f *s3store.Flags) { f.Store.AcceptedTos = nil }, "acceptedTos"},
-		{func(f *s3store.Flags) { f.Store.ID = "" }, "missing required store field(s): id"},
-		{func(f *s3store.Flags) { f.Store.S3MaxConnections = ptr(int64(0)) }, "s3MaxConnections must be a positive integer"},
-		{func(f *s3store.Flags) { f.Store.URI, f.Store.SSEEnabled = "", nil }, "sseEnabled, uri (flags: --sse, --uri)"},
-		{func(f *s3store.Flags) { f.Store.WriteConcern = "ALL" }, "ACKNOWLEDGED, W2, JOURNALED, MAJORITY"},
-		{func(f *s3store.Flags) { f.Store.S3AuthMethod = "TOKEN" }, "KEYS, IAM_ROLE"},
-		{func(f *s3store.Flags) {
-			f.Store.S3AuthMethod, f.Store.CloudAccessKey, f.Store.CloudSecretKey, f.Store.AWSAccessKey, f.Store.AWSSecretKey = "KEYS", "", "", "", ""
-		}, "s3AuthMethod KEYS needs the bucket's keys"},
-		{func(f *s3store.Flags) { f.CertFiles = []string{notPEM(t)} }, "is not a PEM certificate"},
-	} {
-		srv := stubapi.New(t)
-		ios, _, _, _ := iostreams.Test()
-		flags := validFlags()
-		tc.change(&flags)
-		err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
-			t.Errorf("want %q: err = %v", tc.want, err)
-		}
-	}
-}
-
-func TestDescribeGetsStore(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/admin/backup/oplog/s3Configs/oplog-1", 200, `{"id":"oplog-1","cloudSecretKey":"as-stored"}`)
-	ios, _, out, _ := iostreams.Test()
-	err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "json", ""), Endpoint: api.GetOplogStore, StoreID: "oplog-1"})
-	if err != nil || out.String() != `{"id":"oplog-1","cloudSecretKey":"as-stored"}`+"\n" {
-		t.Fatalf("err = %v, out = %q", err, out.String())
-	}
-}
-
-func TestAcceptedTosFalseIsReportedBeforeMissingFields(t *testing.T) {
-	srv := stubapi.New(t)
-	ios, _, _, _ := iostreams.Test()
-	var flags s3store.Flags
-	flags.Store.ID, flags.Store.AcceptedTos = "x", ptr(false)
-	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", ""), Store: flags})
-	if err == nil || !strings.HasPrefix(err.Error(), "acceptedTos must be true") {
-		t.Errorf("err = %v", err)
-	}
-}
-
 // notPEM writes a --custom-cert file that holds no certificate.
 func notPEM(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "ca.txt")
@@ -130,4 +33,69 @@ func notPEM(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+func TestGroupListsItsCommands(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	cmd := NewCmdOplogStores(&cmdutil.Factory{IOStreams: ios})
+	names := cmdtest.Subcommands(cmd)
+	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "oplogstores" {
+		t.Errorf("commands = %v", names)
+	}
+	describe, _, _ := cmd.Find([]string{"describe"})
+	if describe.Short != "Show an oplog store" || !strings.Contains(describe.Long, "GET /admin/backup/oplog/s3Configs/{id}") {
+		t.Errorf("describe = %q %q", describe.Short, describe.Long)
+	}
+	err := cmdtest.Execute(cmd, ios, []string{"delete"}...)
+	var fe *cmdutil.FlagError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), `unknown command "delete" for "oplogstores"`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func execute(t *testing.T, f *cmdutil.Factory, args ...string) error {
+	t.Helper()
+	return cmdtest.Execute(NewCmdOplogStores(f), f.IOStreams, args...)
+}
+
+func TestCommandsRunThroughTheFactory(t *testing.T) {
+	srv := stubapi.New(t)
+	store := `{"id":"oplog-1","s3BucketName":"oplogs","s3BucketEndpoint":"https://s3.example.com","s3MaxConnections":50,"s3AuthMethod":"IAM_ROLE"}`
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/oplog-1", 200, store)
+	srv.Reply("POST", "/admin/backup/oplog/s3Configs", 200, store)
+	srv.Reply("PUT", "/admin/backup/oplog/s3Configs/oplog-1", 200, store)
+	required := []string{"--accepted-tos", "--path-style-access=false", "--bucket-endpoint", "https://s3.example.com",
+		"--bucket-name", "oplogs", "--max-connections", "50", "--sse", "--uri", "mongodb://meta:27017", "--auth-method", "IAM_ROLE"}
+	row := "oplog-1\toplogs\thttps://s3.example.com\tIAM_ROLE\t50\t\t\n"
+	for _, tc := range []struct {
+		args   []string
+		format string
+		method string
+		want   string
+	}{
+		{[]string{"describe", "oplog-1"}, "table", "GET", row},
+		{[]string{"describe", "oplog-1"}, "json", "GET", store + "\n"},
+		{[]string{"describe", "oplog-1"}, "yaml", "GET", "id: oplog-1\ns3BucketName: oplogs\ns3BucketEndpoint: https://s3.example.com\ns3MaxConnections: 50\ns3AuthMethod: IAM_ROLE\n"},
+		{append([]string{"create", "--id", "oplog-1"}, required...), "table", "POST", row},
+		{append([]string{"update", "oplog-1", "--replace"}, required...), "json", "PUT", store + "\n"},
+	} {
+		f := cmdtest.FormatFactory(t, srv.URL, tc.format)
+		ios := f.IOStreams
+		before := len(srv.Requests())
+		if err := execute(t, f, tc.args...); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		reqs := srv.Requests()[before:]
+		if len(reqs) != 1 || reqs[0].Method != tc.method {
+			t.Fatalf("%v: requests %v", tc.args, reqs)
+		}
+		if tc.method != "GET" {
+			if body := reqs[0].JSON(t); body["s3BucketName"] != "oplogs" || body["acceptedTos"] != true || (tc.method == "PUT") != (body["id"] == nil) {
+				t.Errorf("%v: body = %v", tc.args, body)
+			}
+		}
+		if out := ios.Out.(fmt.Stringer).String(); out != tc.want {
+			t.Errorf("%v -o %s: output %q, want %q", tc.args, tc.format, out, tc.want)
+		}
+	}
 }

@@ -3,6 +3,8 @@ package oplogstores
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -97,6 +99,56 @@ func TestUpdateChecksBeforeSending(t *testing.T) {
 		err := updateRun(context.Background(), opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
 			t.Errorf("want %q, err = %v", tc.want, err)
+		}
+	}
+}
+
+func TestNewCmdUpdateArgsAreUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "missing STORE_ID: usage: update STORE_ID"},
+		{[]string{"oplog-1", "oplog-2"}, `too many arguments ["oplog-2"]`},
+	} {
+		ios, _, _, _ := iostreams.Test()
+		called := false
+		cmd := NewCmdUpdate(&cmdutil.Factory{IOStreams: ios}, func(context.Context, *UpdateOptions) error { called = true; return nil })
+		err := cmdtest.Execute(cmd, ios, tt.args...)
+		var fe *cmdutil.FlagError
+		if !errors.As(err, &fe) || cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), tt.want) || called {
+			t.Errorf("%v: err = %v, want a usage error with %q", tt.args, err, tt.want)
+		}
+	}
+	// Flags of the update default to unset, so a --file's fields stand.
+	ios, _, _, _ := iostreams.Test()
+	var got *UpdateOptions
+	cmd := NewCmdUpdate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *UpdateOptions) error { got = o; return nil })
+	if err := cmdtest.Execute(cmd, ios, "oplog-1", "--accepted-tos", "--sse=false"); err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Store.Store; got.StoreID != "oplog-1" || !*s.AcceptedTos || *s.SSEEnabled || s.S3MaxConnections != nil || s.PathStyleAccessEnabled != nil || got.Store.File != "" {
+		t.Errorf("options = %+v", got)
+	}
+}
+
+func TestUpdateServerErrorsKeepTheirExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   int
+	}{
+		{404, `{"detail":"No oplog store with ID oplog-1 exists.","error":404,"errorCode":"STORE_NOT_FOUND","reason":"Not Found"}`, cmdutil.ExitNotFound},
+		{403, `{"detail":"Forbidden.","error":403,"reason":"Forbidden"}`, cmdutil.ExitAuth},
+		{400, `{"detail":"Invalid attribute uri.","error":400,"errorCode":"INVALID_ATTRIBUTE","reason":"Bad Request"}`, cmdutil.ExitError},
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("PUT", "/admin/backup/oplog/s3Configs/oplog-1", tc.status, tc.body)
+		ios, _, out, _ := iostreams.Test()
+		opts := &UpdateOptions{Deps: srv.Deps(ios, "table", ""), StoreID: "oplog-1", Replace: true, Store: validFlags()}
+		err := updateRun(context.Background(), opts)
+		if cmdutil.ExitCode(err) != tc.code || !strings.HasPrefix(err.Error(), fmt.Sprint(tc.status)) || out.Len() != 0 {
+			t.Errorf("%d: err = %v (exit %d), want exit %d", tc.status, err, cmdutil.ExitCode(err), tc.code)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
-	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
 const (
@@ -56,53 +55,5 @@ func TestNewCmds(t *testing.T) {
 		if err != nil || got == nil || !tt.check(got) {
 			t.Errorf("%v: %v %+v", tt.args, err, got)
 		}
-	}
-}
-
-func TestListSendsName(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/orgs", 200, `{"results":[`+orgJSON+`],"totalCount":1}`)
-	ios, _, out, _ := iostreams.Test()
-	opts := &ListOptions{Deps: srv.Deps(ios, "table", ""), Name: "acme", List: &cmdutil.ListFlags{Page: 1, Limit: 100}}
-	if err := listRun(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	if q := srv.Only().Query; q.Get("name") != "acme" || q.Get("pageNum") != "1" {
-		t.Errorf("query %v", q)
-	}
-	if out.String() != org+"\tAcme\n" {
-		t.Errorf("output %q", out.String())
-	}
-}
-
-func TestProjectsOfAnOrg(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/orgs/"+org+"/groups", 200, `{"results":[{"id":"5e2b0c2e8f9d4b0012345678","name":"shop","orgId":"`+org+`"}],"totalCount":1}`)
-	ios, _, out, _ := iostreams.Test()
-	opts := &ProjectsOptions{Deps: srv.Deps(ios, "table", ""), OrgID: org, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}
-	if err := projectsRun(context.Background(), opts); err != nil {
-		t.Fatal(err)
-	}
-	if q := srv.Only().Query; q.Has("name") {
-		t.Errorf("no --name, yet the query %v", q)
-	}
-	if out.String() != "5e2b0c2e8f9d4b0012345678\tshop\t"+org+"\t\n" {
-		t.Errorf("output %q", out.String())
-	}
-	// A malformed id is refused before anything is sent.
-	if err := projectsRun(context.Background(), &ProjectsOptions{Deps: srv.Deps(ios, "table", ""), OrgID: "acme", List: opts.List}); err == nil || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
-		t.Errorf("bad org id: %v", err)
-	}
-}
-
-func TestDescribe(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/orgs/"+org, 200, orgJSON)
-	ios, _, out, _ := iostreams.Test()
-	if err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, "json", ""), OrgID: org}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.TrimSpace(out.String()) != orgJSON {
-		t.Errorf("output %q", out.String())
 	}
 }

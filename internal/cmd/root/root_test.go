@@ -19,6 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -26,13 +27,7 @@ const project = "5e2b0c2e8f9d4b0012345678"
 
 func run(t *testing.T, baseURL string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_BASE_URL", baseURL)
-	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
-	t.Setenv("OMCTL_PRIVATE_KEY", "priv")
-	t.Setenv("OMCTL_PROJECT_ID", project)
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_OUTPUT", "")
+	cmdtest.Env(t, baseURL, project)
 	ios, _, out, errOut := iostreams.Test()
 	code = Run(args, ios)
 	return code, out.String(), errOut.String()

@@ -15,6 +15,7 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 )
 
 // demoNow is the time of the demo data and of relative times in goldens.
@@ -29,14 +30,10 @@ func demoServer(t *testing.T) string {
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_BASE_URL", ts.URL)
+	cmdtest.Env(t, ts.URL, store.DemoProjectID)
 	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-	t.Setenv("OMCTL_PROJECT_ID", store.DemoProjectID)
 	t.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_OUTPUT", "")
 	return ts.URL
 }
 

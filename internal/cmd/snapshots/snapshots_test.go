@@ -2,12 +2,15 @@ package snapshots
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -18,134 +21,126 @@ const (
 	snapJSON = `{"id":"5f3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","clusterId":"5e3c0c2e8f9d4b0012345678","clusterName":"Cluster0","complete":true,"created":{"date":"2026-11-01T00:00:00Z","increment":1},"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"}`
 )
 
-func TestListByClusterOrHost(t *testing.T) {
+const host = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+// checkErr says whether err is the error wanted: a usage error (exit 2)
+// when usage is set (cobra's own flag-group errors become usage errors
+// only in root, which TestUsageErrorsExitTwo covers), containing want.
+func checkErr(t *testing.T, args []string, err error, want string, usage bool) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v: error %v, want %q", args, err, want)
+		return
+	}
+	var fe *cmdutil.FlagError
+	if usage && (!errors.As(err, &fe) || cmdutil.ExitCode(err) != cmdutil.ExitUsage) {
+		t.Errorf("%v: %T %v is not a usage error", args, err, err)
+	}
+}
+
+func TestSnapshotsGroup(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	cmd := NewCmdSnapshots(&cmdutil.Factory{IOStreams: ios})
+	names := cmdtest.Subcommands(cmd)
+	if strings.Join(names, ",") != "describe,expire,list" {
+		t.Errorf("subcommands = %v", names)
+	}
+	err := cmdtest.ExecuteToStdout(cmd, ios, "lst")
+	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "did you mean list?") {
+		t.Errorf("unknown subcommand: %v", err)
+	}
+}
+
+var now = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+
+// trimLines drops the padding a table leaves at the end of lines.
+func trimLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestServerErrorsMapToExitCodes(t *testing.T) {
 	for _, tc := range []struct {
-		src  source
-		path string
+		status int
+		body   string
+		code   int
+		want   string
 	}{
-		{source{ClusterID: cluster}, "/groups/" + project + "/clusters/" + cluster + "/snapshots"},
-		{source{HostID: "a1b2c3d4e5f60718293a4b5c6d7e8f90"}, "/groups/" + project + "/hosts/a1b2c3d4e5f60718293a4b5c6d7e8f90/snapshots"},
+		{404, notFound, cmdutil.ExitNotFound, "404 SNAPSHOT_NOT_FOUND: No snapshot with ID"},
+		{401, `{"error":401,"errorCode":"USER_UNAUTHORIZED","reason":"Unauthorized","detail":"no"}`, cmdutil.ExitAuth, "401 USER_UNAUTHORIZED"},
+		{403, `{"error":403,"errorCode":"IP_ADDRESS_NOT_ON_ACCESS_LIST","reason":"Forbidden","detail":"no"}`, cmdutil.ExitAuth, "403 IP_ADDRESS_NOT_ON_ACCESS_LIST"},
+		{500, `{"error":500,"reason":"Internal Server Error","detail":"boom"}`, cmdutil.ExitError, "500 INTERNAL_SERVER_ERROR: boom"},
 	} {
+		// list
 		srv := stubapi.New(t)
-		srv.Reply("GET", tc.path, 200, `{"results":[`+snapJSON+`],"totalCount":1}`)
-		ios, _, out, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", project), Source: tc.src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.path, err)
-		}
-		if want := snapshot + "\ttrue\t2026-11-01T00:00:00Z\t2026-12-01T00:00:00Z\tfalse\tCluster0\n"; out.String() != want {
-			t.Errorf("output = %q", out.String())
-		}
-	}
-}
-
-func TestListNeedsExactlyOneSource(t *testing.T) {
-	for _, src := range []source{{}, {ClusterID: cluster, HostID: "h"}} {
-		srv := stubapi.New(t)
+		srv.Reply("GET", clusterPath, tc.status, tc.body)
 		ios, _, _, _ := iostreams.Test()
-		err := listRun(context.Background(), &ListOptions{Deps: srv.Deps(ios, "table", project), Source: src, List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
-		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 {
-			t.Errorf("%+v: err = %v", src, err)
+		err := listRun(context.Background(), listOpts(srv, cmdtest.Printer(ios, "json", now), source{ClusterID: cluster}, nil))
+		if cmdutil.ExitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("list %d: err = %v, exit %d", tc.status, err, cmdutil.ExitCode(err))
+		}
+		// describe
+		srv = stubapi.New(t)
+		srv.Reply("GET", clusterPath+"/"+snapshot, tc.status, tc.body)
+		err = describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}})
+		if cmdutil.ExitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("describe %d: err = %v", tc.status, err)
+		}
+		// expire
+		srv = stubapi.New(t)
+		srv.Reply("PATCH", clusterPath+"/"+snapshot, tc.status, tc.body)
+		err = expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true})
+		if cmdutil.ExitCode(err) != tc.code || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("expire %d: err = %v", tc.status, err)
 		}
 	}
 }
 
-func TestDescribeGetsOneSnapshot(t *testing.T) {
+const fullSnapJSON = `{"id":"5f3c0c2e8f9d4b0012345678","groupId":"5e2b0c2e8f9d4b0012345678","clusterId":"5e3c0c2e8f9d4b0012345678","clusterName":"Cluster0",` +
+	`"complete":true,"created":{"date":"2026-11-01T00:00:00Z","increment":1},"doNotDelete":false,"expires":"2026-12-01T00:00:00Z",` +
+	`"isPossiblyInconsistent":false,"lastOplogAppliedTimestamp":{"date":"2026-11-20T00:00:00Z","increment":3},` +
+	`"missingShards":[{"id":"s2"}],"namespaceFilterList":{"filterList":["db.a","db.b"],"filterType":"INCLUDE"},` +
+	`"parts":[{"replicaSetName":"shard0","typeName":"REPLICA_SET","replicaState":"PRIMARY","dataSizeBytes":1610612736,"storageSizeBytes":2048,"fileSizeBytes":512,"mongodVersion":"7.0.2","fcv":"7.0","completedTime":"2026-11-01T00:05:00Z"},` +
+	`{"hostId":"h1","typeName":"CONFIG_SERVER"}]}`
+
+func TestRunStopsAtTheFirstFailingDependency(t *testing.T) {
+	boom := errors.New("no profile")
+	fail := func() (string, error) { return "", boom }
 	srv := stubapi.New(t)
-	srv.Reply("GET", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
-	ios, _, out, _ := iostreams.Test()
-	err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: stubapi.Printer(ios, "json", ".clusterName"), ProjectID: stubapi.Project(project), Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}})
-	if err != nil || out.String() != "Cluster0\n" {
-		t.Fatalf("err = %v, out = %q", err, out.String())
+	ios, _, _, _ := iostreams.Test()
+	if err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
+		t.Errorf("list: %v", err)
+	}
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
+		t.Errorf("describe: %v", err)
+	}
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: fail, Client: srv.Client()}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
+		t.Errorf("expire: %v", err)
+	}
+	noClient := func() (*client.Client, error) { return nil, boom }
+	if err := describeRun(context.Background(), &DescribeOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, SnapshotID: snapshot, Source: source{ClusterID: cluster}}); !errors.Is(err, boom) {
+		t.Errorf("describe without client: %v", err)
+	}
+	if err := listRun(context.Background(), &ListOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, Source: source{ClusterID: cluster}, List: &cmdutil.ListFlags{Page: 1, Limit: 100}}); !errors.Is(err, boom) {
+		t.Errorf("list without client: %v", err)
+	}
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: noClient}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); !errors.Is(err, boom) {
+		t.Errorf("expire without client: %v", err)
+	}
+	if err := expireRun(context.Background(), &ExpireOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "xml", now), ProjectID: stubapi.Project(project), Client: noClient}, Now: func() time.Time { return now }, SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true}); cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+		t.Errorf("expire with a bad format: %v", err)
 	}
 }
 
-func TestExpireBodies(t *testing.T) {
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		expires     string
-		doNotDelete bool
-		want        string
-	}{
-		{"30d", false, `{"doNotDelete":false,"expires":"2026-12-21T00:00:00Z"}`},
-		{"", true, `{"doNotDelete":true}`},
-	} {
-		srv := stubapi.New(t)
-		answer := strings.Replace(snapJSON, `"2026-12-01T00:00:00Z"`, `"2026-12-21T00:00:00Z"`, 1)
-		if tc.doNotDelete {
-			answer = strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1)
-		}
-		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, answer)
-		ios, _, _, _ := iostreams.Test()
-		err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "json", project), Now: func() time.Time { return now },
-			SnapshotID: snapshot, ClusterID: cluster, Expires: tc.expires, DoNotDelete: tc.doNotDelete})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := string(srv.Only().Body); got != tc.want {
-			t.Errorf("body = %s, want %s", got, tc.want)
-		}
-	}
-}
-
-func TestExpireRejectsBothOrNeither(t *testing.T) {
-	for _, tc := range []ExpireOptions{
-		{SnapshotID: snapshot, ClusterID: cluster, Expires: "1d", DoNotDelete: true},
-		{SnapshotID: snapshot, ClusterID: cluster},
-		{SnapshotID: snapshot, Expires: "1d"},
-		{SnapshotID: snapshot, ClusterID: cluster, Expires: "soon"},
-		// A past expiry could never be changed again.
-		{SnapshotID: snapshot, ClusterID: cluster, Expires: "2020-01-01"},
-		{SnapshotID: snapshot, ClusterID: cluster, Expires: "0s"},
-	} {
-		srv := stubapi.New(t)
-		ios, _, _, _ := iostreams.Test()
-		opts := tc
-		opts.Client, opts.Printer, opts.ProjectID, opts.Now = srv.Client(), stubapi.Printer(ios, "json", ""), stubapi.Project(project), time.Now
-		err := expireRun(context.Background(), &opts)
-		if cmdutil.ExitCode(err) != cmdutil.ExitUsage || len(srv.Requests()) != 0 || !strings.Contains(err.Error(), "-") {
-			t.Errorf("%+v: err = %v", tc, err)
-		}
-	}
-}
-
-func TestExpireAnswerWithoutTheChangeIsAnError(t *testing.T) {
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	for _, answer := range []string{
-		// The server keeps the snapshot for good whatever was asked.
-		strings.Replace(snapJSON, `"doNotDelete":false,"expires":"2026-12-01T00:00:00Z"`, `"doNotDelete":true`, 1),
-		// The old expiry.
-		snapJSON,
-		strings.Replace(snapJSON, `,"expires":"2026-12-01T00:00:00Z"`, "", 1),
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("PATCH", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, answer)
-		ios, _, out, _ := iostreams.Test()
-		ios.SetStdoutTTY(true)
-		err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now },
-			SnapshotID: snapshot, ClusterID: cluster, Expires: "30d"})
-		if err == nil || !strings.Contains(err.Error(), "does not show the new expires") || out.Len() != 0 {
-			t.Errorf("err = %v, output %q", err, out.String())
-		}
-	}
-}
-
-func TestExpireDryRunSendsNothing(t *testing.T) {
-	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/groups/"+project+"/clusters/"+cluster+"/snapshots/"+snapshot, 200, snapJSON)
-	ios, _, out, _ := iostreams.Test()
-	err := expireRun(context.Background(), &ExpireOptions{Deps: srv.Deps(ios, "table", project), Now: func() time.Time { return now },
-		SnapshotID: snapshot, ClusterID: cluster, DoNotDelete: true, DryRun: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := srv.Only(); r.Method != "GET" {
-		t.Errorf("sent %s", r.Method)
-	}
-	for _, want := range []string{"PATCH /groups/" + project + "/clusters/" + cluster + "/snapshots/" + snapshot + "\n", `-  "expires": "2026-12-01T00:00:00Z",`, `+  "doNotDelete": true,`} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("no %q in\n%s", want, out.String())
-		}
-	}
-}
+const (
+	clusterPath = "/groups/" + project + "/clusters/" + cluster + "/snapshots"
+	hostPath    = "/groups/" + project + "/hosts/" + host + "/snapshots"
+	// A config-server snapshot: no cluster name, the source is its part's host.
+	hostSnapJSON = `{"id":"5f3c0c2e8f9d4b0012345679","groupId":"5e2b0c2e8f9d4b0012345678","complete":false,"doNotDelete":true,"parts":[{"hostId":"a1b2c3d4e5f60718293a4b5c6d7e8f90","typeName":"CONFIG_SERVER"}]}`
+	// A replica set part without a host ID: the source is the replica set.
+	rsSnapJSON = `{"id":"5f3c0c2e8f9d4b001234567a","groupId":"5e2b0c2e8f9d4b0012345678","complete":true,"doNotDelete":false,"parts":[{"replicaSetName":"rs0","typeName":"REPLICA_SET"}]}`
+	notFound   = `{"detail":"No snapshot with ID 5f3c0c2e8f9d4b0012345678 exists.","error":404,"errorCode":"SNAPSHOT_NOT_FOUND","reason":"Not Found"}`
+)

@@ -7,6 +7,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/root"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -19,13 +20,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		cluster = "5e3c0c2e8f9d4b0012345678"
 	)
 	srv := stubapi.New(t)
-	t.Setenv("OMCTL_CONFIG_DIR", t.TempDir())
-	t.Setenv("OMCTL_BASE_URL", srv.URL)
-	t.Setenv("OMCTL_PUBLIC_KEY", "pub")
-	t.Setenv("OMCTL_PRIVATE_KEY", "priv")
-	t.Setenv("OMCTL_PROJECT_ID", "5e2b0c2e8f9d4b0012345678")
-	t.Setenv("OMCTL_PROFILE", "")
-	t.Setenv("OMCTL_OUTPUT", "")
+	cmdtest.Env(t, srv.URL, "5e2b0c2e8f9d4b0012345678")
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -108,3 +108,25 @@ func TestCreateDuplicateIsTheServersConflict(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestNewCmdCreateDefaultsAndBadInput(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	var got *CreateOptions
+	cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(_ context.Context, o *CreateOptions) error { got = o; return nil })
+	if err := cmdtest.Execute(cmd, ios, "--id", "b2"); err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Store.Store; s.ID != "b2" || s.LoadFactor != nil || s.S3MaxConnections != nil || s.AcceptedTos != nil || got.Store.File != "" {
+		t.Errorf("options = %+v", got)
+	}
+	if usage := cmd.Flags().Lookup("max-connections").Usage; !strings.Contains(usage, "the server's default: 50") {
+		t.Errorf("--max-connections says %q", usage)
+	}
+	for _, args := range [][]string{{"--sse=perhaps"}, {"--max-connections", ""}, {"--nosuch"}} {
+		called := false
+		cmd := NewCmdCreate(&cmdutil.Factory{IOStreams: ios}, func(context.Context, *CreateOptions) error { called = true; return nil })
+		if err := cmdtest.Execute(cmd, ios, args...); err == nil || called {
+			t.Errorf("%v: err = %v, run %v", args, err, called)
+		}
+	}
+}

@@ -1,67 +1,81 @@
 package snapshotstores
 
 import (
-	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/cmd/s3store"
+	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
 const store = `{"acceptedTos":true,"s3AuthMethod":"IAM_ROLE","pathStyleAccessEnabled":true,"s3BucketEndpoint":"https://s3.example.com","s3BucketName":"blocks","s3MaxConnections":10,"sseEnabled":false,"uri":"db1:27017,db2:27017"}`
 
-func TestUpdatePutsFileWithLoadFactor(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("PUT", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","loadFactor":2}`)
-	ios, stdin, _, _ := iostreams.Test()
-	stdin.WriteString(store)
-	opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "blockstore-1"}
-	opts.Store.File = "-"
-	lf := int64(2)
-	opts.Store.Store.LoadFactor = &lf
-	if err := updateRun(context.Background(), opts); err != nil {
-		t.Fatal(err)
+func TestGroupListsItsCommands(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	cmd := NewCmdSnapshotStores(&cmdutil.Factory{IOStreams: ios})
+	names := cmdtest.Subcommands(cmd)
+	if strings.Join(names, ",") != "create,describe,list,update" || cmd.Name() != "snapshotstores" {
+		t.Errorf("commands = %v", names)
 	}
-	body := srv.Only().JSON(t)
-	if body["loadFactor"] != 2.0 || body["uri"] != "db1:27017,db2:27017" {
-		t.Errorf("body = %v", body)
+	describe, _, _ := cmd.Find([]string{"describe"})
+	if describe.Short != "Show a snapshot store" || !strings.Contains(describe.Long, "GET /admin/backup/snapshot/s3Configs/{id}") {
+		t.Errorf("describe = %q %q", describe.Short, describe.Long)
+	}
+	err := cmdtest.Execute(cmd, ios, []string{"updte"}...)
+	var fe *cmdutil.FlagError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "did you mean update?") {
+		t.Errorf("err = %v", err)
 	}
 }
 
-func TestUpdateRejectsNonPositiveLoadFactorAndIDMismatch(t *testing.T) {
-	for _, tc := range []struct{ doc, want string }{
-		{strings.Replace(store, `{`, `{"loadFactor":0,`, 1), "loadFactor must be a positive integer"},
-		{strings.Replace(store, `{`, `{"id":"other",`, 1), `differs from STORE_ID "blockstore-1"`},
-		{strings.Replace(store, `"s3MaxConnections":10`, `"s3MaxConnections":-1`, 1), "s3MaxConnections must be a positive"},
-		// KEYS, said or implied, needs the keys.
-		{strings.Replace(store, `"IAM_ROLE"`, `"KEYS"`, 1), "s3AuthMethod KEYS needs the bucket's keys"},
-		{strings.Replace(store, `"s3AuthMethod":"IAM_ROLE",`, ``, 1), "s3AuthMethod KEYS needs the bucket's keys"},
+func TestCommandsRunThroughTheFactory(t *testing.T) {
+	srv := stubapi.New(t)
+	answer := `{"id":"blockstore-1","s3BucketName":"blocks","s3BucketEndpoint":"https://s3.example.com","s3MaxConnections":50,"s3AuthMethod":"IAM_ROLE","loadFactor":1}`
+	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, answer)
+	srv.Reply("POST", "/admin/backup/snapshot/s3Configs", 200, answer)
+	srv.Reply("PUT", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, answer)
+	required := []string{"--accepted-tos", "--path-style-access", "--bucket-endpoint", "https://s3.example.com",
+		"--bucket-name", "blocks", "--sse=false", "--uri", "db1:27017", "--auth-method", "IAM_ROLE"}
+	row := "blockstore-1\tblocks\thttps://s3.example.com\tIAM_ROLE\t50\t\t\t1\n"
+	for _, tc := range []struct {
+		args   []string
+		format string
+		method string
+		want   string
+	}{
+		{[]string{"describe", "blockstore-1"}, "table", "GET", row},
+		{[]string{"describe", "blockstore-1"}, "yaml", "GET", "id: blockstore-1\ns3BucketName: blocks\ns3BucketEndpoint: https://s3.example.com\ns3MaxConnections: 50\ns3AuthMethod: IAM_ROLE\nloadFactor: 1\n"},
+		// The server's defaults: no --max-connections, no --load-factor.
+		{append([]string{"create", "--id", "blockstore-1"}, required...), "table", "POST", row},
+		{append([]string{"update", "blockstore-1", "--replace", "--max-connections", "50", "--load-factor", "1"}, required...), "json", "PUT", answer + "\n"},
 	} {
-		srv := stubapi.New(t)
-		ios, stdin, _, _ := iostreams.Test()
-		stdin.WriteString(tc.doc)
-		opts := &UpdateOptions{Deps: srv.Deps(ios, "json", ""), StoreID: "blockstore-1"}
-		opts.Store.File = "-"
-		err := updateRun(context.Background(), opts)
-		if err == nil || !strings.Contains(err.Error(), tc.want) || len(srv.Requests()) != 0 {
-			t.Errorf("want %q, err = %v", tc.want, err)
+		f := cmdtest.FormatFactory(t, srv.URL, tc.format)
+		ios := f.IOStreams
+		before := len(srv.Requests())
+		cmd := NewCmdSnapshotStores(f)
+		if err := cmdtest.Execute(cmd, ios, tc.args...); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
 		}
-	}
-}
-
-func TestDescribeReadsBack(t *testing.T) {
-	srv := stubapi.New(t)
-	srv.Reply("GET", "/admin/backup/snapshot/s3Configs/blockstore-1", 200, `{"id":"blockstore-1","s3BucketName":"blocks","s3AuthMethod":"IAM_ROLE","s3MaxConnections":10,"labels":["a","b"],"loadFactor":3}`)
-	ios, _, out, _ := iostreams.Test()
-	if err := s3store.DescribeRun(context.Background(), &s3store.DescribeOptions{Deps: srv.Deps(ios, "table", ""), Endpoint: api.GetSnapshotStore, Kind: rules.SnapshotStore, StoreID: "blockstore-1"}); err != nil {
-		t.Fatal(err)
-	}
-	// The load factor, which only snapshot stores have, comes last.
-	if want := "blockstore-1\tblocks\t\tIAM_ROLE\t10\t\ta,b\t3\n"; out.String() != want {
-		t.Errorf("output = %q, want %q", out.String(), want)
+		reqs := srv.Requests()[before:]
+		if len(reqs) != 1 || reqs[0].Method != tc.method {
+			t.Fatalf("%v: requests %v", tc.args, reqs)
+		}
+		switch tc.method {
+		case "POST":
+			if body := reqs[0].JSON(t); body["id"] != "blockstore-1" || body["s3MaxConnections"] != nil || body["loadFactor"] != nil || body["sseEnabled"] != false {
+				t.Errorf("%v: body = %v", tc.args, body)
+			}
+		case "PUT":
+			if body := reqs[0].JSON(t); body["id"] != nil || body["s3MaxConnections"] != 50.0 || body["loadFactor"] != 1.0 {
+				t.Errorf("%v: body = %v", tc.args, body)
+			}
+		}
+		if out := ios.Out.(fmt.Stringer).String(); out != tc.want {
+			t.Errorf("%v -o %s: output %q, want %q", tc.args, tc.format, out, tc.want)
+		}
 	}
 }
