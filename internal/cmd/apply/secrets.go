@@ -51,7 +51,7 @@ func resolve(key, path string, d, c any) resolved {
 		send, show := map[string]any{}, map[string]any{}
 		var unknown []string
 		for _, k := range sortedKeys(dv) {
-			r := resolve(k, join(path, k), dv[k], cm[k])
+			r := resolve(k, rules.JoinPath(path, k), dv[k], cm[k])
 			send[k], show[k] = r.send, r.show
 			unknown = append(unknown, r.unknown...)
 		}
@@ -91,11 +91,4 @@ func resolve(key, path string, d, c any) resolved {
 		}
 	}
 	return resolved{send: d, show: d}
-}
-
-func join(path, k string) string {
-	if path == "" {
-		return k
-	}
-	return path + "." + k
 }
