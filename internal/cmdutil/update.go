@@ -62,7 +62,7 @@ func MergeUpdate(current, changes map[string]any, flags map[string]string) (map[
 // fields the server keeps itself left out.
 func ChangedFields(before, after map[string]any) []string {
 	var changed []string
-	for _, k := range sortedKeys(union(before, after)) {
+	for _, k := range rules.SortedKeys(union(before, after)) {
 		if managed[k] {
 			continue
 		}
@@ -79,7 +79,7 @@ func ChangedFields(before, after map[string]any) []string {
 // all.
 func Unapplied(sent, answer map[string]any) []string {
 	var missing []string
-	for _, k := range sortedKeys(sent) {
+	for _, k := range rules.SortedKeys(sent) {
 		if rules.SecretFields[k] || managed[k] {
 			continue
 		}
@@ -114,15 +114,6 @@ func union(a, b map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Current reads the resource a write addresses, as the server shows it,
