@@ -306,14 +306,20 @@ func asciiEqualFold(a string, b []byte) bool {
 	return true
 }
 
-// scanner walks JSON that is valid. It does not say what is wrong with
-// JSON that is not: it stops, with false, which sends the alert to the
-// schema's path, whose decoder says.
+// scanner walks JSON, and stops, with false, at anything that is not
+// JSON (RFC 8259, as encoding/json reads it, nested no deeper than it
+// allows). It does not say what is wrong: the alert then takes the
+// schema's path, whose decoder says. So nothing is taken for an alert
+// that is not JSON, whoever gives it (a state file, a page).
 type scanner struct {
 	b      []byte
 	i      int
+	depth  int
 	spaced bool // a space was seen between tokens
 }
+
+// maxDepth is encoding/json's bound on nesting.
+const maxDepth = 10000
 
 func (s *scanner) space() {
 	for s.i < len(s.b) {
@@ -347,9 +353,10 @@ func (s *scanner) eat(c byte) bool {
 // object reads the object that is next, giving member each name (its
 // bytes, and whether they are plain as str says) to read its value.
 func (s *scanner) object(member func(name []byte, plain bool) bool) bool {
-	if !s.eat('{') {
+	if !s.eat('{') || !s.deeper() {
 		return false
 	}
+	defer func() { s.depth-- }()
 	if s.eat('}') {
 		return true
 	}
@@ -370,9 +377,10 @@ func (s *scanner) object(member func(name []byte, plain bool) bool) bool {
 
 // array reads the array that is next, elem reading each element.
 func (s *scanner) array(elem func() bool) bool {
-	if !s.eat('[') {
+	if !s.eat('[') || !s.deeper() {
 		return false
 	}
+	defer func() { s.depth-- }()
 	if s.eat(']') {
 		return true
 	}
@@ -386,6 +394,11 @@ func (s *scanner) array(elem func() bool) bool {
 	}
 }
 
+func (s *scanner) deeper() bool {
+	s.depth++
+	return s.depth <= maxDepth
+}
+
 // str reads the string that is next: its bytes between the quotes, and
 // whether they are plain (no escape, no byte beyond ASCII), that is, its
 // value.
@@ -393,27 +406,59 @@ func (s *scanner) str() (v []byte, plain, ok bool) {
 	if s.peek() != '"' {
 		return nil, false, false
 	}
-	start := s.i + 1
+	b, start := s.b, s.i+1
 	plain = true
-	for j := start; j < len(s.b); j++ {
-		if !stringStops[s.b[j]] {
+	for j := start; j < len(b); j++ {
+		if !stringStops[b[j]] {
 			continue
 		}
-		switch s.b[j] {
-		case '"':
+		switch c := b[j]; {
+		case c == '"':
 			s.i = j + 1
-			return s.b[start:j], plain, true
-		case '\\':
-			j++
+			return b[start:j], plain, true
+		case c < 0x20:
+			return nil, false, false
+		case c == '\\':
+			n := escapeLength(b[j+1:])
+			if n == 0 {
+				return nil, false, false
+			}
+			j += n
 		}
 		plain = false
 	}
 	return nil, false, false
 }
 
+// escapeLength is the length of the escape after a backslash at the start
+// of b, 0 for none.
+func escapeLength(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	switch b[0] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 1
+	case 'u':
+		if len(b) < 5 {
+			return 0
+		}
+		for _, c := range b[1:5] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return 0
+			}
+		}
+		return 5
+	}
+	return 0
+}
+
 // stringStops are the bytes str looks at inside a string.
 var stringStops = func() (t [256]bool) {
 	t['"'], t['\\'] = true, true
+	for c := range 0x20 {
+		t[c] = true
+	}
 	for c := 0x80; c < 0x100; c++ {
 		t[c] = true
 	}
@@ -422,22 +467,64 @@ var stringStops = func() (t [256]bool) {
 
 // skip skips the value that is next.
 func (s *scanner) skip() bool {
-	switch s.peek() {
-	case '"':
+	switch c := s.peek(); {
+	case c == '"':
 		_, _, ok := s.str()
 		return ok
-	case '{':
+	case c == '{':
 		return s.object(func([]byte, bool) bool { return s.skip() })
-	case '[':
+	case c == '[':
 		return s.array(s.skip)
+	case c == '-' || '0' <= c && c <= '9':
+		return s.number()
 	}
-	start := s.i // a number, true, false or null
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return s.i > start
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if bytes.HasPrefix(s.b[s.i:], []byte(lit)) {
+			s.i += len(lit)
+			return true
 		}
-		s.i++
 	}
-	return s.i > start
+	return false
+}
+
+// number reads the number that is next: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() bool {
+	b, i := s.b, s.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = digits(b, i+1); b[i-1] == '.' {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if j := digits(b, i); j > i {
+			i = j
+		} else {
+			return false
+		}
+	}
+	s.i = i
+	return true
+}
+
+// digits is the index past the digits from b[i] on.
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
 }
