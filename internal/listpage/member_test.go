@@ -56,9 +56,7 @@ func FuzzWithoutMember(f *testing.F) {
 		if err := json.Unmarshal(got, &have); err != nil {
 			t.Fatalf("%s: %s is not JSON", obj, got)
 		}
-		if _, dup := want["links"]; dup {
-			delete(want, "links")
-		}
+		delete(want, "links")
 		if _, escaped := have["links"]; escaped {
 			return // a key written with escapes, or twice: left as it is
 		}
