@@ -353,35 +353,26 @@ func (s *scanner) eat(c byte) bool {
 // object reads the object that is next, giving member each name (its
 // bytes, and whether they are plain as str says) to read its value.
 func (s *scanner) object(member func(name []byte, plain bool) bool) bool {
-	if !s.eat('{') || !s.deeper() {
-		return false
-	}
-	defer func() { s.depth-- }()
-	if s.eat('}') {
-		return true
-	}
-	for {
+	return s.sequence('{', '}', func() bool {
 		name, plain, ok := s.str()
 		if !ok || !s.eat(':') {
 			return false
 		}
 		s.space()
-		if !member(name, plain) {
-			return false
-		}
-		if !s.eat(',') {
-			return s.eat('}')
-		}
-	}
+		return member(name, plain)
+	})
 }
 
 // array reads the array that is next, elem reading each element.
-func (s *scanner) array(elem func() bool) bool {
-	if !s.eat('[') || !s.deeper() {
+func (s *scanner) array(elem func() bool) bool { return s.sequence('[', ']', elem) }
+
+// sequence reads elements between open and close, separated by commas.
+func (s *scanner) sequence(open, close byte, elem func() bool) bool {
+	if !s.eat(open) || !s.deeper() {
 		return false
 	}
 	defer func() { s.depth-- }()
-	if s.eat(']') {
+	if s.eat(close) {
 		return true
 	}
 	for {
@@ -389,7 +380,7 @@ func (s *scanner) array(elem func() bool) bool {
 			return false
 		}
 		if !s.eat(',') {
-			return s.eat(']')
+			return s.eat(close)
 		}
 	}
 }
