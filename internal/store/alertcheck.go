@@ -22,10 +22,10 @@ type judgedAlert struct {
 	d       doc
 }
 
-// judgeAlert applies to one alert of a fixture, valid JSON, the rules of
-// the alert's own: the one place they are applied, for the server's
-// loader (parseAlert) and for what checks alerts before writing a
-// fixture (AlertCheck).
+// judgeAlert applies to one alert of a fixture the rules of the alert
+// itself (those of its place in a list are alertList's): the one place
+// they are applied, for the server's loader (parseAlert) and for what
+// checks alerts before writing a fixture (AlertCheck).
 func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
 	if compact, ok := j.w.scan(raw); ok {
 		if f, ok, drop := j.w.canonical(); ok {
@@ -141,8 +141,8 @@ func NewAlertCheck(key string, projects []string) *AlertCheck {
 	return c
 }
 
-// Check checks the next item of the list, raw valid JSON (as a page of
-// the API or a decoder gives it), and gives the rule it breaks.
+// Check checks the next item of the list, raw (one item, as a page of
+// the API gives it), and gives the rule it breaks.
 func (c *AlertCheck) Check(raw []byte) error {
 	j, err := judgeAlert(raw)
 	if err != nil {

@@ -145,8 +145,8 @@ type arena struct {
 }
 
 // intern shares one copy of a string that many alerts repeat (a project,
-// a configuration, an event type).
-// s may be the alert's JSON (alertWire); what is kept is a copy.
+// a configuration, an event type). s may point into the alert's JSON
+// (alertWire): what is kept is a copy.
 func (a *arena) intern(s string) string {
 	if v, ok := a.strs[s]; ok {
 		return v

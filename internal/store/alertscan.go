@@ -61,19 +61,18 @@ const (
 
 func (w *alertWire) is(k int) bool { return w.has&(1<<k) != 0 }
 
-// scan reads raw, an alert that is valid JSON (as a decoder or a page of
-// the API gives it), into w in one pass, without reflection and without
-// copying: the server reads a million alerts at its start, and fixtures
-// capture checks every alert it reads, with it. It reports whether raw
-// is compact (no space between its tokens), and false in ok when the
-// alert must take the schema's path instead, which says what is wrong
-// with it or writes it anew: not an object; a member w reads written
-// twice, in other letter case, or with an escape or a byte beyond ASCII
-// in its name or in its string value; a member w reads of another type
-// than it reads (a string; currentValue an object of a number and a
-// string units; tags an array of strings; no null). What is left is read
-// the same by the schema's path, so the fast path takes nothing that path
-// would refuse (FuzzTheFastPathTakesWhatTheSchemaTakes).
+// scan reads raw, an alert, into w in one pass, without reflection and
+// without copying: the server reads a million alerts at its start, and
+// fixtures capture checks every alert it reads, with it. It reports
+// whether raw is compact (no space between its tokens), and false in ok
+// when the alert must take the schema's path instead, which says what is
+// wrong with it or writes it anew: not JSON, or not an object; a member
+// w reads written twice, in other letter case, or with an escape or a
+// byte beyond ASCII in its name or in its string value; a member w reads
+// of another type than it reads (a string; currentValue an object of a
+// number and a string units; tags an array of strings; no null). What is
+// left is read the same by the schema's path, so the fast path takes
+// nothing that path would refuse (FuzzTheFastPathTakesWhatTheSchemaTakes).
 func (w *alertWire) scan(raw []byte) (compact, ok bool) {
 	s := scanner{b: raw}
 	ok = s.object(func(name []byte, plain bool) bool {
