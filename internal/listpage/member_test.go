@@ -3,6 +3,7 @@ package listpage
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -55,14 +56,36 @@ func FuzzWithoutMember(f *testing.F) {
 		if err := json.Unmarshal(got, &have); err != nil {
 			t.Fatalf("%s: %s is not JSON", obj, got)
 		}
-		if _, dup := want["links"]; dup {
-			delete(want, "links")
-		}
+		delete(want, "links")
 		if _, escaped := have["links"]; escaped {
 			return // a key written with escapes, or twice: left as it is
 		}
 		if !reflect.DeepEqual(want, have) {
 			t.Fatalf("%s: got %s", obj, got)
+		}
+	})
+}
+
+// FuzzLastMemberAgreesWithTheWalk: finding a member from its name, when
+// it is the last, gives what walking the members from the first gives.
+func FuzzLastMemberAgreesWithTheWalk(f *testing.F) {
+	f.Add(`{"id":"a","links":[{"href":"x","links":1}]}`, "links")
+	f.Add(`{ "links" : 1 , "links":2 }`, "links")
+	f.Add(`{"a\"links":1}`, "links")
+	f.Add(`{"a":{"links":1}}`, "links")
+	f.Add(`{"links":1}`, "links")
+	f.Add(`{"x":"\\","links":[]}`, "links")
+	f.Fuzz(func(t *testing.T, obj, key string) {
+		if !json.Valid([]byte(obj)) || strings.Count(obj, key) > 1 {
+			return // a member written twice may be found twice
+		}
+		v, start, end, ok := lastMember([]byte(obj), key)
+		if !ok {
+			return
+		}
+		wv, wstart, wend := walkMembers([]byte(obj), key)
+		if string(v) != string(wv) || start != wstart || end != wend {
+			t.Fatalf("%s: %s at %d-%d, the walk finds %s at %d-%d", obj, v, start, end, wv, wstart, wend)
 		}
 	})
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/tidwall/sjson"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -138,34 +136,6 @@ func (a *AlertDoc) withTimes(members ...string) *AlertDoc {
 	return &AlertDoc{Raw: raw, alertFields: f}
 }
 
-// alertWire is what parseAlert reads of an alert to take its fast path:
-// pointers tell a field that is absent from one that is empty.
-type alertWire struct {
-	ID                *string `json:"id"`
-	GroupID           *string `json:"groupId"`
-	AlertConfigID     *string `json:"alertConfigId"`
-	EventTypeName     *string `json:"eventTypeName"`
-	Status            *string `json:"status"`
-	Created           *string `json:"created"`
-	Updated           *string `json:"updated"`
-	LastNotified      *string `json:"lastNotified"`
-	Resolved          *string `json:"resolved"`
-	AcknowledgedUntil *string `json:"acknowledgedUntil"`
-	MetricName        *string `json:"metricName"`
-	SourceTypeName    *string `json:"sourceTypeName"`
-	CurrentValue      *struct {
-		Number *json.Number `json:"number"`
-		Units  *string      `json:"units"`
-	} `json:"currentValue"`
-	Tags []string `json:"tags"`
-
-	ClusterID       json.RawMessage `json:"clusterId"`
-	ClusterName     json.RawMessage `json:"clusterName"`
-	HostID          json.RawMessage `json:"hostId"`
-	HostnameAndPort json.RawMessage `json:"hostnameAndPort"`
-	ReplicaSetName  json.RawMessage `json:"replicaSetName"`
-}
-
 // arena keeps many small byte strings in large blocks: fewer objects for
 // the collector, no size-class waste.
 type arena struct {
@@ -175,7 +145,8 @@ type arena struct {
 }
 
 // intern shares one copy of a string that many alerts repeat (a project,
-// a configuration, an event type).
+// a configuration, an event type). s may point into the alert's JSON
+// (alertWire): what is kept is a copy.
 func (a *arena) intern(s string) string {
 	if v, ok := a.strs[s]; ok {
 		return v
@@ -183,6 +154,7 @@ func (a *arena) intern(s string) string {
 	if a.strs == nil {
 		a.strs = map[string]string{}
 	}
+	s = strings.Clone(s)
 	if len(a.strs) < 1<<16 {
 		a.strs[s] = s
 	}
@@ -202,202 +174,43 @@ func (a *arena) keep(b []byte) []byte {
 // form (as GET returns it, and as the state file keeps it) is taken as it
 // is; any other goes through the schema, which says what is wrong.
 func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
-	var w alertWire
-	if json.Unmarshal(raw, &w) == nil && w.asWritten(raw) {
-		if f, ok, drop := w.canonical(); ok {
-			if len(drop) > 0 {
-				raw = dropMembers(raw, drop)
-			}
-			ar.scratch.Reset()
-			var err error
-			if raw == nil {
-				err = errors.New("not an object")
-			} else if bytes.ContainsAny(raw, " \t\r\n") {
-				err = json.Compact(&ar.scratch, raw)
-			} else {
-				ar.scratch.Write(raw) // already compact, as generated files and the state file are
-			}
-			if err == nil && ar.scratch.Len() > 2 {
-				if f.Status == statusClosed && w.Resolved == nil {
-					// A CLOSED alert was resolved when it was last updated.
-					ar.scratch.Truncate(ar.scratch.Len() - 1)
-					ar.scratch.WriteString(`,"resolved":"` + *w.Updated + `"}`)
-				}
-				f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
-				f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
-				f.identity = ar.intern(f.identity)
-				return &AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
-			}
+	j, rerr := judgeAlert(raw)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if j.d != nil {
+		return NewAlertDoc(j.d), nil
+	}
+	f, kept, compact := j.f, raw, j.compact
+	if len(j.drop) > 0 {
+		kept, compact = dropMembers(raw, j.drop), true // as json.Marshal writes it
+	}
+	ar.scratch.Reset()
+	var err error
+	if kept == nil {
+		err = errors.New("not an object")
+	} else if !compact {
+		err = json.Compact(&ar.scratch, kept)
+	} else {
+		ar.scratch.Write(kept) // already compact, as generated files and the state file are
+	}
+	if err != nil || ar.scratch.Len() <= 2 {
+		d, rerr := schemaAlert(raw)
+		if rerr != nil {
+			return nil, rerr
 		}
+		return NewAlertDoc(d), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var d doc
-	if err := dec.Decode(&d); err != nil || d == nil {
-		return nil, rules.Invalidf("INVALID_JSON", "must be an object")
+	if f.Status == statusClosed && !j.w.is(wireResolved) {
+		// A CLOSED alert was resolved when it was last updated.
+		ar.scratch.Truncate(ar.scratch.Len() - 1)
+		ar.scratch.WriteString(`,"resolved":"` + j.w.str[wireUpdated] + `"}`)
 	}
-	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
-		return nil, err
-	}
-	return NewAlertDoc(d), nil
-}
-
-// wireMembers are the members alertWire reads, numbered as asWritten
-// lists them.
-var wireMembers = []string{"id", "groupId", "alertConfigId", "eventTypeName", "status", "created", "updated",
-	"lastNotified", "resolved", "acknowledgedUntil", "metricName", "sourceTypeName", "currentValue", "clusterId",
-	"clusterName", "hostId", "hostnameAndPort", "replicaSetName"}
-
-// foldedMembers numbers wireMembers by their names in lower case.
-var foldedMembers = func() map[string]int {
-	m := map[string]int{}
-	for k, name := range wireMembers {
-		m[strings.ToLower(name)] = k
-	}
-	return m
-}()
-
-// asWritten reports whether each member the decoder gave w was written
-// once, under its own name. The decoder also takes a name in other letter
-// case, escaped or folded, and the last of a repeated member, while the
-// fast path keeps the JSON as it came, which GET shows and the engine
-// patches (withTimes) where the name first appears. Anything else takes
-// the schema's path, which writes the alert anew; so does a name with an
-// escape or a letter beyond ASCII, and a nested member of such a name.
-func (w *alertWire) asWritten(raw []byte) bool {
-	var folded, exact [18]int
-	var lower [64]byte // no longer name folds to a member's (3 bytes a letter at most)
-	// One pass from quote to quote: a million alerts are read at start.
-	for i := bytes.IndexByte(raw, '"'); i >= 0; {
-		rest := raw[i+1:]
-		end := bytes.IndexByte(rest, '"')
-		if end < 0 {
-			break
-		}
-		if end+1 < len(rest) && rest[end+1] == ':' {
-			name := rest[:end]
-			if len(name) <= len(lower) {
-				for j, c := range name {
-					if c >= 0x80 || c == '\\' {
-						return false
-					}
-					if 'A' <= c && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					lower[j] = c
-				}
-				if k, ok := foldedMembers[string(lower[:len(name)])]; ok {
-					folded[k]++
-					if string(name) == wireMembers[k] {
-						exact[k]++
-					}
-				}
-			}
-		}
-		i += 1 + end
-	}
-	for k, present := range [18]bool{w.ID != nil, w.GroupID != nil, w.AlertConfigID != nil, w.EventTypeName != nil,
-		w.Status != nil, w.Created != nil, w.Updated != nil, w.LastNotified != nil, w.Resolved != nil,
-		w.AcknowledgedUntil != nil, w.MetricName != nil, w.SourceTypeName != nil, w.CurrentValue != nil,
-		w.ClusterID != nil, w.ClusterName != nil, w.HostID != nil, w.HostnameAndPort != nil, w.ReplicaSetName != nil} {
-		if folded[k] > 1 || present != (exact[k] == 1) {
-			return false
-		}
-	}
-	return true
-}
-
-// canonical reports whether the alert is valid as it is, its fields, and
-// the top-level members to drop (those 2.1 does not show for its event
-// type and status) for it to be stored.
-func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
-	f, ok = w.fields()
-	if !ok {
-		return f, false, nil
-	}
-	if f.Status != statusClosed && w.Resolved != nil {
-		drop = append(drop, "resolved")
-	}
-	for _, p := range [...]struct {
-		field string
-		here  bool
-	}{{"clusterId", w.ClusterID != nil}, {"clusterName", w.ClusterName != nil}, {"hostId", w.HostID != nil},
-		{"hostnameAndPort", w.HostnameAndPort != nil}, {"replicaSetName", w.ReplicaSetName != nil},
-		{"currentValue", w.CurrentValue != nil}, {"metricName", w.MetricName != nil}, {"sourceTypeName", w.SourceTypeName != nil}} {
-		if p.here && !rules.AlertFieldAllowed(p.field, f.EventTypeName) {
-			drop = append(drop, p.field)
-		}
-	}
-	if !f.mayBeActive() {
-		return f, true, drop
-	}
-	var t Target
-	for _, m := range [...]struct {
-		field string
-		raw   json.RawMessage
-	}{{"hostId", w.HostID}, {"hostnameAndPort", w.HostnameAndPort}, {"clusterId", w.ClusterID},
-		{"clusterName", w.ClusterName}, {"replicaSetName", w.ReplicaSetName}} {
-		if !slices.Contains(drop, m.field) {
-			// Only a string names a target, as targetOf reads it.
-			_ = json.Unmarshal(m.raw, t.Field(m.field))
-		}
-	}
-	f.identity = t.identity()
-	return f, true, drop
-}
-
-// fields checks the members the server reasons about, each already as
-// the server writes it.
-func (w *alertWire) fields() (alertFields, bool) {
-	var f alertFields
-	if w.ID == nil || w.Status == nil || w.EventTypeName == nil || w.Created == nil || w.Updated == nil {
-		return f, false
-	}
-	f.ID, f.Status, f.EventTypeName = *w.ID, *w.Status, *w.EventTypeName
-	if w.GroupID != nil {
-		f.GroupID = *w.GroupID
-	}
-	if w.AlertConfigID != nil {
-		f.AlertConfigID = *w.AlertConfigID
-	}
-	if !api.OneOf(f.Status, api.AlertStatuses) || f.EventTypeName == "" {
-		return f, false
-	}
-	var ok bool
-	if f.Created, ok = canonicalTime(w.Created); !ok {
-		return f, false
-	}
-	for _, t := range []*string{w.Updated, w.LastNotified, w.Resolved} {
-		if _, ok := canonicalTime(t); !ok {
-			return f, false
-		}
-	}
-	if f.AcknowledgedUntil, ok = canonicalTime(w.AcknowledgedUntil); !ok {
-		return f, false
-	}
-	if w.MetricName != nil && !api.OneOf(*w.MetricName, api.MetricNames) ||
-		w.SourceTypeName != nil && !api.OneOf(*w.SourceTypeName, api.SourceTypeNames) {
-		return f, false
-	}
-	if cv := w.CurrentValue; cv != nil {
-		if cv.Units != nil && !api.OneOf(*cv.Units, api.Units) {
-			return f, false
-		}
-		if cv.Number != nil && fmt.Sprint(rules.NormalizeNumbers(*cv.Number)) != cv.Number.String() {
-			return f, false
-		}
-	}
-	return f, true
-}
-
-// canonicalTime parses an optional timestamp that must already be written
-// as the server writes it.
-func canonicalTime(s *string) (time.Time, bool) {
-	if s == nil {
-		return time.Time{}, true
-	}
-	t, err := rules.ParseTimestamp(*s)
-	return t, err == nil && rules.FormatTime(t) == *s
+	f.ID = strings.Clone(f.ID) // the others too are the alert's JSON until interned
+	f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
+	f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
+	f.identity = ar.intern(f.identity)
+	return &AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
 }
 
 // dropMembers removes top-level members from a JSON object, leaving every

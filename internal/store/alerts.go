@@ -3,7 +3,6 @@ package store
 import (
 	"time"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -51,23 +50,10 @@ func validateAlerts(f *Fixtures, c *fixtureCheck) error {
 		items   []*AlertDoc
 		project bool
 	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
-		seen := make(map[string]bool, len(set.items))
+		l := newAlertList(set.project, len(set.items))
 		for i, a := range set.items {
-			if !api.IsObjectID(a.ID) {
-				return failFixture(set.key, i, "id %s must be 24 hexadecimal digits", a.ID)
-			}
-			if seen[a.ID] {
-				return failFixture(set.key, i, "id %s appears twice", a.ID)
-			}
-			seen[a.ID] = true
-			if !set.project && a.GroupID == "" {
-				continue
-			}
-			if !api.IsObjectID(a.GroupID) {
-				return failFixture(set.key, i, "groupId %s must be 24 hexadecimal digits", a.GroupID)
-			}
-			if !c.projects[a.GroupID] {
-				return failFixture(set.key, i, "groupId %s is not a project of the fixtures (projects)", a.GroupID)
+			if rule := l.check(a.ID, a.GroupID, c.projects); rule != "" {
+				return failFixture(set.key, i, "%s", rule)
 			}
 		}
 	}

@@ -1,0 +1,158 @@
+package store
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
+)
+
+// judgedAlert is an alert the fixture loader takes: read by the fast path
+// (w, its fields f, the members to drop, whether it is compact) when it
+// is canonical, or else by the schema (d).
+type judgedAlert struct {
+	w       alertWire
+	f       alertFields
+	drop    []string
+	compact bool
+	d       doc
+}
+
+// judgeAlert applies to one alert of a fixture the rules of the alert
+// itself (those of its place in a list are alertList's): the one place
+// they are applied, for the server's loader (parseAlert) and for what
+// checks alerts before writing a fixture (AlertCheck).
+func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
+	if compact, ok := j.w.scan(raw); ok {
+		if f, ok, drop := j.w.canonical(); ok {
+			j.f, j.drop, j.compact = f, drop, compact
+			return j, nil
+		}
+	}
+	j.w = alertWire{}
+	j.d, err = schemaAlert(raw)
+	return j, err
+}
+
+// schemaAlert reads an alert by its schema, which says what is wrong.
+func schemaAlert(raw []byte) (doc, *rules.Error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var d doc
+	if err := dec.Decode(&d); err != nil || d == nil {
+		return nil, rules.Invalidf("INVALID_JSON", "must be an object")
+	}
+	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// ids are the alert's id and project, as the loader reads them.
+func (j *judgedAlert) ids() (id, project string) {
+	if j.d != nil {
+		id, _ = j.d["id"].(string)
+		project, _ = j.d["groupId"].(string)
+		return id, project
+	}
+	return j.f.ID, j.f.GroupID
+}
+
+// alertList is what the loader requires of an alert for its place in a
+// list (alerts, or globalAlerts when not project): an id of its own, and
+// a project of the fixtures.
+type alertList struct {
+	project bool
+	// seen are the ids so far: those in lower case, most, as their 12
+	// bytes, a third of the string's size.
+	seen      map[[12]byte]struct{}
+	seenOther map[string]struct{}
+}
+
+func newAlertList(project bool, size int) *alertList {
+	return &alertList{project: project, seen: make(map[[12]byte]struct{}, size), seenOther: map[string]struct{}{}}
+}
+
+// check gives the rule an alert of the list breaks, "" for none.
+func (l *alertList) check(id, project string, projects map[string]bool) string {
+	if !api.IsObjectID(id) {
+		return fmt.Sprintf("id %s must be 24 hexadecimal digits", id)
+	}
+	if key, ok := lowerHex(id); ok && !added(l.seen, key) || !ok && !added(l.seenOther, id) {
+		return fmt.Sprintf("id %s appears twice", id)
+	}
+	if !l.project && project == "" {
+		return ""
+	}
+	if !api.IsObjectID(project) {
+		return fmt.Sprintf("groupId %s must be 24 hexadecimal digits", project)
+	}
+	if !projects[project] {
+		return fmt.Sprintf("groupId %s is not a project of the fixtures (projects)", project)
+	}
+	return ""
+}
+
+// added adds k to the set, and says whether it was not there (with one
+// look-up: there is one for each alert).
+func added[K comparable](set map[K]struct{}, k K) bool {
+	n := len(set)
+	set[k] = struct{}{}
+	return len(set) > n
+}
+
+// lowerHex is the 12 bytes an ObjectId in lower case writes.
+func lowerHex(id string) (key [12]byte, ok bool) {
+	for i := 0; i < len(id); i++ {
+		if 'A' <= id[i] && id[i] <= 'F' {
+			return key, false
+		}
+	}
+	_, err := hex.Decode(key[:], []byte(id))
+	return key, err == nil
+}
+
+// AlertCheck checks alerts one at a time with the rules omctl server's
+// fixture loader applies to the items of a fixture's alerts or
+// globalAlerts (docs/server.md, Fixture file), without building the
+// server's alerts: for a program writing a fixture (fixtures capture) to
+// know that the server will load it, at a fraction of the loader's cost.
+// It is safe for concurrent use.
+type AlertCheck struct {
+	mu       sync.Mutex
+	list     *alertList
+	projects map[string]bool
+}
+
+// NewAlertCheck checks the items of key (alerts or globalAlerts) of a
+// fixture whose projects have the ids given (each, itself, valid).
+func NewAlertCheck(key string, projects []string) *AlertCheck {
+	if key != "alerts" && key != "globalAlerts" {
+		panic("store.NewAlertCheck: no list of alerts " + key)
+	}
+	c := &AlertCheck{list: newAlertList(key == "alerts", 0), projects: map[string]bool{}}
+	for _, p := range projects {
+		c.projects[p] = true
+	}
+	return c
+}
+
+// Check checks the next item of the list, raw (one item, as a page of
+// the API gives it), and gives the rule it breaks.
+func (c *AlertCheck) Check(raw []byte) error {
+	j, err := judgeAlert(raw)
+	if err != nil {
+		return fmt.Errorf("%s", err.Rule())
+	}
+	id, project := j.ids()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rule := c.list.check(id, project, c.projects); rule != "" {
+		return fmt.Errorf("%s", rule)
+	}
+	return nil
+}

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/rules"
+)
+
+const checkedAlert = `{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001",` +
+	`"eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` +
+	`"hostnameAndPort":"db1:27017","replicaSetName":"rs0","tags":["a"],"links":[{"href":"x","rel":"self"}]}`
+
+// withMember is checkedAlert with one member set to a value (JSON), or
+// left out when value is "".
+func withMember(name, value string) string {
+	var members map[string]json.RawMessage
+	json.Unmarshal([]byte(checkedAlert), &members)
+	delete(members, name)
+	if value != "" {
+		members[name] = json.RawMessage(value)
+	}
+	out, _ := json.Marshal(members)
+	return string(out)
+}
+
+// checkAgreesWithTheLoader checks the items of a list with AlertCheck and
+// with the fixture loader, and fails unless both refuse the same first
+// item for the same rule, or both take them all. It returns the loader's
+// error.
+func checkAgreesWithTheLoader(t *testing.T, key string, items ...string) error {
+	t.Helper()
+	_, loaded := ParseFixtures("f.json", []byte(fixturesWith(`"`+key+`": [`+strings.Join(items, ", ")+`]`)))
+	c := NewAlertCheck(key, []string{testProject})
+	var checked error
+	for i, it := range items {
+		if err := c.Check([]byte(it)); err != nil {
+			checked = fmt.Errorf("f.json: %s[%d]: %v", key, i, err)
+			break
+		}
+	}
+	if fmt.Sprint(checked) != fmt.Sprint(loaded) {
+		t.Errorf("%s %s:\nthe check says %v\nthe loader says %v", key, strings.Join(items, ", "), checked, loaded)
+	}
+	return loaded
+}
+
+// Whatever alert the loader refuses the check refuses, for the same
+// reason, and what the loader takes the check takes: a table of the ways
+// an alert goes wrong, and some it may look wrong but is not.
+func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
+	refused := map[string]string{
+		withMember("status", `"BOGUS"`):                  "value BOGUS was specified for status",
+		withMember("status", ""):                         "required attribute status was not specified",
+		withMember("status", `null`):                     "required attribute status",
+		withMember("eventTypeName", ""):                  "required attribute eventTypeName",
+		withMember("eventTypeName", `7`):                 "eventTypeName attribute does not match expected format: want a string",
+		withMember("id", `"5f1a"`):                       "id 5f1a must be 24 hexadecimal digits",
+		withMember("id", `"5f1a0000000000000000000g"`):   "must be 24 hexadecimal digits",
+		withMember("id", `5`):                            "must be 24 hexadecimal digits",
+		withMember("id", ""):                             "must be 24 hexadecimal digits",
+		withMember("groupId", `"`+testOther+`"`):         "is not a project of the fixtures",
+		withMember("groupId", ""):                        "groupId  must be 24 hexadecimal digits",
+		withMember("created", `"yesterday"`):             `"yesterday" is not an ISO 8601 timestamp`,
+		withMember("created", `"2026-02-30T00:00:00Z"`):  `"2026-02-30T00:00:00Z" is not an ISO 8601 timestamp`,
+		withMember("updated", `12`):                      "updated attribute",
+		withMember("acknowledgedUntil", `"never"`):       "acknowledgedUntil attribute",
+		withMember("metricName", `"NOT_A_METRIC"`):       "NOT_A_METRIC was specified for metricName",
+		withMember("currentValue", `{"units":"LITRES"}`): "LITRES was specified for currentValue.units",
+		withMember("currentValue", `{"number":"five"}`):  "currentValue.number",
+		withMember("currentValue", `[]`):                 "currentValue",
+		withMember("tags", `[1]`):                        "tags[0] attribute",
+		withMember("tags", `"a"`):                        "tags attribute",
+		// encoding/json would read these into the fast path's fields; the
+		// schema refuses them, and so the loader, whichever path it takes.
+		withMember("tags", `null`):                                  "want an array, not null",
+		withMember("tags", `[null]`):                                "tags[0]",
+		withMember("currentValue", `{"number":"5","units":"RAW"}`):  "currentValue.number",
+		withMember("currentValue", `{"number":null,"units":"RAW"}`): "currentValue.number",
+		withMember("currentValue", `{"number":1,"units":null}`):     "currentValue.units",
+		`{"id":"5f1a00000000000000000009","status":"OPEN","status":"NOPE","eventTypeName":"X","groupId":"` + testProject + `"}`: "value NOPE was specified for status",
+		`[]`:   "must be an object",
+		`null`: "must be an object",
+		`"a"`:  "must be an object",
+	}
+	for raw, want := range refused {
+		for _, key := range []string{"alerts", "globalAlerts"} {
+			err := checkAgreesWithTheLoader(t, key, raw)
+			if key == "globalAlerts" && raw == withMember("groupId", "") {
+				continue // a global alert need not name a project
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: the loader says %v, want a refusal naming %q", key, raw, err, want)
+			}
+		}
+	}
+	taken := []string{
+		checkedAlert,
+		withMember("eventTypeName", `"A_TYPE_OF_NEXT_YEAR"`), // any event type: the API adds some
+		withMember("id", `"5F1A00000000000000000009"`),
+		withMember("created", `"2026-01-01T01:00:00+01:00"`), // not as the server writes it: the schema's path
+		withMember("eventTypeName", `""`),                    // the schema asks for a string
+		withMember("currentValue", `{"number":5.0,"units":"RAW"}`),
+		withMember("hostId", `null`),
+		withMember("STATUS", `"BOGUS"`),                               // a member the API does not name, kept
+		strings.Replace(checkedAlert, `"status"`, `"st\u0061tus"`, 1), // the decoder's status
+		`{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","eventTypeName":"HOST_DOWN","status":"CLOSED",` + "\n\t" +
+			`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","x":{"status":"a\"status\":"}}`,
+	}
+	for _, raw := range taken {
+		if err := checkAgreesWithTheLoader(t, "alerts", raw); err != nil {
+			t.Errorf("%s: %v, want it taken", raw, err)
+		}
+	}
+	// The rules of the list: an id once, a project of the fixtures, which
+	// a global alert may leave out.
+	other := withMember("id", `"5f1a00000000000000000010"`)
+	if err := checkAgreesWithTheLoader(t, "alerts", checkedAlert, other, checkedAlert); err == nil || !strings.Contains(err.Error(), "alerts[2]: id 5f1a00000000000000000009 appears twice") {
+		t.Errorf("an id twice: %v", err)
+	}
+	if err := checkAgreesWithTheLoader(t, "alerts", checkedAlert, withMember("id", `"5F1A00000000000000000009"`)); err != nil {
+		t.Errorf("ids that differ in letter case are two ids: %v", err)
+	}
+	if err := checkAgreesWithTheLoader(t, "globalAlerts", withMember("groupId", ""), other); err != nil {
+		t.Errorf("a global alert of no project: %v", err)
+	}
+}
+
+// FuzzAlertCheckAgreesWithTheLoader: for any alert, alone or twice, the
+// check and the loader take it or refuse it alike, for the same reason.
+func FuzzAlertCheckAgreesWithTheLoader(f *testing.F) {
+	f.Add([]byte(checkedAlert), false)
+	f.Add([]byte(withMember("status", `"CLOSED"`)), true)
+	f.Add([]byte(withMember("currentValue", `{"number":1e3,"units":"RAW"}`)), false)
+	f.Add([]byte(withMember("created", `"2026-01-01T00:00:00.5Z"`)), false)
+	f.Add([]byte(`{"id":"5f1a00000000000000000009","id":"5f1a00000000000000000008","status":"OPEN"}`), false)
+	f.Fuzz(func(t *testing.T, raw []byte, global bool) {
+		key := "alerts"
+		if global {
+			key = "globalAlerts"
+		}
+		if !json.Valid(raw) {
+			// The loader's decoder says where in the file; the check, which
+			// sees one item, refuses it.
+			if err := NewAlertCheck(key, []string{testProject}).Check(raw); err == nil {
+				t.Fatalf("%q is not JSON, and the check takes it", raw)
+			}
+			return
+		}
+		checkAgreesWithTheLoader(t, key, string(raw))
+		checkAgreesWithTheLoader(t, key, string(raw), string(raw))
+	})
+}
+
+// FuzzTheFastPathTakesWhatTheSchemaTakes: an alert the fast path takes is
+// one the schema takes, read the same, and stored the same but for how
+// its JSON is written; and the fast path reads each member as a decoder
+// does.
+func FuzzTheFastPathTakesWhatTheSchemaTakes(f *testing.F) {
+	f.Add([]byte(checkedAlert))
+	f.Add([]byte(withMember("currentValue", `{"number":-1.5e-3,"units":"RAW","x":[{"number":1}]}`)))
+	f.Add([]byte(withMember("eventTypeName", `"OUTSIDE_METRIC_THRESHOLD"`)))
+	f.Add([]byte(withMember("status", `"CLOSED"`)))
+	f.Add([]byte(` {"id" : "5f1a00000000000000000009", "status":"OPEN", "eventTypeName":"BACKUP", "created":"2026-01-01T00:00:00Z", "updated":"2026-01-01T00:00:00Z", "hostId":"h\u00e9"} `))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var w alertWire
+		compact, ok := w.scan(raw)
+		if !ok {
+			return
+		}
+		if !json.Valid(raw) {
+			t.Fatalf("%q is not JSON, and the fast path takes it", raw)
+		}
+		var b bytes.Buffer
+		json.Compact(&b, raw)
+		if compact != (b.String() == string(raw)) {
+			t.Errorf("%s: compact %v", raw, compact)
+		}
+		var members map[string]any
+		json.Unmarshal(raw, &members)
+		for k := range wireCurrentValue {
+			if v, _ := members[wireNames[k]].(string); w.is(k) && v != w.str[k] {
+				t.Fatalf("%s: %s read as %q, a decoder reads %q", raw, wireNames[k], w.str[k], v)
+			}
+		}
+		fast, ok, _ := w.canonical()
+		if !ok {
+			return
+		}
+		d, err := schemaAlert(raw)
+		if err != nil {
+			t.Fatalf("%s: the fast path takes it, the schema says %s", raw, err.Rule())
+		}
+		slow := NewAlertDoc(d)
+		a, perr := parseAlert(raw, &arena{})
+		if perr != nil {
+			t.Fatalf("%s: %s", raw, perr.Rule())
+		}
+		if fast != slow.alertFields || a.alertFields != slow.alertFields {
+			t.Errorf("%s: read as %+v, the schema reads %+v, stored as %+v", raw, fast, slow.alertFields, a.alertFields)
+		}
+		if !reflect.DeepEqual(a.Doc(), slow.Doc()) {
+			t.Errorf("%s: stored as %s, the schema stores %s", raw, a.Raw, slow.Raw)
+		}
+	})
+}
+
+// A time is canonical, as the fast path reads it, exactly when it is
+// written as the server writes it.
+func TestCanonicalTimes(t *testing.T) {
+	for _, s := range []string{"2026-01-01T00:00:00Z", "2024-02-29T23:59:59Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+		"2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z",
+		"2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00+00:00", "2026-01-01 00:00:00Z", "2026-01-01T00:00:00z", "2026-01-01",
+		"+026-01-01T00:00:00Z", "2026-1-01T00:00:00Z", "", "2026-01-01T00:00:0aZ", "２０２６-01-01T00:00:00Z"} {
+		checkCanonicalTime(t, s)
+	}
+}
+
+func FuzzCanonicalTime(f *testing.F) {
+	f.Add("2026-01-01T00:00:00Z")
+	f.Fuzz(checkCanonicalTime)
+}
+
+func checkCanonicalTime(t *testing.T, s string) {
+	w := alertWire{has: 1 << wireCreated}
+	w.str[wireCreated] = s
+	got, ok := w.canonicalTime(wireCreated, &timeMemo{})
+	parsed, err := rules.ParseTimestamp(s)
+	want := err == nil && rules.FormatTime(parsed) == s
+	if ok != want || ok && !got.Equal(parsed) {
+		t.Errorf("%q: canonical %v (%v), want %v (%v)", s, ok, got, want, parsed)
+	}
+	if ok && got.Location() != time.UTC {
+		t.Errorf("%q: read in %v", s, got.Location())
+	}
+}
+
+// FuzzScannerTellsJSONAsTheDecoderDoes: what the fast path's scanner
+// walks to the end is what encoding/json calls JSON, so that an alert
+// that is not JSON is never taken as it is, whoever gives it.
+func FuzzScannerTellsJSONAsTheDecoderDoes(f *testing.F) {
+	for _, seed := range []string{checkedAlert, `[1,-0.5e+3,true,false,null,"\u00e9\n"]`, `01`, `"\x"`, `{"a":1,}`, "\"\x01\"", `1.`, `-`, `[[]]`, ` {} `} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s := scanner{b: raw}
+		ok := s.skip()
+		s.space()
+		if ok = ok && s.i == len(raw); ok != json.Valid(raw) {
+			t.Errorf("%q: the scanner says %v, encoding/json %v", raw, ok, json.Valid(raw))
+		}
+	})
+}
