@@ -7,33 +7,40 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
-// renderStore applies the output rules of docs/api.md (S3 stores): no key fields with IAM_ROLE;
-// the snapshot store answer always states loadFactor and s3AuthMethod.
-func (c *reqCtx) renderStore(rec *store.S3Store, snapshot bool, path ...string) doc {
-	out := rec.Members()
-	if rec.AuthMethod == "IAM_ROLE" {
-		for _, k := range rules.StoreKeyFields {
-			delete(out, k)
+// storeJSON is a store as the API shows it (docs/api.md, S3 stores): no
+// key fields with IAM_ROLE, and a snapshot store's answer always states
+// loadFactor and s3AuthMethod; then its self link. The members are
+// encoded once a record (a record never changes): a list of stores is
+// then copies of bytes, not an encoding of each store's members on every
+// request, which with large stores was most of the server's time under
+// load (docs/performance.md).
+func (c *reqCtx) storeJSON(rec *store.S3Store, snapshot bool, path ...string) []byte {
+	body := rec.Rendered(func(members doc) []byte {
+		if rec.AuthMethod == "IAM_ROLE" {
+			for _, k := range rules.StoreKeyFields {
+				delete(members, k)
+			}
 		}
-	}
-	if snapshot {
-		if out["s3AuthMethod"] == nil {
-			out["s3AuthMethod"] = "KEYS"
+		if snapshot {
+			if members["s3AuthMethod"] == nil {
+				members["s3AuthMethod"] = "KEYS"
+			}
+			if members["loadFactor"] == nil {
+				members["loadFactor"] = int64(rules.DefaultLoadFactor)
+			}
 		}
-		if out["loadFactor"] == nil {
-			out["loadFactor"] = int64(rules.DefaultLoadFactor)
-		}
-	}
-	return withLinks(out, c.resourceHref(append(path, rec.ID)...))
+		return rules.EncodeJSON(members)
+	})
+	return withLinksJSON(body, c.resourceHref(append(path, rec.ID)...))
 }
 
-// renderOplogStore and renderSnapshotStore show a store of their kind.
-func (c *reqCtx) renderOplogStore(rec *store.S3Store) doc {
-	return c.renderStore(rec, false, "admin", "backup", "oplog", "s3Configs")
+// oplogStoreJSON and snapshotStoreJSON show a store of their kind.
+func (c *reqCtx) oplogStoreJSON(rec *store.S3Store) []byte {
+	return c.storeJSON(rec, false, "admin", "backup", "oplog", "s3Configs")
 }
 
-func (c *reqCtx) renderSnapshotStore(rec *store.S3Store) doc {
-	return c.renderStore(rec, true, "admin", "backup", "snapshot", "s3Configs")
+func (c *reqCtx) snapshotStoreJSON(rec *store.S3Store) []byte {
+	return c.storeJSON(rec, true, "admin", "backup", "snapshot", "s3Configs")
 }
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
@@ -45,7 +52,7 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	if rec == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
-	c.ok(c.renderOplogStore(rec))
+	c.okRaw(c.oplogStoreJSON(rec))
 	return nil
 }
 
@@ -64,7 +71,7 @@ func (s *Server) createOplogStore(c *reqCtx) *apiError {
 	if rerr != nil {
 		return fromRule(rerr)
 	}
-	c.ok(c.renderOplogStore(rec))
+	c.okRaw(c.oplogStoreJSON(rec))
 	return nil
 }
 
@@ -77,7 +84,7 @@ func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
 	if rec == nil {
 		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
-	c.ok(c.renderSnapshotStore(rec))
+	c.okRaw(c.snapshotStoreJSON(rec))
 	return nil
 }
 
@@ -96,7 +103,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id)); err != nil {
 		return err
 	}
-	c.ok(c.renderSnapshotStore(c.st.ReplaceSnapshotStore(id, body)))
+	c.okRaw(c.snapshotStoreJSON(c.st.ReplaceSnapshotStore(id, body)))
 	return nil
 }
 
@@ -117,7 +124,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Replace, id)); err != nil {
 		return err
 	}
-	c.ok(c.renderOplogStore(c.st.ReplaceOplogStore(id, body)))
+	c.okRaw(c.oplogStoreJSON(c.st.ReplaceOplogStore(id, body)))
 	return nil
 }
 
@@ -137,13 +144,13 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 	if rerr != nil {
 		return fromRule(rerr)
 	}
-	c.ok(c.renderSnapshotStore(rec))
+	c.okRaw(c.snapshotStoreJSON(rec))
 	return nil
 }
 
 // listStores lists the stores of one kind, leaving out with
 // assignableOnly (the default) those whose assignmentEnabled is false.
-func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store.S3Store) doc) *apiError {
+func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store.S3Store) []byte) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -152,21 +159,25 @@ func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store
 		return err
 	}
 	all, _ := o.Page(store.Page{Num: 1, Size: o.Len()})
-	var items []doc
+	var shown []*store.S3Store
 	for _, rec := range all {
 		if !flags["assignableOnly"] || rec.Assignable() {
-			items = append(items, render(rec))
+			shown = append(shown, rec)
 		}
 	}
-	page, total := pageOf(items, p)
-	c.list(page, total, p)
+	page, total := pageOf(shown, p)
+	items := make([][]byte, len(page))
+	for i, rec := range page {
+		items[i] = render(rec)
+	}
+	c.listRaw(items, total, p)
 	return nil
 }
 
 func (s *Server) listOplogStores(c *reqCtx) *apiError {
-	return c.listStores(c.st.OplogStores(), c.renderOplogStore)
+	return c.listStores(c.st.OplogStores(), c.oplogStoreJSON)
 }
 
 func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
-	return c.listStores(c.st.SnapshotStores(), c.renderSnapshotStore)
+	return c.listStores(c.st.SnapshotStores(), c.snapshotStoreJSON)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -86,4 +87,41 @@ func TestAcceptedTosFalseIsTheAnswerEvenWithFieldsMissing(t *testing.T) {
 	e.expect(e.do("owner", "PUT", "/admin/backup/snapshot/s3Configs/blocks1", map[string]any{"acceptedTos": false}), 400, "CANNOT_CREATE_STORE_WITHOUT_ACCEPTED_TOS")
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", map[string]any{"id": "x", "acceptedTos": true}), 400, "MISSING_ATTRIBUTE")
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", map[string]any{"id": "x", "acceptedTos": "no"}), 400, "INVALID_JSON_ATTRIBUTE")
+}
+
+// A store's answer is encoded once a record and kept (docs/performance.md):
+// the list must still show each store as its last write left it, hide
+// the keys of an IAM_ROLE store, and page before it renders.
+func TestStoreListShowsEachStoreAsItIsNow(t *testing.T) {
+	e := newEnv(t)
+	const list = "/admin/backup/oplog/s3Configs?assignableOnly=false&itemsPerPage=500"
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 200, "")
+	before := e.do("owner", "GET", list, nil)
+	e.expect(before, 200, "")
+	e.expect(e.do("owner", "PUT", "/admin/backup/oplog/s3Configs/oplog2", oplogBody(map[string]any{"id": nil, "s3MaxConnections": 77})), 200, "")
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(map[string]any{"id": "oplog3", "s3AuthMethod": "IAM_ROLE"})), 200, "")
+	after := e.do("owner", "GET", list, nil)
+	byID := map[string]map[string]any{}
+	for _, it := range after.get("results").([]any) {
+		m := it.(map[string]any)
+		byID[m["id"].(string)] = m
+	}
+	if byID["oplog2"]["s3MaxConnections"] != 77.0 || byID["oplog2"]["awsSecretKey"] != "secret" {
+		t.Errorf("the list shows the store as before its update: %s (before: %s)", after.raw, before.raw)
+	}
+	if m := byID["oplog3"]; m == nil || m["awsAccessKey"] != nil || m["awsSecretKey"] != nil || m["s3AuthMethod"] != "IAM_ROLE" {
+		t.Errorf("IAM_ROLE store in the list = %v", m)
+	}
+	if !strings.HasSuffix(after.str("results", "0", "links", "0", "href"), "/admin/backup/oplog/s3Configs/"+after.str("results", "0", "id")) {
+		t.Errorf("self link = %s", after.raw)
+	}
+	total := int(after.get("totalCount").(float64))
+	last := e.do("owner", "GET", fmt.Sprintf("/admin/backup/oplog/s3Configs?assignableOnly=false&itemsPerPage=1&pageNum=%d", total), nil)
+	if got := last.get("results").([]any); len(got) != 1 || got[0].(map[string]any)["id"] != "oplog3" || last.get("totalCount") != float64(total) {
+		t.Errorf("last page of one = %s", last.raw)
+	}
+	wrapped := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2?envelope=true&pretty=true", nil)
+	if wrapped.get("content", "s3MaxConnections") != 77.0 || wrapped.get("status") != 200.0 || !strings.Contains(string(wrapped.raw), "\n  ") {
+		t.Errorf("envelope and pretty = %s", wrapped.raw)
+	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // What changed since the last commit to the state file: the data records
-// it here, and the commit takes it (Store.runLocked).
+// it here, and the commit takes it (Store.takeBatch).
 
 type recordRef struct{ kind, key string }
 

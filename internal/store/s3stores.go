@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/omctl/omctl/internal/rules"
 )
@@ -10,6 +11,8 @@ import (
 type S3Store struct {
 	members
 	ID, AuthMethod string // AuthMethod "" is KEYS, the default
+
+	rendered atomic.Pointer[[]byte] // see Rendered
 }
 
 func newS3Store(d doc) *S3Store {
@@ -24,6 +27,21 @@ func (s *S3Store) key() string { return s.ID }
 // Assignable reports whether new backups may be assigned to the store:
 // unless its assignmentEnabled is false.
 func (s *S3Store) Assignable() bool { return s.m["assignmentEnabled"] != false }
+
+// Rendered is the store as render encodes a copy of its members, made on
+// the first call and kept: a record never changes, so neither does what
+// it renders to, and a list of large stores costs copies, not encodings.
+// render must give the same bytes whenever it is called for the record
+// (the server's handlers pass one function a kind of store); readers may
+// call it side by side, under the read lock.
+func (s *S3Store) Rendered(render func(doc) []byte) []byte {
+	if b := s.rendered.Load(); b != nil {
+		return *b
+	}
+	b := render(s.Members())
+	s.rendered.Store(&b)
+	return b
+}
 
 // OplogStores are the oplog stores, in the order they were created.
 func (s *State) OplogStores() *Ordered[*S3Store] { return s.oplogStores }
