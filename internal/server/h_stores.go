@@ -16,6 +16,7 @@ import (
 // load (docs/performance.md).
 func (c *reqCtx) storeJSON(rec *store.S3Store, snapshot bool, path ...string) []byte {
 	body := rec.Rendered(func(members doc) []byte {
+		delete(members, "links") // a fixture's, pasted from a GET: ours replace it
 		if rec.AuthMethod == "IAM_ROLE" {
 			for _, k := range rules.StoreKeyFields {
 				delete(members, k)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -123,5 +124,31 @@ func TestStoreListShowsEachStoreAsItIsNow(t *testing.T) {
 	wrapped := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2?envelope=true&pretty=true", nil)
 	if wrapped.get("content", "s3MaxConnections") != 77.0 || wrapped.get("status") != 200.0 || !strings.Contains(string(wrapped.raw), "\n  ") {
 		t.Errorf("envelope and pretty = %s", wrapped.raw)
+	}
+}
+
+// A store pasted into a fixture from a GET answer keeps its links member;
+// the answer shows the server's own links in its place, once.
+func TestAStoreWithLinksInItsFixtureShowsOnlyTheServersLinks(t *testing.T) {
+	var fx map[string]any
+	if err := json.Unmarshal([]byte(fixtureJSON), &fx); err != nil {
+		t.Fatal(err)
+	}
+	fx["oplogStores"] = []any{map[string]any{"id": "pasted", "acceptedTos": true, "s3BucketName": "b", "s3MaxConnections": 5, "uri": "mongodb://m:27017",
+		"s3BucketEndpoint": "https://s3", "pathStyleAccessEnabled": false, "sseEnabled": false,
+		"links": []any{map[string]any{"href": "https://prod.example.com/api/public/v1.0/admin/backup/oplog/s3Configs/pasted", "rel": "self"}}}}
+	b, err := json.Marshal(fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvWith(t, string(b))
+	one := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/pasted", nil)
+	if n := strings.Count(string(one.raw), `"links"`); n != 1 || strings.Contains(string(one.raw), "prod.example.com") {
+		t.Errorf("GET shows links %d times: %s", n, one.raw)
+	}
+	list := e.do("owner", "GET", "/admin/backup/oplog/s3Configs?assignableOnly=false", nil)
+	items := len(list.get("results").([]any))
+	if n := strings.Count(string(list.raw), `"links"`); n != items+1 || strings.Contains(string(list.raw), "prod.example.com") {
+		t.Errorf("a list of %d shows links %d times: %s", items, n, list.raw)
 	}
 }
