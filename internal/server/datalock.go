@@ -61,10 +61,10 @@ func (s *Server) change(fn func(*store.State) *apiError, firstAttempts *sync.Wai
 	return aerr
 }
 
-// afterChange logs the notifications a change recorded, queues its
-// webhooks, and keeps the engine's loop running while anything is due.
+// afterChange queues the webhooks of a change (its notifications are in
+// the log already: Server.published), and keeps the engine's loop running
+// while anything is due.
 func (s *Server) afterChange(out store.Outcome, firstAttempts *sync.WaitGroup) {
-	s.notes.add(out.Notes)
 	s.deliver(out.Deliveries, firstAttempts)
 	if out.Pending && !s.clock.Virtual() {
 		s.startTicker()

@@ -157,6 +157,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.Publish(s.published)
 	s.store = st
 	if opts.BaseURL != "" {
 		s.base.Store(opts.BaseURL)
@@ -196,18 +197,28 @@ func (s *Server) Reset() error {
 	return nil
 }
 
-// resetLocked puts st back to the loaded fixtures and forgets the
-// notifications, journal and faults, under the data lock so no request
-// sees one without the other.
+// resetLocked puts st back to the loaded fixtures; once that is
+// committed, published forgets the notifications, journal and faults,
+// under the data lock so no request sees one without the other.
 func (s *Server) resetLocked(st *store.State) {
 	st.ResetTo(s.store.Seed(), s.clock.Now())
-	s.notes.clear()
-	s.journal.clear()
-	s.faults.clear()
-	// What the old data, the log and the journal held goes back to the
-	// system, not only to the runtime: a reset after a long run shrinks
-	// the server.
-	go debug.FreeOSMemory()
+}
+
+// published keeps what a committed write changed beside the data: the
+// store calls it in the order the writes were applied (store.Publish), so
+// a reset empties the notification log, the journal and the faults only
+// once it is on disk, and after the notifications of the writes before it.
+func (s *Server) published(out store.Outcome) {
+	if out.Reset {
+		s.notes.clear()
+		s.journal.clear()
+		s.faults.clear()
+		// What the old data, the log and the journal held goes back to
+		// the system, not only to the runtime: a reset after a long run
+		// shrinks the server.
+		go debug.FreeOSMemory()
+	}
+	s.notes.add(out.Notes)
 }
 
 // Credentials lists the keys and users of the data being served, for the

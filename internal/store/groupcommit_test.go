@@ -113,23 +113,89 @@ func TestAFailedBatchFailsEachOfItsWritesAndAppliesNone(t *testing.T) {
 	}
 }
 
-func TestAPanicFailsOnlyItsOwnWriteOfABatch(t *testing.T) {
+// A panic is a bug, and the part of the change made before it cannot be
+// told from the rest of its batch: the batch fails whole, so that no
+// write is answered 500 yet applied.
+func TestAPanicInOneChangeFailsItsBatchAndAppliesNone(t *testing.T) {
 	s, path := openStore(t)
 	holdFirstCommit(t, s, 3, func(int64) bool { return false })
 	errs := updateAll(s, 3, func(i int) func(*State) {
 		if i == 2 {
-			return func(*State) { panic("bug") }
+			return func(st *State) {
+				st.CreateOplogStore(oplogStore("half", 1))
+				panic("bug")
+			}
 		}
 		return createStore(i)
 	})
 	var perr *PanicError
-	if !errors.As(errs[2], &perr) {
+	if !errors.As(errs[2], &perr) || perr.Value != "bug" {
 		t.Errorf("the panicking write: %v", errs[2])
 	}
+	for _, i := range []int{1, 3} {
+		if !errors.Is(errs[i], errNotApplied) {
+			t.Errorf("write %d of the panicking batch: %v, want errNotApplied", i, errs[i])
+		}
+	}
+	assertStores(t, s, path, map[string]bool{"g0": true, "g1": false, "half": false, "g3": false})
+}
+
+// A panic outside the changes (encoding, the log) leaves nothing of the
+// batch applied, and tells each of its writers.
+func TestAPanicInTheCommitFailsEachWriteOfTheBatch(t *testing.T) {
+	s, path := openStore(t)
+	var first atomic.Bool
+	failCommits(s, func(*statelog.Batch) error {
+		if first.CompareAndSwap(false, true) {
+			for s.waitingCount() < 2 {
+				time.Sleep(time.Millisecond)
+			}
+			return nil
+		}
+		panic("bug in the log")
+	})
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	run := func(i int) {
+		defer wg.Done()
+		_, errs[i] = s.Update(createStore(i))
+	}
+	wg.Add(1)
+	go run(0)
+	for s.mu.TryRLock() {
+		s.mu.RUnlock()
+		time.Sleep(time.Millisecond)
+	}
+	wg.Add(2)
+	go run(1)
+	go run(2)
+	wg.Wait()
+	failCommits(s, nil)
+	if errs[0] != nil {
+		t.Errorf("the first write: %v", errs[0])
+	}
+	for _, i := range []int{1, 2} {
+		var perr *PanicError
+		if !errors.As(errs[i], &perr) {
+			t.Errorf("write %d of the batch whose commit panicked: %v", i, errs[i])
+		}
+	}
+	assertStores(t, s, path, map[string]bool{"g0": true, "g1": false, "g2": false})
+}
+
+// assertStores checks which stores memory and the state file hold.
+func assertStores(t *testing.T, s *Store, path string, want map[string]bool) {
+	t.Helper()
+	mem := map[string]bool{}
+	s.View(func(st *State) {
+		for id := range want {
+			mem[id] = st.OplogStores().Get(id) != nil
+		}
+	})
 	disk := onDisk(t, s, path).OplogStores()
-	for _, i := range []int{0, 1, 3} {
-		if errs[i] != nil || disk.Get(fmt.Sprintf("g%d", i)) == nil {
-			t.Errorf("write %d beside a panic: %v, on disk %v", i, errs[i], disk.Get(fmt.Sprintf("g%d", i)))
+	for id, w := range want {
+		if mem[id] != w || (disk.Get(id) != nil) != w {
+			t.Errorf("store %s: in memory %v, on disk %v, want %v", id, mem[id], disk.Get(id) != nil, w)
 		}
 	}
 }

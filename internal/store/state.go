@@ -42,6 +42,7 @@ type State struct {
 	dirty      map[recordRef]func() any
 	dirtyOrder []recordRef
 	dirtyAll   bool
+	wasReset   bool // ResetTo ran since the last takeReset
 }
 
 func joinKey(a, b string) string { return a + "/" + b }
@@ -87,6 +88,15 @@ func (s *State) ResetTo(f *Fixtures, now time.Time) {
 	*s = *newState(f.Clone(), now)
 	s.prepare(now)
 	s.touchAll()
+	s.wasReset = true
+}
+
+// takeReset reports whether the data was reset since it was last asked,
+// and forgets it.
+func (s *State) takeReset() bool {
+	r := s.wasReset
+	s.wasReset = false
+	return r
 }
 
 // prepare does before the data is served what the first requests would

@@ -12,6 +12,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -63,6 +64,8 @@ type Store struct {
 	log   Log       // nil: memory only
 	clock *Clock
 
+	publish func(Outcome) // see Publish
+
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
 }
@@ -74,6 +77,9 @@ type Outcome struct {
 	Notes      []*Notification
 	Deliveries []*Delivery
 	Pending    bool
+	// Reset: the data went back to its seed (State.ResetTo), so what the
+	// server keeps beside it goes too; Notes came after.
+	Reset bool
 }
 
 // PanicError is a change or read that panicked: a bug, reported with its
@@ -234,18 +240,19 @@ func (s *Store) View(fn func(*State)) (err error) {
 // sees a change that is not on disk. When the commit fails, the data and
 // the clock go back to what they were before fn (the log holds exactly
 // that), and a *CommitError says why: the change is not applied, and no
-// later commit writes it. A panic in fn is returned as a PanicError; what
-// fn changed before it stays, and is committed with the others of its
-// batch.
+// later commit writes it. A panic in fn is returned as a PanicError.
 //
 // Writers that wait for the lock together are committed together: the
 // one that gets the lock runs every waiting writer's fn, in the order they
 // came, and commits them in one batch (group commit). A commit costs a
 // sync of the disk whatever it holds, and readers wait for it; one sync a
 // writer let 16 writers hold the lock all the time on a slow disk, while
-// a batch holds it about as long as one (docs/performance.md). If that
-// batch's commit fails, each of its writers gets the CommitError and none
-// of their changes is applied.
+// a batch holds it about as long as one (docs/performance.md). A batch is
+// applied whole or not at all: if its commit fails, or one of its fns
+// panics, each of its writers gets an error and none of their changes is
+// applied (with a log to go back to). fn may thus run on another writer's
+// goroutine: it must not block, and must not call runtime.Goexit (should
+// it, its batch fails the same way).
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
 	w := &write{fn: fn}
 	s.waitingMu.Lock()
@@ -262,6 +269,14 @@ func (s *Store) Update(fn func(*State)) (Outcome, error) {
 	return w.out, w.err
 }
 
+// Publish has the store call fn with the outcome of each write once it is
+// committed, in the order the writes were applied, before any of their
+// writers returns: what the server keeps beside the data (the
+// notification log) then follows the data's order, even within a batch.
+// fn runs under the write lock: it must not block or call the store.
+// Call Publish before the store is shared.
+func (s *Store) Publish(fn func(Outcome)) { s.publish = fn }
+
 // write is a writer waiting for its fn to be run and committed; out and
 // err are set, under mu, by whoever runs it.
 type write struct {
@@ -270,33 +285,67 @@ type write struct {
 	err error
 }
 
+// errNotApplied is the error of a write whose batch failed for another
+// of its writes: it was not applied either.
+var errNotApplied = errors.New("the change was not applied: a change committed with it failed")
+
 // runBatch runs the writers' fns one after another and commits their
-// changes at once (under mu).
+// changes at once (under mu); see Update.
 func (s *Store) runBatch(batch []*write) {
 	if len(batch) == 0 {
 		return
 	}
 	before := s.clock.mark()
 	savedClock, savedOffset := s.savedClock, s.savedOffset
-	for _, w := range batch {
-		w.out, w.err = s.runLocked(w.fn)
-	}
-	b, err := s.takeBatch()
-	if err != nil {
-		for _, w := range batch {
-			w.out, w.err = Outcome{}, err
+	fail := func(err error) {
+		for _, w := range batch { // first: should undo panic, none is told it was applied
+			if w.err == nil || w.err == errNotApplied {
+				w.err = err
+			}
+			w.out = Outcome{}
 		}
-		return
-	}
-	if b == nil {
-		return
-	}
-	if cerr := s.log.Commit(b); cerr != nil {
 		s.clock.restore(before)
 		s.savedClock, s.savedOffset = savedClock, savedOffset
 		s.undo()
+	}
+	settled := false
+	defer func() {
+		if settled {
+			return
+		}
+		// Stopped by a panic outside the fns (encoding, the log) or a
+		// Goexit in one: nothing of the batch is known to be on disk.
+		var err error = errNotApplied
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+		fail(err)
+	}()
+	for _, w := range batch {
+		w.err = errNotApplied // until it has run
+	}
+	panicked := false
+	for _, w := range batch {
+		w.out, w.err = s.runLocked(w.fn)
+		panicked = panicked || w.err != nil
+	}
+	b, err := s.takeBatch()
+	switch {
+	case panicked:
+		fail(errNotApplied)
+	case err != nil:
+		fail(err)
+	case b != nil:
+		if cerr := s.log.Commit(b); cerr != nil {
+			fail(&CommitError{Path: s.log.Path(), Err: cerr})
+		}
+	}
+	settled = true
+	if s.publish != nil {
 		for _, w := range batch {
-			w.out, w.err = Outcome{}, &CommitError{Path: s.log.Path(), Err: cerr}
+			if w.err == nil {
+				s.publish(w.out)
+			}
 		}
 	}
 }
@@ -306,9 +355,13 @@ func (s *Store) runBatch(batch []*write) {
 // restart would serve the same. Rebuilding costs in proportion to the
 // data, but only when a commit fails (a full disk, an I/O error), and
 // keeps the everyday path free of bookkeeping. Should the log not be
-// readable either, memory keeps the change and the next commit writes the
-// data whole, so that the log does not miss it under later changes.
+// readable either, or should there be no log, memory keeps the change and
+// the next commit writes the data whole, so that the log does not miss it
+// under later changes.
 func (s *Store) undo() {
+	if s.log == nil {
+		return
+	}
 	data, err := readLog(s.log)
 	if err != nil {
 		s.st.touchAll()
@@ -337,6 +390,7 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 	}()
 	fn(s.st)
 	out.Notes, out.Deliveries = s.st.takeNotifications()
+	out.Reset = s.st.takeReset()
 	out.Pending = s.st.Scheduled()
 	return out, nil
 }
