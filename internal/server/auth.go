@@ -33,13 +33,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Pri
 		s.challenge(w, false)
 		return nil
 	}
-	var p *store.Principal
-	var secret string
-	s.view(func(st *store.State) {
-		if p = st.Principal(cred.Username); p != nil {
-			secret = p.Secret
-		}
-	})
+	in, _ := s.store.SignIn(cred.Username)
+	p, secret := in.Principal, in.Secret
 	if p == nil || cred.Realm != realm || !s.uriMatches(cred.URI, r) {
 		s.challenge(w, false)
 		return nil

@@ -101,14 +101,8 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
-	var p *store.Principal
-	unlisted := false
-	s.view(func(st *store.State) {
-		p = st.Principal(c.caller.Name)
-		unlisted = p != nil && p.Key != nil && len(p.Key.AccessList) == 0
-	})
-	if unlisted {
-		c.caller = p // no list to check, nothing to count
+	if in, _ := s.store.SignIn(c.caller.Name); in.Unlisted {
+		c.caller = in.Principal // no list to check, nothing to count
 		return nil
 	}
 	return s.withData(func(st *store.State) *apiError {

@@ -51,6 +51,9 @@ func (s *State) touchAlert(r *AlertRec) {
 }
 
 func (s *State) touchRef(ref recordRef, get func() any) {
+	if ref.kind == "apiKeys" || ref.kind == "users" {
+		s.signInsChanged = true
+	}
 	if s.dirty == nil {
 		s.dirty = map[recordRef]func() any{}
 	}
@@ -61,7 +64,7 @@ func (s *State) touchRef(ref recordRef, get func() any) {
 }
 
 // touchAll records that everything changed (reset, or a new state file).
-func (s *State) touchAll() { s.dirtyAll = true }
+func (s *State) touchAll() { s.dirtyAll, s.signInsChanged = true, true }
 
 // takeChanges returns what changed, in the order it changed, and forgets it.
 func (s *State) takeChanges() (recs []record, all bool) {

@@ -43,6 +43,9 @@ type State struct {
 	dirtyOrder []recordRef
 	dirtyAll   bool
 	wasReset   bool // ResetTo ran since the last takeReset
+	// signInsChanged: an API key or user changed since the last
+	// takeSignInsChanged (Store.SignIn).
+	signInsChanged bool
 }
 
 func joinKey(a, b string) string { return a + "/" + b }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -65,6 +66,7 @@ type Store struct {
 	clock *Clock
 
 	publish func(Outcome) // see Publish
+	signIns atomic.Pointer[map[string]SignIn]
 
 	savedClock  time.Time     // the virtual clock's time last committed
 	savedOffset time.Duration // the real clock's offset last committed
@@ -112,6 +114,7 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 	s.st = newState(seed.Clone(), clock.Now())
 	if log == nil {
 		s.st.prepare(clock.Now())
+		s.refreshSignIns()
 		return s, nil
 	}
 	if log.Empty() {
@@ -130,6 +133,7 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 	if _, err := s.Update(func(st *State) { st.prepare(clock.Now()) }); err != nil {
 		return nil, err
 	}
+	s.refreshSignIns()
 	return s, nil
 }
 
@@ -307,6 +311,8 @@ func (s *Store) runBatch(batch []*write) {
 		s.clock.restore(before)
 		s.savedClock, s.savedOffset = savedClock, savedOffset
 		s.undo()
+		s.st.takeSignInsChanged()
+		s.refreshSignIns()
 	}
 	settled := false
 	defer func() {
@@ -341,6 +347,9 @@ func (s *Store) runBatch(batch []*write) {
 		}
 	}
 	settled = true
+	if s.st.takeSignInsChanged() {
+		s.refreshSignIns()
+	}
 	if s.publish != nil {
 		for _, w := range batch {
 			if w.err == nil {
