@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/omctl/omctl/internal/api"
@@ -82,7 +83,7 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 	if !api.IsObjectID(id) {
 		return fmt.Sprintf("id %s must be 24 hexadecimal digits", id)
 	}
-	if key, ok := lowerHex(id); ok && !added(l.seen, key) || !ok && !added(l.seenOther, id) {
+	if key, ok := lowerHex(id); ok && !added(l.seen, key) || !ok && !l.addOther(id) {
 		return fmt.Sprintf("id %s appears twice", id)
 	}
 	if !l.project && project == "" {
@@ -95,6 +96,17 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 		return fmt.Sprintf("groupId %s is not a project of the fixtures (projects)", project)
 	}
 	return ""
+}
+
+// addOther adds an id not in lower case to seenOther, and says whether it
+// was not there. The key kept is a copy: id may point into the caller's
+// bytes (the fast path does not copy), which AlertCheck's caller reuses.
+func (l *alertList) addOther(id string) bool {
+	if _, dup := l.seenOther[id]; dup {
+		return false
+	}
+	l.seenOther[strings.Clone(id)] = struct{}{}
+	return true
 }
 
 // added adds k to the set, and says whether it was not there (with one
@@ -142,7 +154,10 @@ func NewAlertCheck(key string, projects []string) *AlertCheck {
 }
 
 // Check checks the next item of the list, raw (one item, as a page of
-// the API gives it), and gives the rule it breaks.
+// the API gives it), and gives the rule it breaks. Check keeps nothing
+// of raw: the caller may reuse it once Check returns. Readers of several
+// lists (one a project) may share one AlertCheck, which then holds the
+// ids of them all.
 func (c *AlertCheck) Check(raw []byte) error {
 	j, err := judgeAlert(raw)
 	if err != nil {

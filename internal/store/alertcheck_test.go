@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -255,4 +256,53 @@ func FuzzScannerTellsJSONAsTheDecoderDoes(f *testing.F) {
 			t.Errorf("%q: the scanner says %v, encoding/json %v", raw, ok, json.Valid(raw))
 		}
 	})
+}
+
+// upperHexID is the i-th of distinct ObjectIds written in upper-case hex,
+// which the loader takes and keeps apart from lower-case ids.
+func upperHexID(i int) string { return fmt.Sprintf("5F1A%020X", i) }
+
+// fixtures capture checks every alert in one buffer it reuses: an id the
+// check keeps must not change when the buffer does, or ids already seen
+// turn into others (a false "appears twice", or a repeat missed).
+func TestAlertCheckWithAReusedBuffer(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	var buf []byte
+	for i := range 2000 {
+		buf = append(buf[:0], withMember("id", `"`+upperHexID(i)+`"`)...)
+		if err := c.Check(buf); err != nil {
+			t.Fatalf("alert %d (%s), every id distinct: %v", i, upperHexID(i), err)
+		}
+	}
+	buf = append(buf[:0], withMember("id", `"`+upperHexID(7)+`"`)...)
+	if err := c.Check(buf); err == nil || !strings.Contains(err.Error(), "id "+upperHexID(7)+" appears twice") {
+		t.Errorf("an upper-case id again, in the reused buffer: %v, want it refused", err)
+	}
+}
+
+// Project readers share one AlertCheck, each with its own reused buffer
+// (run with -race: the check must not read a buffer its owner rewrites).
+func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	const readers, each = 4, 300
+	errs := make(chan error, readers*each)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := range each {
+				buf = append(buf[:0], withMember("id", `"`+upperHexID(r*each+i)+`"`)...)
+				if err := c.Check(buf); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("every id distinct: %v", err)
+	}
 }
