@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -40,12 +41,18 @@ func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
 }
 
 // schemaAlert reads an alert by its schema, which says what is wrong.
+// raw is one JSON object and nothing after it, as the fast path and the
+// server's request bodies require (a state file's record, say, cut or
+// run together with another is not an alert).
 func schemaAlert(raw []byte) (doc, *rules.Error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var d doc
 	if err := dec.Decode(&d); err != nil || d == nil {
 		return nil, rules.Invalidf("INVALID_JSON", "must be an object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, rules.Invalidf("INVALID_JSON", "must be one object, with nothing after it")
 	}
 	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
 		return nil, err

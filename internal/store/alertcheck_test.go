@@ -140,6 +140,7 @@ func FuzzAlertCheckAgreesWithTheLoader(f *testing.F) {
 	f.Add([]byte(withMember("currentValue", `{"number":1e3,"units":"RAW"}`)), false)
 	f.Add([]byte(withMember("created", `"2026-01-01T00:00:00.5Z"`)), false)
 	f.Add([]byte(`{"id":"5f1a00000000000000000009","id":"5f1a00000000000000000008","status":"OPEN"}`), false)
+	f.Add([]byte(checkedAlert+` {}`), false) // not one alert: refused, whatever follows it
 	f.Fuzz(func(t *testing.T, raw []byte, global bool) {
 		key := "alerts"
 		if global {
@@ -304,5 +305,36 @@ func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Errorf("every id distinct: %v", err)
+	}
+}
+
+// An alert is one JSON object and nothing after it, on either path (the
+// schema's decoder stopped after the object and took what followed), for
+// the check as for the loader of a state file, which reads alerts one by
+// one; spaces around it are no bytes after it.
+func TestAnAlertIsOneObjectAndNothingAfterIt(t *testing.T) {
+	notCanonical := withMember("created", `"2026-01-01T01:00:00+01:00"`) // the schema's path
+	for _, tt := range []struct {
+		raw   string
+		taken bool
+	}{
+		{checkedAlert, true},
+		{" \n" + notCanonical + "\n\t ", true},
+		{checkedAlert + ` {}`, false},
+		{notCanonical + ` {}`, false},
+		{notCanonical + notCanonical, false},
+		{notCanonical + `]`, false},
+		{notCanonical + `,`, false},
+		{notCanonical + ` x`, false},
+		{notCanonical + ` null`, false},
+	} {
+		checkErr := NewAlertCheck("alerts", []string{testProject}).Check([]byte(tt.raw))
+		_, parseErr := parseAlert([]byte(tt.raw), &arena{})
+		if (checkErr == nil) != tt.taken || (parseErr == nil) != tt.taken {
+			t.Errorf("%s: the check says %v, the loader %v; want taken %v", tt.raw, checkErr, parseErr, tt.taken)
+		}
+		if !tt.taken && (checkErr == nil || !strings.Contains(checkErr.Error(), "must be one object, with nothing after it")) {
+			t.Errorf("%s: %v, want it to say an alert is one object", tt.raw, checkErr)
+		}
 	}
 }
