@@ -55,9 +55,22 @@ func schemaAlert(raw []byte) (doc, *rules.Error) {
 		return nil, rules.Invalidf("INVALID_JSON", "must be one object, with nothing after it")
 	}
 	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
-		return nil, err
+		return nil, namingTheAlert(d, err)
 	}
 	return d, nil
+}
+
+// namingTheAlert is a rule an alert breaks, naming the alert by its id
+// when it has a valid one (another is itself the rule broken, said
+// later): in a state file, or a list of thousands, its place says little.
+func namingTheAlert(d doc, err *rules.Error) *rules.Error {
+	id, _ := d["id"].(string)
+	if !api.IsObjectID(id) {
+		return err
+	}
+	named := *err
+	named.Detail = fmt.Sprintf("alert %s: %s", id, err.Detail)
+	return &named
 }
 
 // ids are the alert's id and project, as the loader reads them.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 const checkedAlert = `{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001",` +
@@ -77,13 +78,9 @@ func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
 		withMember("currentValue", `[]`):                 "currentValue",
 		withMember("tags", `[1]`):                        "tags[0] attribute",
 		withMember("tags", `"a"`):                        "tags attribute",
-		// encoding/json would read these into the fast path's fields; the
-		// schema refuses them, and so the loader, whichever path it takes.
-		withMember("tags", `null`):                                  "want an array, not null",
-		withMember("tags", `[null]`):                                "tags[0]",
-		withMember("currentValue", `{"number":"5","units":"RAW"}`):  "currentValue.number",
-		withMember("currentValue", `{"number":null,"units":"RAW"}`): "currentValue.number",
-		withMember("currentValue", `{"number":1,"units":null}`):     "currentValue.units",
+		// encoding/json would read this into the fast path's fields; the
+		// schema refuses it, and so the loader, whichever path it takes.
+		withMember("currentValue", `{"number":"5","units":"RAW"}`):                                                              "alert 5f1a00000000000000000009: Received JSON for the currentValue.number attribute does not match expected format: want a number",
 		`{"id":"5f1a00000000000000000009","status":"OPEN","status":"NOPE","eventTypeName":"X","groupId":"` + testProject + `"}`: "value NOPE was specified for status",
 		`[]`:   "must be an object",
 		`null`: "must be an object",
@@ -108,6 +105,12 @@ func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
 		withMember("eventTypeName", `""`),                    // the schema asks for a string
 		withMember("currentValue", `{"number":5.0,"units":"RAW"}`),
 		withMember("hostId", `null`),
+		// null for tags, a tag, or a member of currentValue is no value,
+		// as older versions took it (docs/server.md, Fixture file)
+		withMember("tags", `null`),
+		withMember("tags", `[null,"a"]`),
+		withMember("currentValue", `{"number":null,"units":"RAW"}`),
+		withMember("currentValue", `{"number":1,"units":null}`),
 		withMember("STATUS", `"BOGUS"`),                               // a member the API does not name, kept
 		strings.Replace(checkedAlert, `"status"`, `"st\u0061tus"`, 1), // the decoder's status
 		`{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","eventTypeName":"HOST_DOWN","status":"CLOSED",` + "\n\t" +
@@ -336,5 +339,60 @@ func TestAnAlertIsOneObjectAndNothingAfterIt(t *testing.T) {
 		if !tt.taken && (checkErr == nil || !strings.Contains(checkErr.Error(), "must be one object, with nothing after it")) {
 			t.Errorf("%s: %v, want it to say an alert is one object", tt.raw, checkErr)
 		}
+	}
+}
+
+// A state file written by an older version holds its alerts' bytes as
+// their fixture had them: null for tags, a tag, or a member of
+// currentValue loads again as the same alert, and a number written as a
+// string, which this version refuses, stops the start with a message
+// naming the alert and the member.
+func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
+	const id = "5f1a00000000000000000009"
+	old := func(members string) string {
+		return `{"id":"` + id + `","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001","status":"OPEN",` +
+			`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` + members + `}`
+	}
+	reopen := func(t *testing.T, raw string) (*Store, error) {
+		t.Helper()
+		f, err := ParseFixtures("f.json", []byte(fixturesWith(`"alerts": [`+withMember("id", `"`+id+`"`)+`]`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Alerts[0].Raw = []byte(raw) // as the older version stored it
+		s, path := openStoreWith(t, f)
+		s.log.(*statelog.Faulty).Close()
+		file, err := statelog.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { file.Close() })
+		return Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), false)
+	}
+	for _, raw := range []string{
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":null`),
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":[null]`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":null,"units":"RAW"}`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":5,"units":null}`),
+	} {
+		s, err := reopen(t, raw)
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		var got *AlertRec
+		s.View(func(st *State) { got = st.Alert(id) })
+		var was, is any
+		json.Unmarshal([]byte(raw), &was)
+		if got != nil {
+			json.Unmarshal(got.Cur.Raw, &is)
+		}
+		if !reflect.DeepEqual(was, is) {
+			t.Errorf("stored as %s, loaded as %v", raw, is)
+		}
+	}
+	_, err := reopen(t, old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":"5","units":"RAW"}`))
+	if err == nil || !strings.Contains(err.Error(), "alert "+id+": Received JSON for the currentValue.number attribute does not match expected format: want a number") {
+		t.Errorf("a number written as a string: %v, want a refusal naming the alert and the member", err)
 	}
 }
