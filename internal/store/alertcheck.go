@@ -63,13 +63,15 @@ func schemaAlert(raw []byte) (doc, *rules.Error) {
 // namingTheAlert is a rule an alert breaks, naming the alert by its id
 // when it has a valid one (another is itself the rule broken, said
 // later): in a state file, or a list of thousands, its place says little.
+// The id comes after the rule, which follows the item's place
+// (docs/server.md, Fixture file).
 func namingTheAlert(d doc, err *rules.Error) *rules.Error {
 	id, _ := d["id"].(string)
 	if !api.IsObjectID(id) {
 		return err
 	}
 	named := *err
-	named.Detail = fmt.Sprintf("alert %s: %s", id, err.Detail)
+	named.Detail = strings.TrimSuffix(err.Detail, ".") + " (in alert " + id + ")."
 	return &named
 }
 

@@ -80,7 +80,7 @@ func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
 		withMember("tags", `"a"`):                        "tags attribute",
 		// encoding/json would read this into the fast path's fields; the
 		// schema refuses it, and so the loader, whichever path it takes.
-		withMember("currentValue", `{"number":"5","units":"RAW"}`):                                                              "alert 5f1a00000000000000000009: Received JSON for the currentValue.number attribute does not match expected format: want a number",
+		withMember("currentValue", `{"number":"5","units":"RAW"}`):                                                              "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert 5f1a00000000000000000009)",
 		`{"id":"5f1a00000000000000000009","status":"OPEN","status":"NOPE","eventTypeName":"X","groupId":"` + testProject + `"}`: "value NOPE was specified for status",
 		`[]`:   "must be an object",
 		`null`: "must be an object",
@@ -392,7 +392,7 @@ func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
 		}
 	}
 	_, err := reopen(t, old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":"5","units":"RAW"}`))
-	if err == nil || !strings.Contains(err.Error(), "alert "+id+": Received JSON for the currentValue.number attribute does not match expected format: want a number") {
+	if err == nil || !strings.Contains(err.Error(), "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert "+id+")") {
 		t.Errorf("a number written as a string: %v, want a refusal naming the alert and the member", err)
 	}
 }
