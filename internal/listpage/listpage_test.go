@@ -144,3 +144,41 @@ func BenchmarkParse500(b *testing.B) {
 		}
 	}
 }
+
+// skipString finds the end of a string of many escapes looking at each
+// of its bytes at most twice (once for a quote, once for a backslash):
+// looking again for the quote after each escape made a page of 300,000
+// escapes take seconds to split.
+func TestSkipStringLooksAtEachByteAtMostTwice(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat(`\n`, 300000),
+		strings.Repeat(`\"`, 100000),
+		strings.Repeat(`a\\`, 100000),
+		strings.Repeat(`\u00e9x`, 50000) + `\"`,
+		``, `\\`, `\"\"`, `abc`,
+	} {
+		b := []byte(`"` + s + `","next"`)
+		end, looked := scanString(b, 0)
+		if want := len(s) + 2; end != want {
+			t.Errorf("%.20q…: ends at %d, want %d", s, end, want)
+		}
+		if looked > 2*(len(s)+2) {
+			t.Errorf("%.20q… (%d bytes): looked at %d bytes", s, len(s), looked)
+		}
+	}
+	body := []byte(`{"results":[{"id":"a","d":"` + strings.Repeat(`\n`, 300000) + `"},{"id":"b"}],"totalCount":2}`)
+	p, err := Parse(body)
+	if err != nil || len(p.Results) != 2 || string(p.Results[1]) != `{"id":"b"}` {
+		t.Errorf("a page with a string of 300,000 escapes: %v, %d items", err, len(p.Results))
+	}
+}
+
+func BenchmarkParseManyEscapes(b *testing.B) {
+	body := []byte(`{"results":[{"id":"a","d":"` + strings.Repeat(`\n`, 300000) + `"}],"totalCount":1}`)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, err := Parse(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -22,10 +22,13 @@ func AlertResource() Schema {
 		"lastNotified":      Timestamp(),
 		"resolved":          Timestamp(),
 		"acknowledgedUntil": Timestamp(),
-		"currentValue":      Object(Schema{"number": Number(), "units": Str(api.Units...)}),
-		"metricName":        Str(api.MetricNames...),
-		"sourceTypeName":    Str(api.SourceTypeNames...),
-		"tags":              Array(Str()),
+		// null for tags, a tag, or a member of currentValue is no value,
+		// kept as written, as alerts of fixtures and state files were
+		// taken before these members were checked (docs/server.md).
+		"currentValue":   Object(Schema{"number": Number().OrNull(), "units": Str(api.Units...).OrNull()}),
+		"metricName":     Str(api.MetricNames...),
+		"sourceTypeName": Str(api.SourceTypeNames...),
+		"tags":           Array(Str().OrNull()).OrNull(),
 	}
 }
 

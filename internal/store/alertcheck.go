@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"sync"
 
 	"github.com/omctl/omctl/internal/api"
@@ -39,6 +41,9 @@ func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
 }
 
 // schemaAlert reads an alert by its schema, which says what is wrong.
+// raw is one JSON object and nothing after it, as the fast path and the
+// server's request bodies require (a state file's record, say, cut or
+// run together with another is not an alert).
 func schemaAlert(raw []byte) (doc, *rules.Error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -46,10 +51,28 @@ func schemaAlert(raw []byte) (doc, *rules.Error) {
 	if err := dec.Decode(&d); err != nil || d == nil {
 		return nil, rules.Invalidf("INVALID_JSON", "must be an object")
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, rules.Invalidf("INVALID_JSON", "must be one object, with nothing after it")
+	}
 	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
-		return nil, err
+		return nil, namingTheAlert(d, err)
 	}
 	return d, nil
+}
+
+// namingTheAlert is a rule an alert breaks, naming the alert by its id
+// when it has a valid one (another is itself the rule broken, said
+// later): in a state file, or a list of thousands, its place says little.
+// The id comes after the rule, which follows the item's place
+// (docs/server.md, Fixture file).
+func namingTheAlert(d doc, err *rules.Error) *rules.Error {
+	id, _ := d["id"].(string)
+	if !api.IsObjectID(id) {
+		return err
+	}
+	named := *err
+	named.Detail = strings.TrimSuffix(err.Detail, ".") + " (in alert " + id + ")."
+	return &named
 }
 
 // ids are the alert's id and project, as the loader reads them.
@@ -82,7 +105,7 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 	if !api.IsObjectID(id) {
 		return fmt.Sprintf("id %s must be 24 hexadecimal digits", id)
 	}
-	if key, ok := lowerHex(id); ok && !added(l.seen, key) || !ok && !added(l.seenOther, id) {
+	if key, ok := lowerHex(id); ok && !added(l.seen, key) || !ok && !l.addOther(id) {
 		return fmt.Sprintf("id %s appears twice", id)
 	}
 	if !l.project && project == "" {
@@ -95,6 +118,17 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 		return fmt.Sprintf("groupId %s is not a project of the fixtures (projects)", project)
 	}
 	return ""
+}
+
+// addOther adds an id not in lower case to seenOther, and says whether it
+// was not there. The key kept is a copy: id may point into the caller's
+// bytes (the fast path does not copy), which AlertCheck's caller reuses.
+func (l *alertList) addOther(id string) bool {
+	if _, dup := l.seenOther[id]; dup {
+		return false
+	}
+	l.seenOther[strings.Clone(id)] = struct{}{}
+	return true
 }
 
 // added adds k to the set, and says whether it was not there (with one
@@ -142,7 +176,10 @@ func NewAlertCheck(key string, projects []string) *AlertCheck {
 }
 
 // Check checks the next item of the list, raw (one item, as a page of
-// the API gives it), and gives the rule it breaks.
+// the API gives it), and gives the rule it breaks. Check keeps nothing
+// of raw: the caller may reuse it once Check returns. Readers of several
+// lists (one a project) may share one AlertCheck, which then holds the
+// ids of them all.
 func (c *AlertCheck) Check(raw []byte) error {
 	j, err := judgeAlert(raw)
 	if err != nil {

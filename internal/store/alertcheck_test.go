@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 const checkedAlert = `{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001",` +
@@ -76,13 +78,9 @@ func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
 		withMember("currentValue", `[]`):                 "currentValue",
 		withMember("tags", `[1]`):                        "tags[0] attribute",
 		withMember("tags", `"a"`):                        "tags attribute",
-		// encoding/json would read these into the fast path's fields; the
-		// schema refuses them, and so the loader, whichever path it takes.
-		withMember("tags", `null`):                                  "want an array, not null",
-		withMember("tags", `[null]`):                                "tags[0]",
-		withMember("currentValue", `{"number":"5","units":"RAW"}`):  "currentValue.number",
-		withMember("currentValue", `{"number":null,"units":"RAW"}`): "currentValue.number",
-		withMember("currentValue", `{"number":1,"units":null}`):     "currentValue.units",
+		// encoding/json would read this into the fast path's fields; the
+		// schema refuses it, and so the loader, whichever path it takes.
+		withMember("currentValue", `{"number":"5","units":"RAW"}`):                                                              "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert 5f1a00000000000000000009)",
 		`{"id":"5f1a00000000000000000009","status":"OPEN","status":"NOPE","eventTypeName":"X","groupId":"` + testProject + `"}`: "value NOPE was specified for status",
 		`[]`:   "must be an object",
 		`null`: "must be an object",
@@ -107,6 +105,12 @@ func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
 		withMember("eventTypeName", `""`),                    // the schema asks for a string
 		withMember("currentValue", `{"number":5.0,"units":"RAW"}`),
 		withMember("hostId", `null`),
+		// null for tags, a tag, or a member of currentValue is no value,
+		// as older versions took it (docs/server.md, Fixture file)
+		withMember("tags", `null`),
+		withMember("tags", `[null,"a"]`),
+		withMember("currentValue", `{"number":null,"units":"RAW"}`),
+		withMember("currentValue", `{"number":1,"units":null}`),
 		withMember("STATUS", `"BOGUS"`),                               // a member the API does not name, kept
 		strings.Replace(checkedAlert, `"status"`, `"st\u0061tus"`, 1), // the decoder's status
 		`{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","eventTypeName":"HOST_DOWN","status":"CLOSED",` + "\n\t" +
@@ -139,6 +143,7 @@ func FuzzAlertCheckAgreesWithTheLoader(f *testing.F) {
 	f.Add([]byte(withMember("currentValue", `{"number":1e3,"units":"RAW"}`)), false)
 	f.Add([]byte(withMember("created", `"2026-01-01T00:00:00.5Z"`)), false)
 	f.Add([]byte(`{"id":"5f1a00000000000000000009","id":"5f1a00000000000000000008","status":"OPEN"}`), false)
+	f.Add([]byte(checkedAlert+` {}`), false) // not one alert: refused, whatever follows it
 	f.Fuzz(func(t *testing.T, raw []byte, global bool) {
 		key := "alerts"
 		if global {
@@ -255,4 +260,139 @@ func FuzzScannerTellsJSONAsTheDecoderDoes(f *testing.F) {
 			t.Errorf("%q: the scanner says %v, encoding/json %v", raw, ok, json.Valid(raw))
 		}
 	})
+}
+
+// upperHexID is the i-th of distinct ObjectIds written in upper-case hex,
+// which the loader takes and keeps apart from lower-case ids.
+func upperHexID(i int) string { return fmt.Sprintf("5F1A%020X", i) }
+
+// fixtures capture checks every alert in one buffer it reuses: an id the
+// check keeps must not change when the buffer does, or ids already seen
+// turn into others (a false "appears twice", or a repeat missed).
+func TestAlertCheckWithAReusedBuffer(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	var buf []byte
+	for i := range 2000 {
+		buf = append(buf[:0], withMember("id", `"`+upperHexID(i)+`"`)...)
+		if err := c.Check(buf); err != nil {
+			t.Fatalf("alert %d (%s), every id distinct: %v", i, upperHexID(i), err)
+		}
+	}
+	buf = append(buf[:0], withMember("id", `"`+upperHexID(7)+`"`)...)
+	if err := c.Check(buf); err == nil || !strings.Contains(err.Error(), "id "+upperHexID(7)+" appears twice") {
+		t.Errorf("an upper-case id again, in the reused buffer: %v, want it refused", err)
+	}
+}
+
+// Project readers share one AlertCheck, each with its own reused buffer
+// (run with -race: the check must not read a buffer its owner rewrites).
+func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	const readers, each = 4, 300
+	errs := make(chan error, readers*each)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := range each {
+				buf = append(buf[:0], withMember("id", `"`+upperHexID(r*each+i)+`"`)...)
+				if err := c.Check(buf); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("every id distinct: %v", err)
+	}
+}
+
+// An alert is one JSON object and nothing after it, on either path (the
+// schema's decoder stopped after the object and took what followed), for
+// the check as for the loader of a state file, which reads alerts one by
+// one; spaces around it are no bytes after it.
+func TestAnAlertIsOneObjectAndNothingAfterIt(t *testing.T) {
+	notCanonical := withMember("created", `"2026-01-01T01:00:00+01:00"`) // the schema's path
+	for _, tt := range []struct {
+		raw   string
+		taken bool
+	}{
+		{checkedAlert, true},
+		{" \n" + notCanonical + "\n\t ", true},
+		{checkedAlert + ` {}`, false},
+		{notCanonical + ` {}`, false},
+		{notCanonical + notCanonical, false},
+		{notCanonical + `]`, false},
+		{notCanonical + `,`, false},
+		{notCanonical + ` x`, false},
+		{notCanonical + ` null`, false},
+	} {
+		checkErr := NewAlertCheck("alerts", []string{testProject}).Check([]byte(tt.raw))
+		_, parseErr := parseAlert([]byte(tt.raw), &arena{})
+		if (checkErr == nil) != tt.taken || (parseErr == nil) != tt.taken {
+			t.Errorf("%s: the check says %v, the loader %v; want taken %v", tt.raw, checkErr, parseErr, tt.taken)
+		}
+		if !tt.taken && (checkErr == nil || !strings.Contains(checkErr.Error(), "must be one object, with nothing after it")) {
+			t.Errorf("%s: %v, want it to say an alert is one object", tt.raw, checkErr)
+		}
+	}
+}
+
+// A state file written by an older version holds its alerts' bytes as
+// their fixture had them: null for tags, a tag, or a member of
+// currentValue loads again as the same alert, and a number written as a
+// string, which this version refuses, stops the start with a message
+// naming the alert and the member.
+func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
+	const id = "5f1a00000000000000000009"
+	old := func(members string) string {
+		return `{"id":"` + id + `","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001","status":"OPEN",` +
+			`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` + members + `}`
+	}
+	reopen := func(t *testing.T, raw string) (*Store, error) {
+		t.Helper()
+		f, err := ParseFixtures("f.json", []byte(fixturesWith(`"alerts": [`+withMember("id", `"`+id+`"`)+`]`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Alerts[0].Raw = []byte(raw) // as the older version stored it
+		s, path := openStoreWith(t, f)
+		s.log.(*statelog.Faulty).Close()
+		file, err := statelog.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { file.Close() })
+		return Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), false)
+	}
+	for _, raw := range []string{
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":null`),
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":[null]`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":null,"units":"RAW"}`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":5,"units":null}`),
+	} {
+		s, err := reopen(t, raw)
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		var got *AlertRec
+		s.View(func(st *State) { got = st.Alert(id) })
+		var was, is any
+		json.Unmarshal([]byte(raw), &was)
+		if got != nil {
+			json.Unmarshal(got.Cur.Raw, &is)
+		}
+		if !reflect.DeepEqual(was, is) {
+			t.Errorf("stored as %s, loaded as %v", raw, is)
+		}
+	}
+	_, err := reopen(t, old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":"5","units":"RAW"}`))
+	if err == nil || !strings.Contains(err.Error(), "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert "+id+")") {
+		t.Errorf("a number written as a string: %v, want a refusal naming the alert and the member", err)
+	}
 }
