@@ -206,7 +206,8 @@ func readLog(log Log) (*Fixtures, error) {
 		}
 		got, perr := p.finish() // even after an error: it stops the parser's workers
 		if err == nil && perr != nil {
-			err = fail(fmt.Sprintf("holds a damaged alert: %s%v", kind, perr))
+			err = fail(fmt.Sprintf("holds an alert this version cannot load: %s%v; to recover, start the version that wrote it, "+
+				"save its data with omctl server dump, correct the alert, and start this version with --fixtures on that file and a new --state", kind, perr))
 		}
 		if kind == "alerts" {
 			f.Alerts = got
