@@ -17,10 +17,32 @@ func (c *reqCtx) renderAlert(r *store.AlertRec) []byte {
 	return alertJSON(r, c.baseURL(), c.s.clock.Now())
 }
 
-// alertJSON is an alert as GET shows it under base at now. The stored JSON
-// is already that but for an acknowledgement that has run out, whose
-// fields are left out.
+// alertJSON is an alert as GET shows it under base at now.
 func alertJSON(r *store.AlertRec, base string, now time.Time) []byte {
+	return appendAlert(nil, r, alertLinkPrefix(base, r.Project), now)
+}
+
+// alertLinkPrefix is what the self links of a project's alerts (of the
+// global alerts for "") share: all but the alert's id, escaped for JSON
+// and opened with its quote, ready for appendAlert.
+func alertLinkPrefix(base, project string) []byte {
+	self := base + "/groups/" + url.PathEscape(project) + "/alerts/"
+	if project == "" {
+		self = base + "/globalAlerts/"
+	}
+	quoted := appendJSONString(nil, self)
+	return quoted[:len(quoted)-1]
+}
+
+// appendAlert appends the alert as GET shows it at now, its self link
+// starting with linkPrefix (alertLinkPrefix of its project). The stored
+// JSON is already that but for the link and an acknowledgement that has
+// run out, whose fields are left out. A page writes its alerts straight
+// into its answer this way, allocating nothing per alert: garbage in
+// proportion to the page is what made the collector run every few
+// thousand pages, and among a million alerts each run costs about half
+// a second of CPU (docs/performance.md).
+func appendAlert(dst []byte, r *store.AlertRec, linkPrefix []byte, now time.Time) []byte {
 	raw := r.Cur.Raw
 	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
 		d := r.Cur.Doc()
@@ -29,11 +51,21 @@ func alertJSON(r *store.AlertRec, base string, now time.Time) []byte {
 		delete(d, "acknowledgingUsername")
 		raw = rules.EncodeJSON(d)
 	}
-	self := base + "/groups/" + url.PathEscape(r.Project) + "/alerts/" + url.PathEscape(r.Cur.ID)
-	if r.Project == "" {
-		self = base + "/globalAlerts/" + url.PathEscape(r.Cur.ID)
+	dst = append(dst, raw[:len(raw)-1]...)
+	if len(raw) > 2 {
+		dst = append(dst, ',')
 	}
-	return withLinksJSON(raw, self)
+	dst = append(dst, `"links":[{"href":`...)
+	dst = append(dst, linkPrefix...)
+	// The prefix ends in '/', so escaping the id apart escapes the link
+	// as a whole would.
+	if id := url.PathEscape(r.Cur.ID); plainJSON(id) {
+		dst = append(dst, id...)
+	} else {
+		quoted := appendJSONString(nil, id)
+		dst = append(dst, quoted[1:len(quoted)-1]...)
+	}
+	return append(dst, `","rel":"self"}]}`...)
 }
 
 // alertFilter reads status and the date filters of a list request.
@@ -83,11 +115,20 @@ func (c *reqCtx) listAlertSet(set *store.AlertSet, f store.AlertFilter) *apiErro
 	if set != nil {
 		recs, total = set.Page(f, p.Offset(), p.Size)
 	}
-	items := make([][]byte, len(recs))
-	for i, r := range recs {
-		items[i] = c.renderAlert(r)
+	base, now := c.baseURL(), c.s.clock.Now()
+	var project string
+	var prefix []byte
+	size := 0
+	for _, r := range recs {
+		size += len(r.Cur.Raw) + 96 + len(base)
 	}
-	c.listRaw(items, total, p)
+	c.listAppend(len(recs), size, total, p, func(b []byte, i int) []byte {
+		r := recs[i]
+		if prefix == nil || r.Project != project {
+			project, prefix = r.Project, alertLinkPrefix(base, r.Project)
+		}
+		return appendAlert(b, r, prefix, now)
+	})
 	return nil
 }
 

@@ -53,18 +53,6 @@ func withLinks(d doc, self string, extra ...map[string]any) doc {
 	return out
 }
 
-// withLinksJSON adds a self link to an encoded object.
-func withLinksJSON(raw []byte, self string) []byte {
-	out := make([]byte, 0, len(raw)+len(self)+40)
-	out = append(out, raw[:len(raw)-1]...)
-	if len(raw) > 2 {
-		out = append(out, ',')
-	}
-	out = append(out, `"links":[{"href":`...)
-	out = appendJSONString(out, self)
-	return append(out, `,"rel":"self"}]}`...)
-}
-
 // appendJSONString appends s as a JSON string, as encodeJSON writes it.
 func appendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"

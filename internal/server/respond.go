@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
@@ -31,6 +32,9 @@ type reqCtx struct {
 	header http.Header
 	status int
 	out    []byte
+	// spare is a buffer of answerBuffer the answer was built in, given
+	// back once sent.
+	spare []byte
 }
 
 func (c *reqCtx) scheme() string {
@@ -75,6 +79,13 @@ func (c *reqCtx) flush(w http.ResponseWriter) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
 	w.WriteHeader(c.status)
 	w.Write(c.out)
+	// Written: the buffer is no one's now (an http.ResponseWriter keeps
+	// nothing of what it is given).
+	if spare := c.spare; cap(spare) > 0 && cap(spare) <= maxSpare {
+		c.spare, c.out = nil, nil
+		spare = spare[:0]
+		answerBuffers.Put(&spare)
+	}
 }
 
 // ok writes one resource, in an envelope when asked.
@@ -103,6 +114,16 @@ func (c *reqCtx) list(items []map[string]any, total int, p store.Page) {
 
 // listRaw writes a list of items already encoded, copying their bytes once.
 func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
+	size := 0
+	for _, it := range items {
+		size += len(it) + 1
+	}
+	c.listAppend(len(items), size, total, p, func(b []byte, i int) []byte { return append(b, items[i]...) })
+}
+
+// listAppend writes a list of n items that appendItem writes straight into
+// the answer, about size bytes in all.
+func (c *reqCtx) listAppend(n, size, total int, p store.Page, appendItem func(b []byte, i int) []byte) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()
@@ -113,31 +134,50 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
 	if p.Num > 1 {
 		links = append(links, link(pageLink(p.Num-1), "previous"))
 	}
-	if p.Offset()+len(items) < total && len(items) > 0 {
+	if p.Offset()+n < total && n > 0 {
 		links = append(links, link(pageLink(p.Num+1), "next"))
 	}
-	size := 64
-	for _, it := range items {
-		size += len(it) + 1
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+512))
-	buf.WriteString(`{"links":`)
-	buf.Write(rules.EncodeJSON(links))
-	buf.WriteString(`,"results":[`)
-	for i, it := range items {
+	buf := c.answerBuffer(size + n + 576)
+	buf = append(buf, `{"links":`...)
+	buf = append(buf, rules.EncodeJSON(links)...)
+	buf = append(buf, `,"results":[`...)
+	for i := range n {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		buf.Write(it)
+		buf = appendItem(buf, i)
 	}
-	buf.WriteString(`],`)
+	buf = append(buf, `],`...)
 	if c.envelope {
-		buf.WriteString(`"status":200,`)
+		buf = append(buf, `"status":200,`...)
 	}
-	buf.WriteString(`"totalCount":`)
-	buf.WriteString(strconv.Itoa(total))
-	buf.WriteByte('}')
-	c.writeRaw(http.StatusOK, buf.Bytes())
+	buf = append(buf, `"totalCount":`...)
+	buf = strconv.AppendInt(buf, int64(total), 10)
+	buf = append(buf, '}')
+	c.spare = buf
+	c.writeRaw(http.StatusOK, buf)
+}
+
+// answerBuffers keeps the buffers of list answers once sent, for the next
+// ones: a page of 500 alerts is about 250 KB, and a new one for each page
+// made the collector run every few thousand pages, each run costing about
+// half a second of CPU among a million alerts (docs/performance.md).
+var answerBuffers sync.Pool // of *[]byte
+
+// maxSpare bounds the buffers kept for reuse: a rare huge answer is left
+// to the collector rather than held.
+const maxSpare = 4 << 20
+
+// answerBuffer is an empty buffer of at least size bytes for the answer,
+// reused when one is spare; flush gives it back.
+func (c *reqCtx) answerBuffer(size int) []byte {
+	if kept, _ := answerBuffers.Get().(*[]byte); kept != nil {
+		if cap(*kept) >= size {
+			return (*kept)[:0]
+		}
+		answerBuffers.Put(kept)
+	}
+	return make([]byte, 0, size)
 }
 
 // okRaw writes one resource already encoded, in an envelope when asked.
