@@ -19,29 +19,37 @@ func (c *reqCtx) renderAlert(r *store.AlertRec) []byte {
 
 // alertJSON is an alert as GET shows it under base at now.
 func alertJSON(r *store.AlertRec, base string, now time.Time) []byte {
-	return appendAlert(nil, r, alertLinkPrefix(base, r.Project), now)
+	var link [256]byte // the prefix is copied into the answer: it may stay on the stack
+	prefix := appendAlertLinkPrefix(link[:0], base, r.Project)
+	// Room for the answer's closing newline too: one allocation a GET.
+	dst := make([]byte, 0, len(r.Cur.Raw)+len(prefix)+len(r.Cur.ID)+48)
+	return appendAlert(dst, r, prefix, now)
 }
 
-// alertLinkPrefix is what the self links of a project's alerts (of the
-// global alerts for "") share: all but the alert's id, escaped for JSON
-// and opened with its quote, ready for appendAlert.
-func alertLinkPrefix(base, project string) []byte {
-	self := base + "/groups/" + url.PathEscape(project) + "/alerts/"
+// appendAlertLinkPrefix appends what the self links of a project's
+// alerts (of the global alerts for "") share: all but the alert's id,
+// escaped for JSON and opened with its quote, ready for appendAlert.
+func appendAlertLinkPrefix(dst []byte, base, project string) []byte {
+	dst = appendJSONString(dst, base)
+	dst = dst[:len(dst)-1] // the link goes on
 	if project == "" {
-		self = base + "/globalAlerts/"
+		return append(dst, "/globalAlerts/"...)
 	}
-	quoted := appendJSONString(nil, self)
-	return quoted[:len(quoted)-1]
+	// What PathEscape writes is plain JSON: it escapes quotes, backslashes
+	// and every byte that is not printable ASCII.
+	dst = append(dst, "/groups/"...)
+	dst = append(dst, url.PathEscape(project)...)
+	return append(dst, "/alerts/"...)
 }
 
 // appendAlert appends the alert as GET shows it at now, its self link
-// starting with linkPrefix (alertLinkPrefix of its project). The stored
-// JSON is already that but for the link and an acknowledgement that has
-// run out, whose fields are left out. A page writes its alerts straight
-// into its answer this way, allocating nothing per alert: garbage in
-// proportion to the page is what made the collector run every few
-// thousand pages, and among a million alerts each run costs about half
-// a second of CPU (docs/performance.md).
+// starting with linkPrefix (appendAlertLinkPrefix of its project). The
+// stored JSON is already that but for the link and an acknowledgement that
+// has run out, whose fields are left out. A page writes its alerts
+// straight into its answer this way, allocating nothing per alert: garbage
+// in proportion to the page is what made the collector run every few
+// thousand pages, and among a million alerts each run costs about half a
+// second of CPU (docs/performance.md).
 func appendAlert(dst []byte, r *store.AlertRec, linkPrefix []byte, now time.Time) []byte {
 	raw := r.Cur.Raw
 	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
@@ -57,14 +65,7 @@ func appendAlert(dst []byte, r *store.AlertRec, linkPrefix []byte, now time.Time
 	}
 	dst = append(dst, `"links":[{"href":`...)
 	dst = append(dst, linkPrefix...)
-	// The prefix ends in '/', so escaping the id apart escapes the link
-	// as a whole would.
-	if id := url.PathEscape(r.Cur.ID); plainJSON(id) {
-		dst = append(dst, id...)
-	} else {
-		quoted := appendJSONString(nil, id)
-		dst = append(dst, quoted[1:len(quoted)-1]...)
-	}
+	dst = append(dst, url.PathEscape(r.Cur.ID)...)
 	return append(dst, `","rel":"self"}]}`...)
 }
 
@@ -125,7 +126,7 @@ func (c *reqCtx) listAlertSet(set *store.AlertSet, f store.AlertFilter) *apiErro
 	c.listAppend(len(recs), size, total, p, func(b []byte, i int) []byte {
 		r := recs[i]
 		if prefix == nil || r.Project != project {
-			project, prefix = r.Project, alertLinkPrefix(base, r.Project)
+			project, prefix = r.Project, appendAlertLinkPrefix(nil, base, r.Project)
 		}
 		return appendAlert(b, r, prefix, now)
 	})
