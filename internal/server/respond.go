@@ -67,7 +67,7 @@ func (c *reqCtx) writeJSON(status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":500,"reason":"Internal Server Error","detail":"response could not be encoded"}`)
 	}
-	c.header.Set("Content-Type", "application/json")
+	c.header["Content-Type"] = jsonContentType
 	c.status, c.out = status, buf.Bytes()
 }
 
@@ -180,6 +180,10 @@ func (c *reqCtx) answerBuffer(size int) []byte {
 	return make([]byte, 0, size)
 }
 
+// jsonContentType is the Content-Type of every answer, made once and
+// shared, as the server's other fixed headers are (serveAPI).
+var jsonContentType = []string{"application/json"}
+
 // okRaw writes one resource already encoded, in an envelope when asked.
 func (c *reqCtx) okRaw(b []byte) {
 	if c.envelope {
@@ -195,6 +199,6 @@ func (c *reqCtx) writeRaw(status int, b []byte) {
 		json.Indent(&out, b, "", "  ")
 		b = out.Bytes()
 	}
-	c.header.Set("Content-Type", "application/json")
+	c.header["Content-Type"] = jsonContentType
 	c.status, c.out = status, append(b, '\n')
 }
