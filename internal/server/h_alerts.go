@@ -47,9 +47,9 @@ func appendAlertLinkPrefix(dst []byte, base, project string) []byte {
 // stored JSON is already that but for the link and an acknowledgement that
 // has run out, whose fields are left out. A page writes its alerts
 // straight into its answer this way, allocating nothing per alert: garbage
-// in proportion to the page is what made the collector run every few
-// thousand pages, and among a million alerts each run costs about half a
-// second of CPU (docs/performance.md).
+// in proportion to the page made the collector run every thousand pages or
+// so among a million alerts, each run a large share of a second of CPU
+// (docs/performance.md).
 func appendAlert(dst []byte, r *store.AlertRec, linkPrefix []byte, now time.Time) []byte {
 	raw := r.Cur.Raw
 	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {

@@ -160,8 +160,8 @@ func (c *reqCtx) listAppend(n, size, total int, p store.Page, appendItem func(b 
 
 // answerBuffers keeps the buffers of list answers once sent, for the next
 // ones: a page of 500 alerts is about 250 KB, and a new one for each page
-// made the collector run every few thousand pages, each run costing about
-// half a second of CPU among a million alerts (docs/performance.md).
+// made the collector run every thousand pages or so among a million
+// alerts, each run a large share of a second of CPU (docs/performance.md).
 var answerBuffers sync.Pool // of *[]byte
 
 // maxSpare bounds the buffers kept for reuse: a rare huge answer is left
