@@ -117,18 +117,21 @@ func (c *reqCtx) listAlertSet(set *store.AlertSet, f store.AlertFilter) *apiErro
 		recs, total = set.Page(f, p.Offset(), p.Size)
 	}
 	base, now := c.baseURL(), c.s.clock.Now()
+	// The alerts of a set share their project, so their links' prefix.
 	var project string
 	var prefix []byte
-	size := 0
-	for _, r := range recs {
-		size += len(r.Cur.Raw) + 96 + len(base)
-	}
-	c.listAppend(len(recs), size, total, p, func(b []byte, i int) []byte {
-		r := recs[i]
+	prefixOf := func(r *store.AlertRec) []byte {
 		if prefix == nil || r.Project != project {
 			project, prefix = r.Project, appendAlertLinkPrefix(nil, base, r.Project)
 		}
-		return appendAlert(b, r, prefix, now)
+		return prefix
+	}
+	size := 0
+	for _, r := range recs {
+		size += len(r.Cur.Raw) + len(prefixOf(r)) + len(r.Cur.ID) + 40
+	}
+	c.listAppend(len(recs), size, total, p, func(b []byte, i int) []byte {
+		return appendAlert(b, recs[i], prefixOf(recs[i]), now)
 	})
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
@@ -79,13 +78,7 @@ func (c *reqCtx) flush(w http.ResponseWriter) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
 	w.WriteHeader(c.status)
 	w.Write(c.out)
-	// Written: the buffer is no one's now (an http.ResponseWriter keeps
-	// nothing of what it is given).
-	if spare := c.spare; cap(spare) > 0 && cap(spare) <= maxSpare {
-		c.spare, c.out = nil, nil
-		spare = spare[:0]
-		answerBuffers.Put(&spare)
-	}
+	c.giveBackBuffer()
 }
 
 // ok writes one resource, in an envelope when asked.
@@ -156,28 +149,6 @@ func (c *reqCtx) listAppend(n, size, total int, p store.Page, appendItem func(b 
 	buf = append(buf, '}')
 	c.spare = buf
 	c.writeRaw(http.StatusOK, buf)
-}
-
-// answerBuffers keeps the buffers of list answers once sent, for the next
-// ones: a page of 500 alerts is about 250 KB, and a new one for each page
-// made the collector run every thousand pages or so among a million
-// alerts, each run a large share of a second of CPU (docs/performance.md).
-var answerBuffers sync.Pool // of *[]byte
-
-// maxSpare bounds the buffers kept for reuse: a rare huge answer is left
-// to the collector rather than held.
-const maxSpare = 4 << 20
-
-// answerBuffer is an empty buffer of at least size bytes for the answer,
-// reused when one is spare; flush gives it back.
-func (c *reqCtx) answerBuffer(size int) []byte {
-	if kept, _ := answerBuffers.Get().(*[]byte); kept != nil {
-		if cap(*kept) >= size {
-			return (*kept)[:0]
-		}
-		answerBuffers.Put(kept)
-	}
-	return make([]byte, 0, size)
 }
 
 // jsonContentType is the Content-Type of every answer, made once and
