@@ -1,9 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/omctl/omctl/internal/client"
 )
 
 func TestConditionalAlertFields(t *testing.T) {
@@ -205,4 +211,48 @@ func TestGlobalAlertDateFilters(t *testing.T) {
 		}
 	}
 	e.expect(e.do("owner", "GET", "/globalAlerts?createdOnOrAfter=yesterday", nil), 400, "INVALID_QUERY_PARAMETER")
+}
+
+// Pages answered at the same time each hold their own alerts, byte for
+// byte as when answered one at a time, though the buffers they are built
+// in are reused from one answer to the next.
+func TestPagesAnsweredAtOnceAreEachTheirOwn(t *testing.T) {
+	e := newEnv(t)
+	path := func(page int) string {
+		return fmt.Sprintf("/groups/%s/alerts?itemsPerPage=1&pageNum=%d", projA, page)
+	}
+	want := map[int][]byte{}
+	for page := 1; page <= 5; page++ { // the fifth is empty
+		r := e.do("owner", "GET", path(page), nil)
+		e.expect(r, 200, "")
+		want[page] = r.raw
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &http.Client{Transport: client.DigestTransport("owner", secrets["owner"], nil)}
+			for i := range 80 {
+				page := 1 + (g+i)%5
+				res, err := c.Get(e.base + path(page))
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				raw, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if !bytes.Equal(raw, want[page]) {
+					errs <- fmt.Sprintf("page %d: %s, want %s", page, raw, want[page])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

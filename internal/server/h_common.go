@@ -53,16 +53,15 @@ func withLinks(d doc, self string, extra ...map[string]any) doc {
 	return out
 }
 
-// withLinksJSON adds a self link to an encoded object.
-func withLinksJSON(raw []byte, self string) []byte {
-	out := make([]byte, 0, len(raw)+len(self)+40)
-	out = append(out, raw[:len(raw)-1]...)
+// appendWithSelfLink appends an encoded object with a self link added.
+func appendWithSelfLink(dst, raw []byte, self string) []byte {
+	dst = append(dst, raw[:len(raw)-1]...)
 	if len(raw) > 2 {
-		out = append(out, ',')
+		dst = append(dst, ',')
 	}
-	out = append(out, `"links":[{"href":`...)
-	out = appendJSONString(out, self)
-	return append(out, `,"rel":"self"}]}`...)
+	dst = append(dst, `"links":[{"href":`...)
+	dst = appendJSONString(dst, self)
+	return append(dst, `,"rel":"self"}]}`...)
 }
 
 // appendJSONString appends s as a JSON string, as encodeJSON writes it.

@@ -7,15 +7,15 @@ import (
 	"github.com/omctl/omctl/internal/store"
 )
 
-// storeJSON is a store as the API shows it (docs/api.md, S3 stores): no
-// key fields with IAM_ROLE, and a snapshot store's answer always states
-// loadFactor and s3AuthMethod; then its self link. The members are
-// encoded once a record (a record never changes): a list of stores is
-// then copies of bytes, not an encoding of each store's members on every
-// request, which with large stores was most of the server's time under
-// load (docs/performance.md).
-func (c *reqCtx) storeJSON(rec *store.S3Store, snapshot bool, path ...string) []byte {
-	body := rec.Rendered(func(members doc) []byte {
+// storeMembers is a store's members as the API shows them (docs/api.md,
+// S3 stores): no key fields with IAM_ROLE, and a snapshot store's answer
+// always states loadFactor and s3AuthMethod. They are encoded once a
+// record (a record never changes): a list of stores is then copies of
+// bytes, not an encoding of each store's members on every request, which
+// with large stores was most of the server's time under load
+// (docs/performance.md).
+func storeMembers(rec *store.S3Store, snapshot bool) []byte {
+	return rec.Rendered(func(members doc) []byte {
 		delete(members, "links") // a fixture's, pasted from a GET: ours replace it
 		if rec.AuthMethod == "IAM_ROLE" {
 			for _, k := range rules.StoreKeyFields {
@@ -32,17 +32,22 @@ func (c *reqCtx) storeJSON(rec *store.S3Store, snapshot bool, path ...string) []
 		}
 		return rules.EncodeJSON(members)
 	})
-	return withLinksJSON(body, c.resourceHref(append(path, rec.ID)...))
+}
+
+// appendStore appends a store of its kind as the API shows it, with its
+// self link.
+func (c *reqCtx) appendStore(dst []byte, rec *store.S3Store, snapshot bool) []byte {
+	kind := "oplog"
+	if snapshot {
+		kind = "snapshot"
+	}
+	return appendWithSelfLink(dst, storeMembers(rec, snapshot), c.resourceHref("admin", "backup", kind, "s3Configs", rec.ID))
 }
 
 // oplogStoreJSON and snapshotStoreJSON show a store of their kind.
-func (c *reqCtx) oplogStoreJSON(rec *store.S3Store) []byte {
-	return c.storeJSON(rec, false, "admin", "backup", "oplog", "s3Configs")
-}
+func (c *reqCtx) oplogStoreJSON(rec *store.S3Store) []byte { return c.appendStore(nil, rec, false) }
 
-func (c *reqCtx) snapshotStoreJSON(rec *store.S3Store) []byte {
-	return c.storeJSON(rec, true, "admin", "backup", "snapshot", "s3Configs")
-}
+func (c *reqCtx) snapshotStoreJSON(rec *store.S3Store) []byte { return c.appendStore(nil, rec, true) }
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
@@ -151,7 +156,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 
 // listStores lists the stores of one kind, leaving out with
 // assignableOnly (the default) those whose assignmentEnabled is false.
-func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store.S3Store) []byte) *apiError {
+func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], snapshot bool) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -167,18 +172,18 @@ func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], render func(*store
 		}
 	}
 	page, total := pageOf(shown, p)
-	items := make([][]byte, len(page))
-	for i, rec := range page {
-		items[i] = render(rec)
+	size, base := 0, len(c.baseURL())
+	for _, rec := range page {
+		size += len(storeMembers(rec, snapshot)) + base + len(rec.ID) + 80
 	}
-	c.listRaw(items, total, p)
+	c.listAppend(len(page), size, total, p, func(b []byte, i int) []byte { return c.appendStore(b, page[i], snapshot) })
 	return nil
 }
 
 func (s *Server) listOplogStores(c *reqCtx) *apiError {
-	return c.listStores(c.st.OplogStores(), c.oplogStoreJSON)
+	return c.listStores(c.st.OplogStores(), false)
 }
 
 func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
-	return c.listStores(c.st.SnapshotStores(), c.snapshotStoreJSON)
+	return c.listStores(c.st.SnapshotStores(), true)
 }

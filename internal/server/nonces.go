@@ -43,10 +43,12 @@ type usedNonce struct {
 }
 
 // replayWindow accepts each nonce count once, out of order within the last
-// 128 counts (concurrent requests may overtake each other).
+// 128 counts (concurrent requests may overtake each other). It belongs to
+// a nonce whose MAC was checked when first used, issued then.
 type replayWindow struct {
 	highest int
 	bits    [2]uint64
+	issued  time.Time
 }
 
 func (w *replayWindow) accept(nc int) bool {
@@ -132,8 +134,30 @@ const (
 	nonceReplay  // ours, but this count was used before
 )
 
-// use checks a nonce and records the use of count nc with it.
+// use checks a nonce and records the use of count nc with it. A nonce
+// in use is checked once: a client sends the same one with each request,
+// and decoding it and computing its MAC again was a fifth of the work of
+// authenticating.
 func (n *nonces) use(nonce string, nc int) nonceState {
+	now := n.now()
+	n.mu.Lock()
+	n.forget(now)
+	if w := n.seen[nonce]; w != nil {
+		defer n.mu.Unlock()
+		switch {
+		case now.Sub(w.issued) > n.ttl:
+			return nonceStale
+		case !w.accept(nc):
+			return nonceReplay
+		}
+		return nonceFresh
+	}
+	n.mu.Unlock()
+	return n.useNew(nonce, nc)
+}
+
+// useNew checks a nonce not in use yet, its MAC first, and records it.
+func (n *nonces) useNew(nonce string, nc int) nonceState {
 	buf, err := base64.RawURLEncoding.DecodeString(nonce)
 	if err != nil || len(buf) != nonceLen || !hmac.Equal(n.mac(buf[:nonceBody]), buf[nonceBody:]) {
 		return nonceUnknown
@@ -152,7 +176,7 @@ func (n *nonces) use(nonce string, nc int) nonceState {
 		if seq <= n.floor {
 			return nonceStale
 		}
-		w = &replayWindow{}
+		w = &replayWindow{issued: issued}
 		n.seen[nonce] = w
 		n.order = append(n.order, usedNonce{nonce: nonce, seq: seq, expires: issued.Add(n.ttl)})
 	}

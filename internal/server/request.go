@@ -126,6 +126,9 @@ func (c *reqCtx) page() (store.Page, *apiError) {
 
 // boolQuery reads an optional boolean query parameter.
 func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
+	if c.r.URL.RawQuery == "" {
+		return def, nil // as most requests come: no map to parse it into
+	}
 	v := c.r.URL.Query().Get(name)
 	if v == "" {
 		return def, nil

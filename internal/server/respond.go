@@ -31,6 +31,9 @@ type reqCtx struct {
 	header http.Header
 	status int
 	out    []byte
+	// spare is a buffer of answerBuffer the answer was built in, given
+	// back once sent.
+	spare []byte
 }
 
 func (c *reqCtx) scheme() string {
@@ -63,7 +66,7 @@ func (c *reqCtx) writeJSON(status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":500,"reason":"Internal Server Error","detail":"response could not be encoded"}`)
 	}
-	c.header.Set("Content-Type", "application/json")
+	c.header["Content-Type"] = jsonContentType
 	c.status, c.out = status, buf.Bytes()
 }
 
@@ -75,6 +78,7 @@ func (c *reqCtx) flush(w http.ResponseWriter) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
 	w.WriteHeader(c.status)
 	w.Write(c.out)
+	c.giveBackBuffer()
 }
 
 // ok writes one resource, in an envelope when asked.
@@ -103,6 +107,16 @@ func (c *reqCtx) list(items []map[string]any, total int, p store.Page) {
 
 // listRaw writes a list of items already encoded, copying their bytes once.
 func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
+	size := 0
+	for _, it := range items {
+		size += len(it) + 1
+	}
+	c.listAppend(len(items), size, total, p, func(b []byte, i int) []byte { return append(b, items[i]...) })
+}
+
+// listAppend writes a list of n items that appendItem writes straight into
+// the answer, about size bytes in all.
+func (c *reqCtx) listAppend(n, size, total int, p store.Page, appendItem func(b []byte, i int) []byte) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()
@@ -113,32 +127,33 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
 	if p.Num > 1 {
 		links = append(links, link(pageLink(p.Num-1), "previous"))
 	}
-	if p.Offset()+len(items) < total && len(items) > 0 {
+	if p.Offset()+n < total && n > 0 {
 		links = append(links, link(pageLink(p.Num+1), "next"))
 	}
-	size := 64
-	for _, it := range items {
-		size += len(it) + 1
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+512))
-	buf.WriteString(`{"links":`)
-	buf.Write(rules.EncodeJSON(links))
-	buf.WriteString(`,"results":[`)
-	for i, it := range items {
+	buf := c.answerBuffer(size + n + 576)
+	buf = append(buf, `{"links":`...)
+	buf = append(buf, rules.EncodeJSON(links)...)
+	buf = append(buf, `,"results":[`...)
+	for i := range n {
 		if i > 0 {
-			buf.WriteByte(',')
+			buf = append(buf, ',')
 		}
-		buf.Write(it)
+		buf = appendItem(buf, i)
 	}
-	buf.WriteString(`],`)
+	buf = append(buf, `],`...)
 	if c.envelope {
-		buf.WriteString(`"status":200,`)
+		buf = append(buf, `"status":200,`...)
 	}
-	buf.WriteString(`"totalCount":`)
-	buf.WriteString(strconv.Itoa(total))
-	buf.WriteByte('}')
-	c.writeRaw(http.StatusOK, buf.Bytes())
+	buf = append(buf, `"totalCount":`...)
+	buf = strconv.AppendInt(buf, int64(total), 10)
+	buf = append(buf, '}')
+	c.spare = buf
+	c.writeRaw(http.StatusOK, buf)
 }
+
+// jsonContentType is the Content-Type of every answer, made once and
+// shared, as the server's other fixed headers are (serveAPI).
+var jsonContentType = []string{"application/json"}
 
 // okRaw writes one resource already encoded, in an envelope when asked.
 func (c *reqCtx) okRaw(b []byte) {
@@ -155,6 +170,6 @@ func (c *reqCtx) writeRaw(status int, b []byte) {
 		json.Indent(&out, b, "", "  ")
 		b = out.Bytes()
 	}
-	c.header.Set("Content-Type", "application/json")
+	c.header["Content-Type"] = jsonContentType
 	c.status, c.out = status, append(b, '\n')
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/sjson"
 
@@ -136,10 +137,11 @@ func (a *AlertDoc) withTimes(members ...string) *AlertDoc {
 	return &AlertDoc{Raw: raw, alertFields: f}
 }
 
-// arena keeps many small byte strings in large blocks: fewer objects for
-// the collector, no size-class waste.
+// arena keeps many small byte strings, and alerts, in large blocks: fewer
+// objects for the collector, no size-class waste.
 type arena struct {
 	block   []byte
+	docs    []AlertDoc
 	scratch bytes.Buffer
 	strs    map[string]string
 }
@@ -161,13 +163,42 @@ func (a *arena) intern(s string) string {
 	return s
 }
 
-func (a *arena) keep(b []byte) []byte {
-	if len(a.block)+len(b) > cap(a.block) {
-		a.block = make([]byte, 0, max(1<<20, len(b)))
+// keepString copies s into the arena, as keep does: among a million
+// alerts, their ids were a million small objects for the collector to
+// mark at each run. The bytes kept never change (blocks are only appended
+// to), which is what a string needs.
+func (a *arena) keepString(s string) string {
+	if s == "" {
+		return ""
 	}
-	start := len(a.block)
+	start := a.reserve(len(s))
+	a.block = append(a.block, s...)
+	return unsafe.String(&a.block[start], len(s))
+}
+
+func (a *arena) keep(b []byte) []byte {
+	start := a.reserve(len(b))
 	a.block = append(a.block, b...)
 	return a.block[start:len(a.block):len(a.block)]
+}
+
+// reserve makes room for n more bytes in the current block, and says
+// where they start.
+func (a *arena) reserve(n int) int {
+	if len(a.block)+n > cap(a.block) {
+		a.block = make([]byte, 0, max(1<<20, n))
+	}
+	return len(a.block)
+}
+
+// doc keeps d in a block of alerts: a million alerts were as many small
+// objects for the collector; in blocks of alertChunk they are few.
+func (a *arena) doc(d AlertDoc) *AlertDoc {
+	if len(a.docs) == cap(a.docs) {
+		a.docs = make([]AlertDoc, 0, alertChunk)
+	}
+	a.docs = append(a.docs, d)
+	return &a.docs[len(a.docs)-1]
 }
 
 // parseAlert reads one alert of a fixture. An alert already in canonical
@@ -206,11 +237,11 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 		ar.scratch.Truncate(ar.scratch.Len() - 1)
 		ar.scratch.WriteString(`,"resolved":"` + j.w.str[wireUpdated] + `"}`)
 	}
-	f.ID = strings.Clone(f.ID) // the others too are the alert's JSON until interned
+	f.ID = ar.keepString(f.ID) // the others too are the alert's JSON until interned
 	f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 	f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
 	f.identity = ar.intern(f.identity)
-	return &AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}, nil
+	return ar.doc(AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}), nil
 }
 
 // dropMembers removes top-level members from a JSON object, leaving every

@@ -159,11 +159,35 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 	t := s.byStatus[f.Status]
 	before := t.prefix(lo)
 	total := t.prefix(hi) - before
-	var out []*AlertRec
-	for k := offset; k < total && len(out) < size; k++ {
-		out = append(out, s.items[t.find(before+k+1)])
+	if offset >= total || size <= 0 {
+		return nil, total
 	}
-	return out, total
+	out := make([]*AlertRec, 0, min(size, total-offset))
+	for pos := t.find(before + offset + 1); ; {
+		out = append(out, s.items[pos])
+		if len(out) == cap(out) {
+			return out, total
+		}
+		pos = s.nextOf(f.Status, pos, t, before+offset+len(out)+1)
+	}
+}
+
+// nearby is how far nextOf looks along the alerts before it asks the tree.
+const nearby = 32
+
+// nextOf is the position of the k-th alert of the status (counted by t),
+// which comes after pos. Alerts of a status are seldom far apart: the
+// next one is looked for along the alerts, in order, and through the tree
+// only when it is not nearby, so that a page costs a walk through its own
+// part of the alerts rather than a descent of the tree per alert, which
+// among a million alerts missed the cache at every level.
+func (s *AlertSet) nextOf(status string, pos int, t *fenwick, k int) int {
+	for j := pos + 1; j < min(pos+1+nearby, len(s.items)); j++ {
+		if s.items[j].Status == status {
+			return j
+		}
+	}
+	return t.find(k)
 }
 
 // fenwick is a binary indexed tree of counts over positions 0..n-1.

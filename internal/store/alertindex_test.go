@@ -65,3 +65,46 @@ func checkAlertSet(t *testing.T, addedFrom int) {
 		}
 	}
 }
+
+// A page of a list filtered by status and dates holds what a look through
+// the alerts finds, in order, whether the alerts of the status lie close
+// together or far apart (nearby, or through the tree).
+func TestAPageOfAFilteredListIsWhatALookThroughFinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 3))
+	var recs []*AlertRec
+	for i := range 3000 {
+		st := statusClosed
+		switch {
+		case rng.IntN(100) == 0: // far apart: past nearby, mostly
+			st = statusTracking
+		case rng.IntN(3) == 0:
+			st = statusOpen
+		}
+		recs = append(recs, &AlertRec{Cur: &AlertDoc{}, Status: st, created: start.Add(time.Duration(i/2) * time.Minute)})
+	}
+	set := newAlertSet(recs)
+	for range 500 {
+		f := AlertFilter{Status: alertStatuses[rng.IntN(len(alertStatuses))]}
+		if rng.IntN(2) == 0 {
+			f.After = start.Add(time.Duration(rng.IntN(1600)) * time.Minute)
+		}
+		if rng.IntN(2) == 0 {
+			f.Before = start.Add(time.Duration(rng.IntN(1600)) * time.Minute)
+		}
+		var want []*AlertRec
+		for _, r := range set.items {
+			if r.Status == f.Status && !r.created.Before(f.After) && (f.Before.IsZero() || !r.created.After(f.Before)) {
+				want = append(want, r)
+			}
+		}
+		size := 1 + rng.IntN(120)
+		offset := rng.IntN(len(want) + 10)
+		got, total := set.Page(f, offset, size)
+		if total != len(want) {
+			t.Fatalf("%+v: total %d, want %d", f, total, len(want))
+		}
+		if w := want[min(offset, len(want)):min(offset+size, len(want))]; !slices.Equal(got, w) {
+			t.Fatalf("%+v, offset %d, size %d: %d alerts, want %d, or not the same", f, offset, size, len(got), len(w))
+		}
+	}
+}

@@ -63,18 +63,25 @@ func validateAlerts(f *Fixtures, c *fixtureCheck) error {
 // loadAlerts indexes the alerts of the fixtures, and schedules the
 // opening of the TRACKING ones (after their configurations are loaded).
 func (s *State) loadAlerts(f *Fixtures, now time.Time) {
+	// The records of the alerts loaded are one array: among a million
+	// alerts, a million small objects were much of what the collector
+	// marks at each run (docs/performance.md). Alerts are never deleted,
+	// so the array lives as long as the data.
+	recs := make([]AlertRec, len(f.Alerts)+len(f.GlobalAlerts))
 	byProject := map[string][]*AlertRec{}
-	for _, a := range f.Alerts {
-		r := s.alertRecord(a, now)
+	for i, a := range f.Alerts {
+		recs[i] = s.alertRecord(a, now)
+		r := &recs[i]
 		byProject[r.Project] = append(byProject[r.Project], r)
 		s.alertByID[a.ID] = r
 	}
-	for p, recs := range byProject {
-		s.alerts[p] = newAlertSet(recs)
+	for p, set := range byProject {
+		s.alerts[p] = newAlertSet(set)
 	}
 	var globals []*AlertRec
-	for _, a := range f.GlobalAlerts {
-		r := s.alertRecord(a, now)
+	for i, a := range f.GlobalAlerts {
+		r := &recs[len(f.Alerts)+i]
+		*r = s.alertRecord(a, now)
 		r.Project = ""
 		globals = append(globals, r)
 		s.globalAlertIDs[a.ID] = r

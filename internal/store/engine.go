@@ -301,7 +301,8 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 	if cfg.smallestDelay() > 0 {
 		d["status"] = statusTracking
 	}
-	r := s.alertRecord(NewAlertDoc(d), now)
+	rec := s.alertRecord(NewAlertDoc(d), now)
+	r := &rec
 	set := s.globalAlerts
 	if global {
 		r.Project = ""

@@ -110,12 +110,13 @@ func (s *State) prepare(now time.Time) {
 	s.activeIndex()
 }
 
-// alertRecord indexes an alert; one without a creation time was created now.
-func (s *State) alertRecord(a *AlertDoc, now time.Time) *AlertRec {
+// alertRecord is the record that indexes an alert; one without a creation
+// time was created now.
+func (s *State) alertRecord(a *AlertDoc, now time.Time) AlertRec {
 	if a.Created.IsZero() {
 		a = a.with(func(d doc) { d["created"] = rules.FormatTime(now) })
 	}
-	return &AlertRec{Cur: a, Status: a.Status, created: a.Created, Project: a.GroupID}
+	return AlertRec{Cur: a, Status: a.Status, created: a.Created, Project: a.GroupID}
 }
 
 // scheduleTracking computes, for every TRACKING alert of set, when it opens.
