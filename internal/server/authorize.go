@@ -118,7 +118,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
 		}
 		if len(k.AccessList) > 0 {
-			st.TouchKey(k)
+			st.TouchKeyUse(k)
 		}
 		return nil
 	})

@@ -26,11 +26,13 @@ func (s *Server) startTicker() {
 				return
 			}
 			pending := false
-			s.withData(func(st *store.State) *apiError {
+			if s.withData(func(st *store.State) *apiError {
 				st.RunUntil(s.clock.Now())
 				pending = st.Pending()
 				return nil
-			})
+			}) != nil {
+				continue // not applied (the disk, say): the work is still due
+			}
 			if pending {
 				continue
 			}

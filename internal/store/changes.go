@@ -41,6 +41,13 @@ func (s *State) TouchKey(k *APIKey) {
 	s.touchRef(recordRef{"apiKeys", k.ID}, func() any { return k.fixture() })
 }
 
+// TouchKeyUse records that a key's access list entries were used (their
+// counts and last use), which leaves sign-in as it was: each request of a
+// listed key does it.
+func (s *State) TouchKeyUse(k *APIKey) {
+	s.touchRecord(recordRef{"apiKeys", k.ID}, func() any { return k.fixture() })
+}
+
 // touchAlert records that an alert changed.
 func (s *State) touchAlert(r *AlertRec) {
 	kind := "alerts"
@@ -54,6 +61,11 @@ func (s *State) touchRef(ref recordRef, get func() any) {
 	if ref.kind == "apiKeys" || ref.kind == "users" {
 		s.signInsChanged = true
 	}
+	s.touchRecord(ref, get)
+}
+
+// touchRecord is touchRef for a change that leaves sign-in as it was.
+func (s *State) touchRecord(ref recordRef, get func() any) {
 	if s.dirty == nil {
 		s.dirty = map[recordRef]func() any{}
 	}

@@ -199,3 +199,44 @@ func assertStores(t *testing.T, s *Store, path string, want map[string]bool) {
 		}
 	}
 }
+
+// Without a state file there is nothing to go back to: the writes beside
+// a panicking change are applied, and must say so.
+func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
+	s, err := Open(DefaultFixtures(), nil, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() { s.Update(func(*State) { close(held); <-release }); close(done) }()
+	<-held
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn := createStore(i)
+			if i == 1 {
+				fn = func(*State) { panic("bug") }
+			}
+			_, errs[i] = s.Update(fn)
+		}()
+		for s.waitingCount() < i+1 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(release)
+	wg.Wait()
+	<-done
+	var perr *PanicError
+	if errs[0] != nil || errs[2] != nil || !errors.As(errs[1], &perr) {
+		t.Fatalf("errors: %v", errs)
+	}
+	s.View(func(st *State) {
+		if st.OplogStores().Get("g0") == nil || st.OplogStores().Get("g2") == nil {
+			t.Error("the writes beside a panic are not applied")
+		}
+	})
+}

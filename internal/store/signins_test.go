@@ -72,3 +72,40 @@ func TestSignInDoesNotWaitForTheDataLock(t *testing.T) {
 }
 
 func firstProject(st *State) string { return st.Projects()[0].ID }
+
+// checkAccessList skips the address check of an unlisted key, so Unlisted
+// must follow the key's access list, and only once a change is committed.
+func TestSignInUnlistedFollowsTheAccessList(t *testing.T) {
+	s, _ := openStore(t)
+	pub, err := newKey(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func() error {
+		_, err := s.Update(func(st *State) {
+			k := st.Principal(pub).Key
+			st.AddAccessEntries(k, []string{"10.0.0.1"}, []any{map[string]any{"ipAddress": "10.0.0.1"}}, time.Now())
+		})
+		return err
+	}
+	failCommits(s, func(*statelog.Batch) error { return errUnwritable })
+	if add() == nil {
+		t.Fatal("a refused commit succeeded")
+	}
+	failCommits(s, nil)
+	if in, _ := s.SignIn(pub); !in.Unlisted {
+		t.Error("a key whose first access list entry was not saved is listed")
+	}
+	if err := add(); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := s.SignIn(pub); in.Unlisted {
+		t.Error("a key with an access list entry is unlisted")
+	}
+	if _, err := s.Update(func(st *State) { st.RemoveAccessEntry(st.Principal(pub).Key, "10.0.0.1") }); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := s.SignIn(pub); !in.Unlisted {
+		t.Error("a key whose last entry was removed is still listed")
+	}
+}

@@ -255,7 +255,8 @@ func (s *Store) View(fn func(*State)) (err error) {
 // a batch holds it about as long as one (docs/performance.md). A batch is
 // applied whole or not at all: if its commit fails, or one of its fns
 // panics, each of its writers gets an error and none of their changes is
-// applied (with a log to go back to). fn may thus run on another writer's
+// applied (with a log to go back to; without one, the writes beside a
+// panicking fn stay applied). fn may thus run on another writer's
 // goroutine: it must not block, and must not call runtime.Goexit (should
 // it, its batch fails the same way).
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
@@ -336,26 +337,45 @@ func (s *Store) runBatch(batch []*write) {
 		w.out, w.err = s.runLocked(w.fn)
 		panicked = panicked || w.err != nil
 	}
-	b, err := s.takeBatch()
 	switch {
+	case panicked && s.log == nil:
+		// Nothing to go back to: the other writes stay, and say so.
 	case panicked:
 		fail(errNotApplied)
-	case err != nil:
-		fail(err)
-	case b != nil:
-		if cerr := s.log.Commit(b); cerr != nil {
-			fail(&CommitError{Path: s.log.Path(), Err: cerr})
+	default:
+		if b, err := s.takeBatch(); err != nil {
+			fail(err)
+		} else if b != nil {
+			if cerr := s.log.Commit(b); cerr != nil {
+				fail(&CommitError{Path: s.log.Path(), Err: cerr})
+			}
 		}
 	}
 	settled = true
+	s.publishBatch(batch)
+}
+
+// publishBatch brings the sign-ins up to date and publishes the outcomes
+// of the batch's applied writes, in order (under mu). A panic in the
+// publisher is a bug: it is not to stop the writer that led the batch
+// (the engine's loop, say), nor the publishing of the others.
+func (s *Store) publishBatch(batch []*write) {
 	if s.st.takeSignInsChanged() {
 		s.refreshSignIns()
 	}
-	if s.publish != nil {
-		for _, w := range batch {
-			if w.err == nil {
+	if s.publish == nil {
+		return
+	}
+	for _, w := range batch {
+		if w.err == nil {
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						w.err = &PanicError{Value: v, Stack: debug.Stack()}
+					}
+				}()
 				s.publish(w.out)
-			}
+			}()
 		}
 	}
 }
@@ -395,6 +415,9 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
+			// What the fn set off goes with it, not to the next write.
+			s.st.takeNotifications()
+			s.st.takeReset()
 			out, err = Outcome{}, &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
