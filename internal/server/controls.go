@@ -126,6 +126,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 		if err != nil {
 			return err
 		}
+		c.keepWriting() // a year's move can take longer than the write timeout
 		if !done {
 			// Those waiting for the data get in, and the move takes at
 			// most about half of the time of one core: on a small machine
@@ -134,6 +135,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 		}
 	}
 	firstAttempts.Wait()
+	c.keepWriting()
 	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
@@ -26,6 +27,10 @@ type reqCtx struct {
 	// taken; bodyErr says why it could not be.
 	body    []byte
 	bodyErr *apiError
+
+	// w is where the answer goes, for a handler that works longer than
+	// the server's write timeout allows (keepWriting).
+	w http.ResponseWriter
 
 	// The answer is built here and sent by flush, after the lock is gone.
 	header http.Header
@@ -68,6 +73,17 @@ func (c *reqCtx) writeJSON(status int, v any) {
 	}
 	c.header["Content-Type"] = jsonContentType
 	c.status, c.out = status, buf.Bytes()
+}
+
+// keepWriting gives the answer the server's whole write timeout again,
+// from now: a handler that works long but is still making progress (a
+// clock move of a year) must not find its connection cut when it
+// answers. Where the writer cannot be reached (tests), there is no
+// deadline to move.
+func (c *reqCtx) keepWriting() {
+	if c.w != nil {
+		http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeTimeout))
+	}
 }
 
 // flush sends the answer built by the handler.

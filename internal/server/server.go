@@ -357,6 +357,8 @@ type statusWriter struct {
 	status int
 }
 
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 func (w *statusWriter) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
@@ -488,7 +490,7 @@ func (s *Server) api(rt *route) http.Handler {
 		if caller == nil {
 			return
 		}
-		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header()}
+		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header(), w: w}
 		if !s.admit(c) {
 			c.flush(w)
 			return
