@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -254,5 +255,30 @@ func TestPagesAnsweredAtOnceAreEachTheirOwn(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// An alert pasted into a fixture from a GET answer, links and all: GET and
+// the dump show the server's links only.
+func TestAnAlertWithLinksInItsFixtureShowsOnlyTheServersLinks(t *testing.T) {
+	var fx map[string]any
+	if err := json.Unmarshal([]byte(fixtureJSON), &fx); err != nil {
+		t.Fatal(err)
+	}
+	alerts := fx["alerts"].([]any)
+	first := alerts[0].(map[string]any)
+	first["links"] = []any{map[string]any{"href": "https://prod.example.com/api/public/v1.0/groups/x/alerts/y", "rel": "self"}}
+	b, err := json.Marshal(fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvWith(t, string(b))
+	one := e.do("owner", "GET", "/groups/"+first["groupId"].(string)+"/alerts/"+first["id"].(string), nil)
+	if n := strings.Count(string(one.raw), `"links"`); n != 1 || strings.Contains(string(one.raw), "prod.example.com") {
+		t.Errorf("GET shows links %d times: %s", n, one.raw)
+	}
+	dump := e.doRaw("owner", "GET", "/_omctl/fixtures", "")
+	if strings.Contains(string(dump.raw), "prod.example.com") {
+		t.Errorf("the dump keeps the pasted links")
 	}
 }

@@ -29,7 +29,11 @@ type judgedAlert struct {
 // they are applied, for the server's loader (parseAlert) and for what
 // checks alerts before writing a fixture (AlertCheck).
 func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
-	if compact, ok := j.w.scan(raw); ok {
+	// An alert pasted from a GET answer carries the service's links, which
+	// the server's own replace: the schema drops them. (The fast path keeps
+	// members it does not read; "links" elsewhere in an alert, in a tag
+	// say, only costs it the slower path.)
+	if compact, ok := j.w.scan(raw); ok && !bytes.Contains(raw, linksName) {
 		if f, ok, drop := j.w.canonical(); ok {
 			j.f, j.drop, j.compact = f, drop, compact
 			return j, nil
@@ -39,6 +43,8 @@ func judgeAlert(raw []byte) (j judgedAlert, err *rules.Error) {
 	j.d, err = schemaAlert(raw)
 	return j, err
 }
+
+var linksName = []byte(`"links"`)
 
 // schemaAlert reads an alert by its schema, which says what is wrong.
 // raw is one JSON object and nothing after it, as the fast path and the
@@ -54,6 +60,7 @@ func schemaAlert(raw []byte) (doc, *rules.Error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, rules.Invalidf("INVALID_JSON", "must be one object, with nothing after it")
 	}
+	delete(d, "links")
 	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
 		return nil, namingTheAlert(d, err)
 	}
