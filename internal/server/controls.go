@@ -78,6 +78,9 @@ func (s *Server) getClock(c *reqCtx) *apiError {
 // a time. The answer waits for the first attempt of every webhook the
 // move queued.
 func (s *Server) moveClock(c *reqCtx) *apiError {
+	// Whatever the answer, it may come long after the request (behind
+	// another move, say): it gets the write timeout from when it is ready.
+	defer c.keepWriting()
 	body, err := c.readObject()
 	if err != nil {
 		return err

@@ -65,6 +65,9 @@ func (s *Server) change(fn func(*store.State) *apiError, firstAttempts *sync.Wai
 // the log already: Server.published), and keeps the engine's loop running
 // while anything is due.
 func (s *Server) afterChange(out store.Outcome, firstAttempts *sync.WaitGroup) {
+	if out.PublishPanic != nil {
+		s.logf("recording what a change set off: %v", out.PublishPanic)
+	}
 	s.deliver(out.Deliveries, firstAttempts)
 	if out.Pending && !s.clock.Virtual() {
 		s.startTicker()

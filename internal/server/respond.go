@@ -78,8 +78,9 @@ func (c *reqCtx) writeJSON(status int, v any) {
 // keepWriting gives the answer the server's whole write timeout again,
 // from now: a handler that works long but is still making progress (a
 // clock move of a year) must not find its connection cut when it
-// answers. Where the writer cannot be reached (tests), there is no
-// deadline to move.
+// answers. (A reqCtx made without its writer, in tests, has no deadline
+// to move.) The request's context is cancelled by the read timeout during
+// such a handler: nothing on its path may depend on it.
 func (c *reqCtx) keepWriting() {
 	if c.w != nil {
 		http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeTimeout))

@@ -19,6 +19,7 @@ func (s *Server) startTicker() {
 	go func() {
 		t := time.NewTicker(engineTick)
 		defer t.Stop()
+		backoff := engineTick
 		for {
 			select {
 			case <-t.C:
@@ -31,7 +32,16 @@ func (s *Server) startTicker() {
 				pending = st.Pending()
 				return nil
 			}) != nil {
-				continue // not applied (the disk, say): the work is still due
+				// Not applied (a full disk, say): the work is still due, but
+				// each failed commit rebuilds the data from the state file
+				// under the lock, so tries come less and less often.
+				backoff = min(2*backoff, maxTickBackoff)
+				t.Reset(backoff)
+				continue
+			}
+			if backoff != engineTick {
+				backoff = engineTick
+				t.Reset(engineTick)
 			}
 			if pending {
 				continue
@@ -47,3 +57,7 @@ func (s *Server) startTicker() {
 		}
 	}()
 }
+
+// maxTickBackoff bounds how long the engine's loop waits before it tries
+// again a tick that could not be saved.
+const maxTickBackoff = 30 * time.Second

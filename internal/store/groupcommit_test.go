@@ -240,3 +240,15 @@ func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
 		}
 	})
 }
+
+// A panic in the publisher comes after the commit: the write is applied,
+// and says so, with the panic beside it for the caller to log.
+func TestAPanicInThePublisherLeavesTheWriteApplied(t *testing.T) {
+	s, path := openStore(t)
+	s.Publish(func(Outcome) { panic("bug in the publisher") })
+	out, err := s.Update(createStore(0))
+	if err != nil || out.PublishPanic == nil || out.PublishPanic.Value != "bug in the publisher" {
+		t.Fatalf("Update: %v, publish panic %v", err, out.PublishPanic)
+	}
+	assertStores(t, s, path, map[string]bool{"g0": true})
+}

@@ -82,6 +82,9 @@ type Outcome struct {
 	// Reset: the data went back to its seed (State.ResetTo), so what the
 	// server keeps beside it goes too; Notes came after.
 	Reset bool
+	// PublishPanic: the publisher (Store.Publish) panicked on this
+	// outcome, a bug; the write is applied all the same.
+	PublishPanic *PanicError
 }
 
 // PanicError is a change or read that panicked: a bug, reported with its
@@ -358,7 +361,9 @@ func (s *Store) runBatch(batch []*write) {
 // publishBatch brings the sign-ins up to date and publishes the outcomes
 // of the batch's applied writes, in order (under mu). A panic in the
 // publisher is a bug: it is not to stop the writer that led the batch
-// (the engine's loop, say), nor the publishing of the others.
+// (the engine's loop, say), nor the publishing of the others, and the
+// write stays what it is, applied: Outcome.PublishPanic says what went
+// wrong, for the caller to log.
 func (s *Store) publishBatch(batch []*write) {
 	if s.st.takeSignInsChanged() {
 		s.refreshSignIns()
@@ -371,7 +376,7 @@ func (s *Store) publishBatch(batch []*write) {
 			func() {
 				defer func() {
 					if v := recover(); v != nil {
-						w.err = &PanicError{Value: v, Stack: debug.Stack()}
+						w.out.PublishPanic = &PanicError{Value: v, Stack: debug.Stack()}
 					}
 				}()
 				s.publish(w.out)
