@@ -59,14 +59,9 @@ func appendAlert(dst []byte, r *store.AlertRec, linkPrefix []byte, now time.Time
 		delete(d, "acknowledgingUsername")
 		raw = rules.EncodeJSON(d)
 	}
-	dst = append(dst, raw[:len(raw)-1]...)
-	if len(raw) > 2 {
-		dst = append(dst, ',')
-	}
-	dst = append(dst, `"links":[{"href":`...)
-	dst = append(dst, linkPrefix...)
+	dst = append(openSelfLink(dst, raw), linkPrefix...)
 	dst = append(dst, url.PathEscape(r.Cur.ID)...)
-	return append(dst, `","rel":"self"}]}`...)
+	return append(dst, `"`+closeSelfLink...)
 }
 
 // alertFilter reads status and the date filters of a list request.

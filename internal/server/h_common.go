@@ -55,14 +55,23 @@ func withLinks(d doc, self string, extra ...map[string]any) doc {
 
 // appendWithSelfLink appends an encoded object with a self link added.
 func appendWithSelfLink(dst, raw []byte, self string) []byte {
+	dst = appendJSONString(openSelfLink(dst, raw), self)
+	return append(dst, closeSelfLink...)
+}
+
+// openSelfLink appends an encoded object but its closing brace, then its
+// self link up to the href's value: the caller appends the href as a JSON
+// string, then closeSelfLink.
+func openSelfLink(dst, raw []byte) []byte {
 	dst = append(dst, raw[:len(raw)-1]...)
 	if len(raw) > 2 {
 		dst = append(dst, ',')
 	}
-	dst = append(dst, `"links":[{"href":`...)
-	dst = appendJSONString(dst, self)
-	return append(dst, `,"rel":"self"}]}`...)
+	return append(dst, `"links":[{"href":`...)
 }
+
+// closeSelfLink ends what openSelfLink began, after the href.
+const closeSelfLink = `,"rel":"self"}]}`
 
 // appendJSONString appends s as a JSON string, as encodeJSON writes it.
 func appendJSONString(dst []byte, s string) []byte {

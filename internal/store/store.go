@@ -316,8 +316,7 @@ func (s *Store) runBatch(batch []*write) {
 		s.clock.restore(before)
 		s.savedClock, s.savedOffset = savedClock, savedOffset
 		s.undo()
-		s.st.takeSignInsChanged()
-		s.refreshSignIns()
+		s.refreshSignIns() // the data's principals, as the log holds them
 	}
 	settled := false
 	defer func() {
