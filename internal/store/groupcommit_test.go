@@ -252,3 +252,41 @@ func TestAPanicInThePublisherLeavesTheWriteApplied(t *testing.T) {
 	}
 	assertStores(t, s, path, map[string]bool{"g0": true})
 }
+
+// What the server keeps beside the data follows the data's order, even
+// within one batch: a write, a reset, a write are published in that order.
+func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
+	s, _ := openStore(t)
+	var published []string
+	s.Publish(func(out Outcome) {
+		if out.Reset {
+			published = append(published, "reset")
+		} else {
+			published = append(published, "write")
+		}
+	})
+	held, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() { s.Update(func(*State) { close(held); <-release }); close(done) }()
+	<-held
+	fns := []func(*State){createStore(1), func(st *State) { st.ResetTo(s.Seed(), start) }, createStore(2)}
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.Update(fn) }()
+		for s.waitingCount() < i+1 { // one after another: their order is the batch's
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(release)
+	wg.Wait()
+	<-done
+	if got := fmt.Sprint(published); got != "[write write reset write]" {
+		t.Errorf("published %s, want the holder's write, then write, reset, write", got)
+	}
+	s.View(func(st *State) {
+		if st.OplogStores().Get("g1") != nil || st.OplogStores().Get("g2") == nil {
+			t.Error("the reset did not come between the two writes")
+		}
+	})
+}
