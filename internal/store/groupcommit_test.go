@@ -290,3 +290,40 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 		}
 	})
 }
+
+// A writer whose write another led to disk returns once the batch is
+// committed: it does not take the lock itself, and so does not wait, after
+// its write is done, for readers that came in the meantime.
+func TestAWriteRunByAnotherReturnsWithoutWaitingForReaders(t *testing.T) {
+	s, _ := openStore(t)
+	held, release := make(chan struct{}), make(chan struct{})
+	go s.Update(func(*State) { close(held); <-release })
+	<-held
+	readerIn, readerOut := make(chan struct{}), make(chan struct{})
+	defer close(readerOut)
+	lead := func(st *State) {
+		createStore(1)(st)
+		// A reader that comes while the batch holds the lock gets it next.
+		go s.View(func(*State) { close(readerIn); <-readerOut })
+		time.Sleep(20 * time.Millisecond)
+	}
+	go s.Update(lead)
+	for s.waitingCount() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	followed := make(chan error, 1)
+	go func() { _, err := s.Update(createStore(2)); followed <- err }()
+	for s.waitingCount() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	<-readerIn
+	select {
+	case err := <-followed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a write committed in another's batch waited for a reader that came after it")
+	}
+}

@@ -58,7 +58,8 @@ type Store struct {
 	mu sync.RWMutex // guards st and the data it holds
 
 	waitingMu sync.Mutex
-	waiting   []*write // writers waiting for mu, run by its next holder (Update)
+	waiting   []*write // writers waiting for the batch that runs them (Update)
+	leading   bool     // a writer is running a batch, or is about to
 
 	st    *State
 	seed  *Fixtures // what a reset goes back to (Seed); never changed
@@ -250,32 +251,66 @@ func (s *Store) View(fn func(*State)) (err error) {
 // that), and a *CommitError says why: the change is not applied, and no
 // later commit writes it. A panic in fn is returned as a PanicError.
 //
-// Writers that wait for the lock together are committed together: the
-// one that gets the lock runs every waiting writer's fn, in the order they
-// came, and commits them in one batch (group commit). A commit costs a
-// sync of the disk whatever it holds, and readers wait for it; one sync a
-// writer let 16 writers hold the lock all the time on a slow disk, while
-// a batch holds it about as long as one (docs/performance.md). A batch is
-// applied whole or not at all: if its commit fails, or one of its fns
-// panics, each of its writers gets an error and none of their changes is
-// applied (with a log to go back to; without one, the writes beside a
-// panicking fn stay applied). fn may thus run on another writer's
-// goroutine: it must not block, and must not call runtime.Goexit (should
-// it, its batch fails the same way).
+// Writers that come together are committed together (group commit): a
+// writer that finds no batch running leads one, running every waiting
+// writer's fn in the order they came, under the lock, and committing them
+// at once; writers that come meanwhile wait, and the first of them leads
+// the next batch once this one is done. A commit costs a sync of the disk
+// whatever it holds, and readers wait for it; one sync a writer let 16
+// writers hold the lock all the time on a slow disk, while a batch holds
+// it about as long as one. Only the leader takes the lock: when each
+// writer of a batch took it in turn, if only to find its write done, each
+// turn also waited for the readers in between (docs/performance.md). A
+// batch is applied whole or not at all: if its commit fails, or one of
+// its fns panics, each of its writers gets an error and none of their
+// changes is applied (with a log to go back to; without one, the writes
+// beside a panicking fn stay applied). fn may thus run on another
+// writer's goroutine: it must not block, and must not call runtime.Goexit
+// (should it, its batch fails the same way).
 func (s *Store) Update(fn func(*State)) (Outcome, error) {
-	w := &write{fn: fn}
+	w := &write{fn: fn, done: make(chan struct{})}
 	s.waitingMu.Lock()
 	s.waiting = append(s.waiting, w)
+	lead := !s.leading
+	s.leading = true
 	s.waitingMu.Unlock()
+	if !lead {
+		<-w.done // run by a leader, or to lead
+		lead = w.lead
+	}
+	if lead {
+		s.lead(w)
+	}
+	return w.out, w.err
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// lead runs the batch of every writer waiting now, leader among them,
+// then tells each the outcome, and hands the lead to the first writer
+// that came since (even when a fn ends the leader's goroutine).
+func (s *Store) lead(leader *write) {
 	s.waitingMu.Lock()
 	batch := s.waiting
 	s.waiting = nil
 	s.waitingMu.Unlock()
-	s.runBatch(batch) // empty when an earlier holder of the lock ran w
-	return w.out, w.err
+	defer func() {
+		s.waitingMu.Lock()
+		if len(s.waiting) > 0 {
+			next := s.waiting[0]
+			next.lead = true
+			close(next.done)
+		} else {
+			s.leading = false
+		}
+		s.waitingMu.Unlock()
+		for _, w := range batch {
+			if w != leader {
+				close(w.done)
+			}
+		}
+	}()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runBatch(batch)
 }
 
 // Publish has the store call fn with the outcome of each write once it is
@@ -289,9 +324,11 @@ func (s *Store) Publish(fn func(Outcome)) { s.publish = fn }
 // write is a writer waiting for its fn to be run and committed; out and
 // err are set, under mu, by whoever runs it.
 type write struct {
-	fn  func(*State)
-	out Outcome
-	err error
+	fn   func(*State)
+	out  Outcome
+	err  error
+	done chan struct{} // closed once out and err are set, or to lead
+	lead bool          // set before done is closed, to lead
 }
 
 // errNotApplied is the error of a write whose batch failed for another
