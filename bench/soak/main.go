@@ -57,6 +57,7 @@ type sample struct {
 	at     time.Time
 	took   time.Duration
 	status int
+	kind   string
 }
 
 type recorder struct {
@@ -137,7 +138,7 @@ func run(omctl string, duration time.Duration, writers, readers, alerts int) err
 				sent[w][i].Store(n)
 				t0 := time.Now()
 				code, _ := send(c, "PUT", srv.Base+"/admin/backup/oplog/s3Configs/"+storeID(w, i), storeBody(storeID(w, i), n, n%8 == 0))
-				mine = append(mine, sample{t0, time.Since(t0), code})
+				mine = append(mine, sample{t0, time.Since(t0), code, "PUT store"})
 				if code == 200 {
 					answered[w][i].Store(n)
 				}
@@ -158,15 +159,18 @@ func run(omctl string, duration time.Duration, writers, readers, alerts int) err
 				default:
 				}
 				url := srv.Base + "/groups/" + benchdata.ProjectID + "/alerts?itemsPerPage=100&pageNum=" + strconv.Itoa(1+(n*7+r)%(max(alerts, 100)/100))
+				kind := "GET alerts page"
 				switch n % 3 {
 				case 1:
 					url = srv.Base + "/admin/backup/oplog/s3Configs?itemsPerPage=100"
+					kind = "GET stores list"
 				case 2:
 					url = srv.Base + "/groups/" + benchdata.ProjectID + "/alerts/" + benchdata.AlertID((n*7919+r)%max(alerts, 1))
+					kind = "GET one alert"
 				}
 				t0 := time.Now()
 				code, _ := send(c, "GET", url, "")
-				mine = append(mine, sample{t0, time.Since(t0), code})
+				mine = append(mine, sample{t0, time.Since(t0), code, kind})
 			}
 		}()
 	}
@@ -274,6 +278,7 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 		fmt.Printf("during the year's move: %d requests, p50 %s p99 %s max %s\n", len(during), pct(during, 50), pct(during, 99), pct(during, 100))
 		fmt.Printf("outside it: %d requests, p50 %s p99 %s max %s\n", len(outside), pct(outside, 50), pct(outside, 99), pct(outside, 100))
 	}
+	byKind(samples, yearFrom, yearTo)
 	if len(rss) > 6 {
 		after := rss[6:] // after the first minute
 		lo, hi := after[0], after[0]
@@ -283,6 +288,39 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 		fmt.Printf("resident after the first minute: %.0f to %.0f MiB (%.1f%% apart)\n", lo, hi, 100*(hi-lo)/lo)
 	}
 	fmt.Printf("webhooks received: %d\n", hooks)
+}
+
+// byKind prints each kind of request's latency during the year's move, and
+// how many took over 100 ms in all, so that a tail can be traced to what
+// suffers it.
+func byKind(samples []sample, yearFrom, yearTo time.Time) {
+	during := map[string][]time.Duration{}
+	slow := map[string]int{}
+	slowSeconds := map[int64]bool{}
+	for _, s := range samples {
+		if s.took > 100*time.Millisecond {
+			slow[s.kind]++
+			slowSeconds[s.at.Unix()] = true
+		}
+		if !yearFrom.IsZero() && s.at.Add(s.took).After(yearFrom) && s.at.Before(yearTo) {
+			during[s.kind] = append(during[s.kind], s.took)
+		}
+	}
+	kinds := make([]string, 0, len(during))
+	for k := range during {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		ds := during[k]
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		fmt.Printf("  during the move, %-16s %7d requests, p50 %s p99 %s max %s\n", k+":", len(ds), pct(ds, 50), pct(ds, 99), pct(ds, 100))
+	}
+	total := 0
+	for _, n := range slow {
+		total += n
+	}
+	fmt.Printf("over 100 ms in all: %d requests in %d distinct seconds %v\n", total, len(slowSeconds), slow)
 }
 
 func pct(ds []time.Duration, p int) time.Duration {
