@@ -108,7 +108,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 	}}
 	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
 	if r.Body != nil && r.Body != http.NoBody {
-		e.body = &capturedBody{ReadCloser: r.Body}
+		e.body = &capturedBody{ReadCloser: r.Body, buf: make([]byte, 0, bodyRoom(r))}
 		r.Body = e.body
 	}
 	s.journal.add(e)

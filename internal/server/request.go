@@ -21,7 +21,8 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 	if c.r.Body == nil || c.r.Body == http.NoBody {
 		return
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, c.r.Body, maxBodyBytes))
+	// Read into room made for it, not grown by copies of copies.
+	data, err := readAppend(make([]byte, 0, bodyRoom(c.r)+1), http.MaxBytesReader(w, c.r.Body, maxBodyBytes))
 	c.body = data
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -34,10 +35,50 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 	}
 }
 
+// decodedBody is what readBody answers.
+type decodedBody struct {
+	v   any
+	err *apiError
+}
+
+// bodyRoom is the room to make for r's body before reading it: what its
+// Content-Length says, up to what the server would read of any body
+// (maxDrain), so that a client saying more than it sends does not get
+// more memory held.
+func bodyRoom(r *http.Request) int {
+	return int(min(max(r.ContentLength, 0), maxDrain))
+}
+
+// readAppend appends what r holds to b, as io.ReadAll does to nothing.
+func readAppend(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // more room, as append makes it
+		}
+	}
+}
+
 // readBody decodes the request body as JSON, keeping numbers exact. A
 // body must say it is JSON: another Content-Type, or a Content-Encoding
-// the server does not decode, is 415.
+// the server does not decode, is 415. The body is decoded once: a
+// handler gets the value to change as it likes, as its only reader.
 func (c *reqCtx) readBody() (any, *apiError) {
+	if c.decoded == nil {
+		v, err := c.decodeBody()
+		c.decoded = &decodedBody{v, err}
+	}
+	return c.decoded.v, c.decoded.err
+}
+
+func (c *reqCtx) decodeBody() (any, *apiError) {
 	if c.bodyErr != nil {
 		return nil, c.bodyErr
 	}

@@ -27,6 +27,9 @@ type reqCtx struct {
 	// taken; bodyErr says why it could not be.
 	body    []byte
 	bodyErr *apiError
+	// decoded is body decoded as JSON (readBody), once; a change decodes
+	// it before the data lock is taken (Server.locked).
+	decoded *decodedBody
 
 	// w is where the answer goes, for a handler that works longer than
 	// the server's write timeout allows (keepWriting).
