@@ -296,11 +296,17 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 func byKind(samples []sample, yearFrom, yearTo time.Time) {
 	during := map[string][]time.Duration{}
 	slow := map[string]int{}
-	slowSeconds := map[int64]bool{}
+	slowSeconds := map[int]int{} // seconds since the first request: requests over 100 ms
+	var first time.Time
+	for _, s := range samples {
+		if first.IsZero() || s.at.Before(first) {
+			first = s.at
+		}
+	}
 	for _, s := range samples {
 		if s.took > 100*time.Millisecond {
 			slow[s.kind]++
-			slowSeconds[s.at.Unix()] = true
+			slowSeconds[int(s.at.Sub(first).Seconds())]++
 		}
 		if !yearFrom.IsZero() && s.at.Add(s.took).After(yearFrom) && s.at.Before(yearTo) {
 			during[s.kind] = append(during[s.kind], s.took)
@@ -320,7 +326,17 @@ func byKind(samples []sample, yearFrom, yearTo time.Time) {
 	for _, n := range slow {
 		total += n
 	}
-	fmt.Printf("over 100 ms in all: %d requests in %d distinct seconds %v\n", total, len(slowSeconds), slow)
+	seconds := make([]int, 0, len(slowSeconds))
+	for sec := range slowSeconds {
+		seconds = append(seconds, sec)
+	}
+	sort.Ints(seconds)
+	var at []string
+	for _, sec := range seconds {
+		at = append(at, fmt.Sprintf("%d s (%d)", sec, slowSeconds[sec]))
+	}
+	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start, the year's move from %.0f to %.0f s): %s\n",
+		total, slow, yearFrom.Sub(first).Seconds(), yearTo.Sub(first).Seconds(), strings.Join(at, ", "))
 }
 
 func pct(ds []time.Duration, p int) time.Duration {
