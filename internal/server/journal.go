@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -338,131 +337,6 @@ func (b *capturedBody) drain(r *http.Request) {
 		return
 	}
 	io.Copy(io.Discard, io.LimitReader(b, maxDrain+1))
-}
-
-// secretFields are replaced by "<redacted>" wherever they appear in a
-// journaled body, whatever their case.
-var secretFields = func() map[string]bool {
-	m := map[string]bool{}
-	for f := range rules.SecretFields {
-		m[strings.ToLower(f)] = true
-	}
-	return m
-}()
-
-const redacted = "<redacted>"
-
-// redactBody returns the JSON body compacted, its members in the order
-// received and every secret field's value replaced, or nil when the body
-// is not one JSON value. Values other than secrets are copied as
-// received, not decoded and encoded again.
-func redactBody(data []byte) json.RawMessage {
-	var compact bytes.Buffer
-	compact.Grow(len(data))
-	if len(bytes.TrimSpace(data)) == 0 || json.Compact(&compact, data) != nil {
-		return nil
-	}
-	if !mayHoldSecret(compact.Bytes()) {
-		return bytes.Clone(compact.Bytes())
-	}
-	type container struct {
-		object  bool
-		members int  // written so far
-		wantKey bool // an object's next token is a key
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	out := make([]byte, 0, len(data))
-	var open []container
-	var at int64 // where the bytes of the next token start
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil
-		}
-		raw := bytes.TrimLeft(data[at:dec.InputOffset()], " \t\r\n,:")
-		at = dec.InputOffset()
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			open = open[:len(open)-1]
-			out = append(out, byte(d))
-			continue
-		}
-		if n := len(open); n > 0 {
-			c := &open[n-1]
-			switch {
-			case c.wantKey:
-				if c.members > 0 {
-					out = append(out, ',')
-				}
-				c.members++
-				out = append(out, raw...)
-				if key, _ := tok.(string); secretFields[strings.ToLower(key)] {
-					var skipped json.RawMessage
-					if dec.Decode(&skipped) != nil {
-						return nil
-					}
-					at = dec.InputOffset()
-					out = append(out, `:"`+redacted+`"`...)
-					continue
-				}
-				c.wantKey = false
-				continue
-			case c.object:
-				out = append(out, ':')
-				c.wantKey = true
-			default:
-				if c.members > 0 {
-					out = append(out, ',')
-				}
-				c.members++
-			}
-		}
-		if d, ok := tok.(json.Delim); ok {
-			open = append(open, container{object: d == '{', wantKey: d == '{'})
-			out = append(out, byte(d))
-			continue
-		}
-		out = append(out, raw...)
-	}
-	return bytes.Clone(out)
-}
-
-// mayHoldSecret reports whether a compact JSON body may name a secret
-// field: whether the text between two of its quotes is one of their
-// names, or a \u escape could spell one. Most bodies do not, and are kept
-// as compacted; one pass over the quotes is much cheaper than a walk
-// through every token.
-func mayHoldSecret(data []byte) bool {
-	if bytes.Contains(data, []byte(`\u`)) {
-		return true
-	}
-	var lower [64]byte
-	for i := 0; ; {
-		q := bytes.IndexByte(data[i:], '"')
-		if q < 0 {
-			return false
-		}
-		start := i + q + 1
-		n := bytes.IndexByte(data[start:], '"')
-		if n < 0 {
-			return false
-		}
-		if n <= len(lower) {
-			name := lower[:n]
-			for k, c := range data[start : start+n] {
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				}
-				name[k] = c
-			}
-			if secretFields[string(name)] {
-				return true
-			}
-		}
-		i = start
-	}
 }
 
 // journalQuery is the filter of GET /_omctl/requests.

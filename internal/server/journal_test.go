@@ -276,6 +276,10 @@ func TestRedactBody(t *testing.T) {
 		`{"a": 1} {"b": 2}`:                                                  ``,
 		`{`:                                                                  ``,
 		``:                                                                   ``,
+		// A number too large for a float64 is still JSON.
+		`{"apiKey": "k", "n": 1E400}`: `{"apiKey":"<redacted>","n":1E400}`,
+		// Keys are folded as decoded: an escape, or the Kelvin sign.
+		"{\"private\u212aey\": 1, \"p\\u0061ssword\": 2}": "{\"private\u212aey\":\"<redacted>\",\"p\\u0061ssword\":\"<redacted>\"}",
 	} {
 		if got := string(redactBody([]byte(in))); got != want {
 			t.Errorf("redactBody(%s) = %s, want %s", in, got, want)

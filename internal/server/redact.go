@@ -1,0 +1,401 @@
+package server
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/omctl/omctl/internal/rules"
+)
+
+// secretFields are replaced by "<redacted>" wherever they appear in a
+// journaled body, whatever their case.
+var secretFields = func() map[string]bool {
+	m := map[string]bool{}
+	for f := range rules.SecretFields {
+		m[strings.ToLower(f)] = true
+	}
+	return m
+}()
+
+// maxSecretName is at least the length of every name in secretFields,
+// all ASCII (TestSecretFieldsFitTheRedactor): a key of more runes is no
+// secret.
+const maxSecretName = 32
+
+const redacted = "<redacted>"
+
+// maxJSONDepth is how deep encoding/json lets containers nest: a body
+// deeper is not JSON to the server, so the journal does not keep it.
+const maxJSONDepth = 10000
+
+// redactBody returns the JSON body compacted, its members in the order
+// received and every secret field's value replaced, or nil when the body
+// is not one JSON value as encoding/json reads it. Values other than
+// secrets are copied as received, not decoded and encoded again.
+//
+// Every journaled request goes through it, so it reads the body once,
+// checking, compacting and redacting together: it passes over the bytes
+// of strings eight at a time, and copies whole the runs between the
+// spaces it drops and the secrets it replaces. json.Compact takes a call
+// per byte, and a decoder's tokens took an allocation each: 11% of the
+// server's CPU under make bench-soak (BenchmarkRedactBody).
+func redactBody(data []byte) json.RawMessage {
+	r := redactor{in: data, secret: -1}
+	defer r.release()
+	if !r.walk() {
+		return nil
+	}
+	if r.scratch == nil {
+		return bytes.Clone(data) // already compact, and no secret
+	}
+	r.flush()
+	return bytes.Clone(r.out)
+}
+
+// redactor is one walk through a body.
+type redactor struct {
+	in   []byte
+	at   int // the next byte of in to read
+	from int // the first byte of in not yet copied to out
+	// out is the body as written so far, on a scratch buffer taken only
+	// once the body differs from in.
+	out     []byte
+	scratch *[]byte
+	// depth is how many containers the walk is in; bit i of inObject
+	// says whether the container at depth i+1 is an object.
+	depth    int
+	inObject [maxJSONDepth/64 + 1]uint64
+	// secret is where in out the value of the secret field being read
+	// starts, or -1; secretDepth is depth at its key. Secrets within it
+	// need no marking of their own: the whole value is dropped.
+	secret      int
+	secretDepth int
+}
+
+// redactScratch holds the buffers redactBody writes in before it copies
+// the result to one of its own size. A body is at most maxBodyBytes, so
+// is each buffer, give or take what its redactions added.
+var redactScratch = sync.Pool{New: func() any { return new([]byte) }}
+
+// flush copies what was read and not yet copied.
+func (r *redactor) flush() {
+	if r.scratch == nil {
+		r.scratch = redactScratch.Get().(*[]byte)
+		if cap(*r.scratch) < len(r.in) {
+			*r.scratch = make([]byte, 0, len(r.in))
+		}
+		r.out = (*r.scratch)[:0]
+	}
+	r.out = append(r.out, r.in[r.from:r.at]...)
+	r.from = r.at
+}
+
+func (r *redactor) release() {
+	if r.scratch != nil {
+		*r.scratch = r.out[:0]
+		redactScratch.Put(r.scratch)
+	}
+}
+
+// walk reads one value and nothing else but space.
+func (r *redactor) walk() bool {
+	for {
+		whole, ok := r.value()
+		if !ok {
+			return false
+		}
+		if !whole {
+			continue // a container's first value follows
+		}
+		more, ok := r.afterValue()
+		if !ok || !more {
+			return ok
+		}
+	}
+}
+
+// value reads a value, or only the start of a container and, in an
+// object, its first key: whole says which.
+func (r *redactor) value() (whole, ok bool) {
+	r.skipSpace()
+	if r.at == len(r.in) {
+		return false, false
+	}
+	switch c := r.in[r.at]; c {
+	case '{', '[':
+		return r.openContainer(c)
+	case '"':
+		return true, r.string()
+	case 't':
+		return true, r.literal("true")
+	case 'f':
+		return true, r.literal("false")
+	case 'n':
+		return true, r.literal("null")
+	}
+	return true, r.number()
+}
+
+func (r *redactor) openContainer(c byte) (whole, ok bool) {
+	if r.depth == maxJSONDepth {
+		return false, false
+	}
+	word, bit := r.depth/64, uint64(1)<<(r.depth%64)
+	if c == '{' {
+		r.inObject[word] |= bit
+	} else {
+		r.inObject[word] &^= bit
+	}
+	r.depth++
+	r.at++
+	r.skipSpace()
+	closer := r.closer()
+	if r.at < len(r.in) && r.in[r.at] == closer {
+		r.depth--
+		r.at++
+		return true, true
+	}
+	if closer == '}' {
+		return false, r.member()
+	}
+	return false, true
+}
+
+// closer is the bracket that closes the container the walk is in.
+func (r *redactor) closer() byte {
+	if r.inObject[(r.depth-1)/64]&(1<<((r.depth-1)%64)) != 0 {
+		return '}'
+	}
+	return ']'
+}
+
+// afterValue reads what follows a value: the brackets it closes, then a
+// comma and, in an object, the next key. more is false at the end of the
+// body.
+func (r *redactor) afterValue() (more, ok bool) {
+	for {
+		if r.secret >= 0 && r.depth == r.secretDepth {
+			r.out = append(r.out[:r.secret], `"`+redacted+`"`...)
+			r.from, r.secret = r.at, -1
+		}
+		r.skipSpace()
+		if r.depth == 0 {
+			return false, r.at == len(r.in)
+		}
+		if r.at == len(r.in) {
+			return false, false
+		}
+		switch c, closer := r.in[r.at], r.closer(); c {
+		case closer:
+			r.depth--
+			r.at++
+		case ',':
+			r.at++
+			if closer == '}' {
+				return true, r.member()
+			}
+			return true, true
+		default:
+			return false, false
+		}
+	}
+}
+
+// member reads an object's key and colon, and marks where the value of a
+// secret field starts.
+func (r *redactor) member() bool {
+	r.skipSpace()
+	key := r.at
+	if key == len(r.in) || r.in[key] != '"' || !r.string() {
+		return false
+	}
+	secret := r.secret < 0 && isSecretKey(r.in[key:r.at])
+	r.skipSpace()
+	if r.at == len(r.in) || r.in[r.at] != ':' {
+		return false
+	}
+	r.at++
+	if secret {
+		r.flush()
+		r.secret, r.secretDepth = len(r.out), r.depth
+	}
+	return true
+}
+
+// skipSpace drops the space at r.at, if any.
+func (r *redactor) skipSpace() {
+	if r.at == len(r.in) || !isJSONSpace(r.in[r.at]) {
+		return
+	}
+	r.flush()
+	for r.at < len(r.in) && isJSONSpace(r.in[r.at]) {
+		r.at++
+	}
+	r.from = r.at
+}
+
+func isJSONSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// plainInString are the bytes a string holds as they are: not its
+// closing quote, not an escape, not a control character. UTF-8 is not
+// checked, as encoding/json does not.
+var plainInString = func() (plain [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		plain[c] = c != '"' && c != '\\'
+	}
+	return plain
+}()
+
+// string reads the string at r.at, quotes included, checking its escapes.
+func (r *redactor) string() bool {
+	in := r.in
+	for i := r.at + 1; i < len(in); {
+		i = plainEnd(in, i)
+		switch {
+		case i == len(in) || in[i] < 0x20:
+			return false
+		case in[i] == '"':
+			r.at = i + 1
+			return true
+		}
+		n := escapeLen(in[i:])
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return false
+}
+
+// plainEnd is where the run of plain bytes of a string from in[i] ends.
+// It tests eight bytes at a time while none of them is a quote, a
+// backslash or a control character: x-0x01… borrows into the top bit of
+// a byte that is zero, and (x^c)-0x01… into that of a byte equal to c.
+func plainEnd(in []byte, i int) int {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(in); i += 8 {
+		x := binary.LittleEndian.Uint64(in[i:])
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		if ((quote-ones)&^quote|(backslash-ones)&^backslash|(x-ones*0x20)&^x)&tops != 0 {
+			break
+		}
+	}
+	for i < len(in) && plainInString[in[i]] {
+		i++
+	}
+	return i
+}
+
+// escapeLen is the length of the escape that e starts with, or 0 when it
+// is not one JSON allows.
+func escapeLen(e []byte) int {
+	if len(e) < 2 {
+		return 0
+	}
+	switch e[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(e) < 6 {
+			return 0
+		}
+		for _, h := range e[2:6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
+}
+
+func (r *redactor) literal(word string) bool {
+	if !bytes.HasPrefix(r.in[r.at:], []byte(word)) {
+		return false
+	}
+	r.at += len(word)
+	return true
+}
+
+// number reads a number as JSON writes them: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (r *redactor) number() bool {
+	in, i := r.in, r.at
+	if in[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(in) && in[i] == '0':
+		i++
+	case i < len(in) && '1' <= in[i] && in[i] <= '9':
+		i = digitsEnd(in, i)
+	default:
+		return false
+	}
+	if i < len(in) && in[i] == '.' {
+		if i = digitsEnd(in, i+1); in[i-1] == '.' {
+			return false
+		}
+	}
+	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
+		i++
+		if i < len(in) && (in[i] == '+' || in[i] == '-') {
+			i++
+		}
+		if j := digitsEnd(in, i); j > i {
+			i = j
+		} else {
+			return false
+		}
+	}
+	r.at = i
+	return true
+}
+
+// digitsEnd is where the run of digits from in[i] ends.
+func digitsEnd(in []byte, i int) int {
+	for i < len(in) && '0' <= in[i] && in[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// isSecretKey says whether an object key, as quoted in the body, names a
+// secret field. A plain ASCII key is folded in place; one with an escape
+// or other characters is decoded first, as a decoder would see it, since
+// strings.ToLower folds more than ASCII (the Kelvin sign to a k).
+func isSecretKey(quoted []byte) bool {
+	key := quoted[1 : len(quoted)-1]
+	var lower [maxSecretName]byte
+	for i, b := range key {
+		switch {
+		case i == len(lower):
+			return false // more runes than any secret's name
+		case b == '\\' || b >= utf8.RuneSelf:
+			return isSecretKeyDecoded(quoted)
+		case 'A' <= b && b <= 'Z':
+			b += 'a' - 'A'
+		}
+		lower[i] = b
+	}
+	return secretFields[string(lower[:len(key)])]
+}
+
+// isSecretKeyDecoded is isSecretKey for a key with escapes or non-ASCII
+// text: rare, and bounded, since a rune takes at most 12 bytes to write
+// ("\ud83d\ude00").
+func isSecretKeyDecoded(quoted []byte) bool {
+	if len(quoted) > 2+12*maxSecretName {
+		return false
+	}
+	var key string
+	if json.Unmarshal(quoted, &key) != nil {
+		return false
+	}
+	return secretFields[strings.ToLower(key)]
+}
