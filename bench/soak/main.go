@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,10 @@ func main() {
 	readers := flag.Int("readers", 16, "concurrent readers")
 	alerts := flag.Int("alerts", 100000, "alerts in the fixture")
 	flag.Parse()
+	// The load generator shares the machine with the server: at the
+	// default it collected garbage 12 times a second, each time pausing
+	// its clients' clocks and taking CPU from the server.
+	debug.SetGCPercent(400)
 	if err := run(*omctl, *duration, *writers, *readers, *alerts); err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(1)
@@ -357,13 +362,16 @@ func storeID(w, i int) string { return fmt.Sprintf("soak-w%d-s%d", w, i) }
 // storeBody is an oplog store holding n as s3MaxConnections; a large one
 // carries some 60 KB, near what the journal keeps of a body.
 func storeBody(id string, n int64, large bool) string {
-	uri := "mongodb://m"
+	uri := `"mongodb://m"`
 	if large {
-		uri = "mongodb://" + strings.Repeat("m", 60<<10)
+		uri = largeURI
 	}
 	return fmt.Sprintf(`{"id": %q, "acceptedTos": true, "pathStyleAccessEnabled": true, "s3BucketEndpoint": "https://s3.example.com",
-	 "s3BucketName": "b", "s3MaxConnections": %d, "sseEnabled": false, "uri": %q, "awsSecretKey": "k"}`, id, n, uri)
+	 "s3BucketName": "b", "s3MaxConnections": %d, "sseEnabled": false, "uri": %s, "awsSecretKey": "k"}`, id, n, uri)
 }
+
+// largeURI is quoted once, not for every large body.
+var largeURI = strconv.Quote("mongodb://" + strings.Repeat("m", 60<<10))
 
 func maxConns(body string) int64 {
 	i := strings.Index(body, `"s3MaxConnections":`)
