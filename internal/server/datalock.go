@@ -89,5 +89,10 @@ func (s *Server) storeFailed(err error) *apiError {
 	if errors.As(err, &cerr) {
 		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
 	}
+	var uerr *store.UnreadableError
+	if errors.As(err, &uerr) {
+		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR",
+			"A change could not be saved, and the state file cannot be read back to undo it: the server answers again once it can.")
+	}
 	return errUnexpected()
 }

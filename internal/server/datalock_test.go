@@ -2,13 +2,17 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // A change's handler runs under the data lock, one after another with
@@ -84,4 +88,29 @@ func TestABodyOfAKnownLengthIsReadWithoutGrowing(t *testing.T) {
 	}); got > limit {
 		t.Errorf("capturing a body of %d bytes allocated %d", len(body), got)
 	}
+}
+
+// A write whose commit fails while the state file cannot be read back is
+// answered 500, and so is every request for the data until the file reads
+// back; then the write is not there (docs/server.md, State).
+func TestAFailedWriteThatCannotBeUndoneIsNeverServed(t *testing.T) {
+	file, err := statelog.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	log := &statelog.Faulty{File: file}
+	e := newEnvOptions(t, fixtureJSON, Options{State: log})
+	log.FailCommits(func(*statelog.Batch) error { return errors.New("disk full") })
+	log.FailReads(errors.New("I/O error"))
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 500, "UNEXPECTED_ERROR")
+	got := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil)
+	e.expect(got, 500, "UNEXPECTED_ERROR")
+	if detail := got.str("detail"); !strings.Contains(detail, "cannot be read back") || strings.Contains(detail, "I/O error") {
+		t.Errorf("the answer while the file cannot be read says %q", detail)
+	}
+	log.FailReads(nil)
+	log.FailCommits(nil)
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 404, "RESOURCE_NOT_FOUND")
+	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 200, "")
 }

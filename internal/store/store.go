@@ -61,10 +61,13 @@ type Store struct {
 	waiting   []*write // writers waiting for the batch that runs them (Update)
 	leading   bool     // a writer is running a batch, or is about to
 
-	st    *State
-	seed  *Fixtures // what a reset goes back to (Seed); never changed
-	log   Log       // nil: memory only
-	clock *Clock
+	st *State
+	// unreadable is set when a failed commit could not be undone (undo):
+	// st may then hold what the log does not.
+	unreadable *UnreadableError
+	seed       *Fixtures // what a reset goes back to (Seed); never changed
+	log        Log       // nil: memory only
+	clock      *Clock
 
 	publish func(Outcome) // see Publish
 	signIns atomic.Pointer[map[string]SignIn]
@@ -108,6 +111,21 @@ func (e *CommitError) Error() string {
 }
 
 func (e *CommitError) Unwrap() error { return e.Err }
+
+// UnreadableError is the error of every read and write after a commit
+// failed and the state file could not be read back to undo the change:
+// the data in memory may hold it, so nothing is served from memory until
+// the file reads back (each later read or write tries again).
+type UnreadableError struct {
+	Path string
+	Err  error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("state file %s: a change could not be saved, and the file cannot be read back to undo it: %v", e.Path, e.Err)
+}
+
+func (e *UnreadableError) Unwrap() error { return e.Err }
 
 // Open starts the store from the log when it holds data, else from seed,
 // which is then committed to the log (if any). A reset (see Seed and
@@ -234,6 +252,13 @@ func (s *Store) Seed() *Fixtures { return s.seed }
 // View runs fn with the data under the read lock: views run side by side.
 func (s *Store) View(fn func(*State)) (err error) {
 	s.mu.RLock()
+	for s.unreadable != nil {
+		s.mu.RUnlock()
+		if _, err := s.Update(func(*State) {}); err != nil { // reads the file back, or says why not
+			return err
+		}
+		s.mu.RLock()
+	}
 	defer s.mu.RUnlock()
 	defer func() {
 		if v := recover(); v != nil {
@@ -341,6 +366,15 @@ func (s *Store) runBatch(batch []*write) {
 	if len(batch) == 0 {
 		return
 	}
+	if s.unreadable != nil {
+		if s.undo(); s.unreadable != nil {
+			for _, w := range batch {
+				w.err = s.unreadable
+			}
+			return
+		}
+		s.refreshSignIns()
+	}
 	before := s.clock.mark()
 	savedClock, savedOffset := s.savedClock, s.savedOffset
 	fail := func(err error) {
@@ -352,8 +386,9 @@ func (s *Store) runBatch(batch []*write) {
 		}
 		s.clock.restore(before)
 		s.savedClock, s.savedOffset = savedClock, savedOffset
-		s.undo()
-		s.refreshSignIns() // the data's principals, as the log holds them
+		if s.undo(); s.unreadable == nil {
+			s.refreshSignIns() // the data's principals, as the log holds them
+		}
 	}
 	settled := false
 	defer func() {
@@ -426,18 +461,20 @@ func (s *Store) publishBatch(batch []*write) {
 // restart would serve the same. Rebuilding costs in proportion to the
 // data, but only when a commit fails (a full disk, an I/O error), and
 // keeps the everyday path free of bookkeeping. Should the log not be
-// readable either, or should there be no log, memory keeps the change and
-// the next commit writes the data whole, so that the log does not miss it
-// under later changes.
+// readable either, memory may keep the change: s.unreadable then keeps
+// readers and writers from it until the log reads back.
 func (s *Store) undo() {
 	if s.log == nil {
 		return
 	}
 	data, err := readLog(s.log)
 	if err != nil {
-		s.st.touchAll()
+		// The sign-ins keep the principals of the last commit, and no
+		// reader or writer gets st until the file reads back.
+		s.unreadable = &UnreadableError{Path: s.log.Path(), Err: err}
 		return
 	}
+	s.unreadable = nil
 	s.st = newState(data, s.clock.Now())
 	s.st.activeIndex()
 }

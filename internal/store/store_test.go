@@ -348,3 +348,43 @@ func restarted(t *testing.T, s *Store, path string) *Store {
 	}
 	return again
 }
+
+// When a commit fails and the state file cannot be read back to undo it,
+// memory may hold the change: nobody is served from it until the file
+// reads back, and then the change is gone, as it is from the file.
+func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
+	s, path := openStore(t)
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	faulty := s.log.(*statelog.Faulty)
+	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
+	faulty.FailReads(errors.New("the state file cannot be read"))
+	var cerr *CommitError
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed", 1)) }); !errors.As(err, &cerr) {
+		t.Fatalf("the failed write: %v, want a CommitError", err)
+	}
+	var uerr *UnreadableError
+	read := false
+	if err := s.View(func(*State) { read = true }); !errors.As(err, &uerr) || read {
+		t.Fatalf("a read after it: %v (served: %t), want an UnreadableError and nothing served", err, read)
+	}
+	ran := false
+	if _, err := s.Update(func(*State) { ran = true }); !errors.As(err, &uerr) || ran {
+		t.Fatalf("a write after it: %v (ran: %t), want an UnreadableError and nothing run", err, ran)
+	}
+
+	faulty.FailReads(nil)
+	faulty.FailCommits(nil)
+	if err := s.View(func(st *State) {
+		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
+			t.Error("once the file reads back, memory is not what the file holds")
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("later", 1)) }); err != nil {
+		t.Fatal(err)
+	}
+	assertStores(t, s, path, map[string]bool{"kept": true, "failed": false, "later": true})
+}

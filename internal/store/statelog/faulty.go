@@ -7,7 +7,26 @@ import "sync/atomic"
 // store keeps a resource"). A commit that fails writes nothing.
 type Faulty struct {
 	*File
-	fail atomic.Pointer[func(*Batch) error]
+	fail     atomic.Pointer[func(*Batch) error]
+	readFail atomic.Pointer[error]
+}
+
+// FailReads makes each later read of the file fail with err (nil: reads
+// work again).
+func (l *Faulty) FailReads(err error) {
+	if err == nil {
+		l.readFail.Store(nil)
+		return
+	}
+	l.readFail.Store(&err)
+}
+
+// Read reads the file unless the test's FailReads refuses it.
+func (l *Faulty) Read(fn func(Record) error) error {
+	if err := l.readFail.Load(); err != nil {
+		return *err
+	}
+	return l.File.Read(fn)
 }
 
 // FailCommits makes each later commit fail with what fail returns for its
