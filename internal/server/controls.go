@@ -126,6 +126,9 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 			s.clock.Set(reached)
 			return nil
 		}, &firstAttempts)
+		if err != nil && err.status == http.StatusInternalServerError {
+			return moveStopped(s.clock.Now(), target)
+		}
 		if err != nil {
 			return err
 		}
@@ -141,6 +144,17 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	c.keepWriting()
 	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
+}
+
+// moveStopped is the answer to a move whose slice could not be saved:
+// the slices before it are saved, and seen already, so the clock stays
+// where they took it. Sending the move again as advance would overshoot;
+// the answer says what set finishes it.
+func moveStopped(at, target time.Time) *apiError {
+	reached, want := rules.FormatTime(at), rules.FormatTime(target)
+	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR",
+		fmt.Sprintf(`The clock move stopped at %s, short of %s: the rest could not be saved to the state file. Send {"set": %q} to finish it.`, reached, want, want),
+		reached, want)
 }
 
 // nonceClock is the time digest nonces are issued and checked at: the
