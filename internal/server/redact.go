@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/omctl/omctl/internal/jsonlex"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -264,7 +265,7 @@ func (r *redactor) string() bool {
 			r.at = i + 1
 			return true
 		}
-		n := escapeLen(in[i:])
+		n := jsonlex.EscapeLen(in[i:])
 		if n == 0 {
 			return false
 		}
@@ -292,29 +293,6 @@ func plainEnd(in []byte, i int) int {
 	return i
 }
 
-// escapeLen is the length of the escape that e starts with, or 0 when it
-// is not one JSON allows.
-func escapeLen(e []byte) int {
-	if len(e) < 2 {
-		return 0
-	}
-	switch e[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if len(e) < 6 {
-			return 0
-		}
-		for _, h := range e[2:6] {
-			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-				return 0
-			}
-		}
-		return 6
-	}
-	return 0
-}
-
 func (r *redactor) literal(word string) bool {
 	if !bytes.HasPrefix(r.in[r.at:], []byte(word)) {
 		return false
@@ -323,46 +301,14 @@ func (r *redactor) literal(word string) bool {
 	return true
 }
 
-// number reads a number as JSON writes them: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+// number reads a number as JSON writes them.
 func (r *redactor) number() bool {
-	in, i := r.in, r.at
-	if in[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(in) && in[i] == '0':
-		i++
-	case i < len(in) && '1' <= in[i] && in[i] <= '9':
-		i = digitsEnd(in, i)
-	default:
+	end := jsonlex.NumberEnd(r.in, r.at)
+	if end < 0 {
 		return false
 	}
-	if i < len(in) && in[i] == '.' {
-		if i = digitsEnd(in, i+1); in[i-1] == '.' {
-			return false
-		}
-	}
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		i++
-		if i < len(in) && (in[i] == '+' || in[i] == '-') {
-			i++
-		}
-		if j := digitsEnd(in, i); j > i {
-			i = j
-		} else {
-			return false
-		}
-	}
-	r.at = i
+	r.at = end
 	return true
-}
-
-// digitsEnd is where the run of digits from in[i] ends.
-func digitsEnd(in []byte, i int) int {
-	for i < len(in) && '0' <= in[i] && in[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // isSecretKey says whether an object key, as quoted in the body, names a

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/jsonlex"
 	"github.com/omctl/omctl/internal/rules"
 )
 
@@ -409,38 +410,15 @@ func (s *scanner) str() (v []byte, plain, ok bool) {
 		case c < 0x20:
 			return nil, false, false
 		case c == '\\':
-			n := escapeLength(b[j+1:])
+			n := jsonlex.EscapeLen(b[j:])
 			if n == 0 {
 				return nil, false, false
 			}
-			j += n
+			j += n - 1
 		}
 		plain = false
 	}
 	return nil, false, false
-}
-
-// escapeLength is the length of the escape after a backslash at the start
-// of b, 0 for none.
-func escapeLength(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	switch b[0] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 1
-	case 'u':
-		if len(b) < 5 {
-			return 0
-		}
-		for _, c := range b[1:5] {
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return 0
-			}
-		}
-		return 5
-	}
-	return 0
 }
 
 // stringStops are the bytes str looks at inside a string.
@@ -477,44 +455,12 @@ func (s *scanner) skip() bool {
 	return false
 }
 
-// number reads the number that is next: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// number reads the number that is next.
 func (s *scanner) number() bool {
-	b, i := s.b, s.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		i = digits(b, i)
-	default:
+	end := jsonlex.NumberEnd(s.b, s.i)
+	if end < 0 {
 		return false
 	}
-	if i < len(b) && b[i] == '.' {
-		if i = digits(b, i+1); b[i-1] == '.' {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if j := digits(b, i); j > i {
-			i = j
-		} else {
-			return false
-		}
-	}
-	s.i = i
+	s.i = end
 	return true
-}
-
-// digits is the index past the digits from b[i] on.
-func digits(b []byte, i int) int {
-	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-		i++
-	}
-	return i
 }
