@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -94,13 +93,7 @@ func TestABodyOfAKnownLengthIsReadWithoutGrowing(t *testing.T) {
 // answered 500, and so is every request for the data until the file reads
 // back; then the write is not there (docs/server.md, State).
 func TestAFailedWriteThatCannotBeUndoneIsNeverServed(t *testing.T) {
-	file, err := statelog.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	log := &statelog.Faulty{File: file}
-	e := newEnvOptions(t, fixtureJSON, Options{State: log})
+	e, log := newFaultyEnv(t, fixtureJSON)
 	log.FailCommits(func(*statelog.Batch) error { return errors.New("disk full") })
 	log.FailReads(errors.New("I/O error"))
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 500, "UNEXPECTED_ERROR")

@@ -6,12 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 const (
@@ -108,6 +110,19 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	return newEnvWith(t, fixtureJSON)
+}
+
+// newFaultyEnv is a running server over fixture whose state file fails
+// on demand.
+func newFaultyEnv(t *testing.T, fixture string) (*env, *statelog.Faulty) {
+	t.Helper()
+	file, err := statelog.Open(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { file.Close() })
+	log := &statelog.Faulty{File: file}
+	return newEnvOptions(t, fixture, Options{State: log}), log
 }
 
 // newEnvWith is a running server over fixture, on a virtual clock.

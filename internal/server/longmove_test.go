@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,13 +50,7 @@ func TestAMoveLongerThanTheWriteTimeoutIsAnswered(t *testing.T) {
 // are saved and seen already, and the answer says where the clock is and
 // what finishes the move (docs/server.md, Clock).
 func TestAMoveThatCannotBeSavedSaysWhereItStopped(t *testing.T) {
-	file, err := statelog.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	log := &statelog.Faulty{File: file}
-	e := newEnvOptions(t, everyMinute(""), Options{State: log})
+	e, log := newFaultyEnv(t, everyMinute(""))
 	for _, h := range []string{"db1.example.com:27017", "db2.example.com:27017"} {
 		e.expect(e.doRaw("owner", "POST", "/_omctl/events", "["+hostDown(h, false)+"]"), 200, "")
 	}

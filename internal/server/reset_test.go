@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -12,13 +11,7 @@ import (
 // reset is on disk: a reset that cannot be saved is answered 500 and
 // leaves the journal as it was, with the data (docs/server.md, State).
 func TestAResetThatCannotBeSavedForgetsNothing(t *testing.T) {
-	file, err := statelog.Open(filepath.Join(t.TempDir(), "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	log := &statelog.Faulty{File: file}
-	e := newEnvOptions(t, fixtureJSON, Options{State: log})
+	e, log := newFaultyEnv(t, fixtureJSON)
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 200, "")
 	for range 5 {
 		e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
