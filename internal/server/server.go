@@ -86,10 +86,11 @@ type Server struct {
 
 	notes     *notificationLog
 	hooks     *webhooks
-	moves     sync.Mutex                // clock moves, one at a time
-	moveFrom  atomic.Pointer[time.Time] // where the clock move in progress started
-	ticking   atomic.Bool               // the real-clock engine loop runs
-	stop      chan struct{}             // closed by Close: the engine loop ends
+	moves     sync.Mutex                           // clock moves, one at a time
+	moveFrom  atomic.Pointer[time.Time]            // where the clock move in progress started
+	ticking   atomic.Bool                          // the real-clock engine loop runs
+	tickAfter func(time.Duration) <-chan time.Time // the loop's wait: time.After but in tests
+	stop      chan struct{}                        // closed by Close: the engine loop ends
 	closeOnce sync.Once
 	base      atomic.Value // the base URL clients last used, for webhook bodies
 
@@ -135,6 +136,7 @@ func New(opts Options) (*Server, error) {
 		faults:        newFaultSet(),
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
+		tickAfter:     time.After,
 	}
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = defaultNotificationLogSize

@@ -17,12 +17,10 @@ func (s *Server) startTicker() {
 		return
 	}
 	go func() {
-		t := time.NewTicker(engineTick)
-		defer t.Stop()
-		backoff := engineTick
+		wait := engineTick
 		for {
 			select {
-			case <-t.C:
+			case <-s.tickAfter(wait):
 			case <-s.stop:
 				return
 			}
@@ -35,14 +33,10 @@ func (s *Server) startTicker() {
 				// Not applied (a full disk, say): the work is still due, but
 				// each failed commit rebuilds the data from the state file
 				// under the lock, so tries come less and less often.
-				backoff = min(2*backoff, maxTickBackoff)
-				t.Reset(backoff)
+				wait = min(2*wait, maxTickBackoff)
 				continue
 			}
-			if backoff != engineTick {
-				backoff = engineTick
-				t.Reset(engineTick)
-			}
+			wait = engineTick
 			if pending {
 				continue
 			}
