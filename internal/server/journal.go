@@ -107,7 +107,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 	}}
 	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
 	if r.Body != nil && r.Body != http.NoBody {
-		e.body = &capturedBody{ReadCloser: r.Body, buf: make([]byte, 0, bodyRoom(r))}
+		e.body = &capturedBody{ReadCloser: r.Body, claimed: r.ContentLength}
 		r.Body = e.body
 	}
 	s.journal.add(e)
@@ -301,18 +301,18 @@ func (w *journalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // largest body the server accepts.
 type capturedBody struct {
 	io.ReadCloser
-	buf  []byte
-	eof  bool
-	over bool
+	claimed int64 // its Content-Length, -1 when unknown (bodyRoom)
+	buf     []byte
+	eof     bool
+	over    bool
 }
 
 func (b *capturedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if room := maxBodyBytes - len(b.buf); n > room {
-		b.over = true
-		b.buf = append(b.buf, p[:max(room, 0)]...)
-	} else {
-		b.buf = append(b.buf, p[:n]...)
+	keep := min(n, max(maxBodyBytes-len(b.buf), 0))
+	b.over = b.over || keep < n
+	if keep > 0 {
+		b.buf = append(growBody(b.buf, keep, b.claimed), p[:keep]...)
 	}
 	if err == io.EOF {
 		b.eof = true

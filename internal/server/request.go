@@ -21,8 +21,7 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 	if c.r.Body == nil || c.r.Body == http.NoBody {
 		return
 	}
-	// Read into room made for it, not grown by copies of copies.
-	data, err := readAppend(make([]byte, 0, bodyRoom(c.r)+1), http.MaxBytesReader(w, c.r.Body, maxBodyBytes))
+	data, err := readBodyBytes(http.MaxBytesReader(w, c.r.Body, maxBodyBytes), c.r.ContentLength)
 	c.body = data
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -41,17 +40,34 @@ type decodedBody struct {
 	err *apiError
 }
 
-// bodyRoom is the room to make for r's body before reading it: what its
-// Content-Length says, up to what the server would read of any body
-// (maxDrain), so that a client saying more than it sends does not get
-// more memory held.
-func bodyRoom(r *http.Request) int {
-	return int(min(max(r.ContentLength, 0), maxDrain))
+// bodyRoom is the capacity for a buffer that holds n bytes of a body and
+// needs more: what the body's Content-Length (claimed; -1 when unknown)
+// says, and a byte to see its end, so that it is read without copies of
+// copies; but at most eight times what has come (16 KiB at first), so
+// that a client is held memory for what it sends, not for what it says.
+func bodyRoom(n int, claimed int64) int {
+	room := max(8*n, 16<<10)
+	if claimed > int64(n) {
+		room = int(min(int64(room), claimed+1))
+	}
+	return room
 }
 
-// readAppend appends what r holds to b, as io.ReadAll does to nothing.
-func readAppend(b []byte, r io.Reader) ([]byte, error) {
+// growBody is b with room for more bytes, made as bodyRoom says.
+func growBody(b []byte, more int, claimed int64) []byte {
+	if cap(b)-len(b) >= more {
+		return b
+	}
+	grown := make([]byte, len(b), max(bodyRoom(len(b), claimed), len(b)+more))
+	copy(grown, b)
+	return grown
+}
+
+// readBodyBytes reads all of r, a body whose Content-Length is claimed.
+func readBodyBytes(r io.Reader, claimed int64) ([]byte, error) {
+	var b []byte
 	for {
+		b = growBody(b, 1, claimed)
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
@@ -59,9 +75,6 @@ func readAppend(b []byte, r io.Reader) ([]byte, error) {
 		}
 		if err != nil {
 			return b, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // more room, as append makes it
 		}
 	}
 }
