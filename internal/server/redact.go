@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/jsonlex"
@@ -312,36 +314,73 @@ func (r *redactor) number() bool {
 }
 
 // isSecretKey says whether an object key, as quoted in the body, names a
-// secret field. A plain ASCII key is folded in place; one with an escape
-// or other characters is decoded first, as a decoder would see it, since
-// strings.ToLower folds more than ASCII (the Kelvin sign to a k).
+// secret field, as a decoder and strings.ToLower would see it: escapes
+// are read, and runes beyond ASCII are folded as ToLower folds them (the
+// Kelvin sign to a k); one that stays beyond ASCII is in no secret's
+// name. No allocation, and no more than maxSecretName runes looked at:
+// every key of a body goes through here.
 func isSecretKey(quoted []byte) bool {
 	key := quoted[1 : len(quoted)-1]
 	var lower [maxSecretName]byte
-	for i, b := range key {
-		switch {
-		case i == len(lower):
+	n := 0
+	for i := 0; i < len(key); n++ {
+		if n == len(lower) {
 			return false // more runes than any secret's name
-		case b == '\\' || b >= utf8.RuneSelf:
-			return isSecretKeyDecoded(quoted)
-		case 'A' <= b && b <= 'Z':
-			b += 'a' - 'A'
 		}
-		lower[i] = b
+		r, size := rune(key[i]), 1
+		switch {
+		case r == '\\':
+			r, size = unescape(key[i:])
+		case r >= utf8.RuneSelf:
+			r, size = utf8.DecodeRune(key[i:])
+		}
+		i += size
+		if r >= utf8.RuneSelf {
+			if r = unicode.ToLower(r); r >= utf8.RuneSelf {
+				return false
+			}
+		} else if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		lower[n] = byte(r)
 	}
-	return secretFields[string(lower[:len(key)])]
+	return secretFields[string(lower[:n])]
 }
 
-// isSecretKeyDecoded is isSecretKey for a key with escapes or non-ASCII
-// text: rare, and bounded, since a rune takes at most 12 bytes to write
-// ("\ud83d\ude00").
-func isSecretKeyDecoded(quoted []byte) bool {
-	if len(quoted) > 2+12*maxSecretName {
-		return false
+// unescape is the rune a valid escape at the start of e stands for, and
+// its length; half of a surrogate pair stands for a rune beyond ASCII
+// here, which is all isSecretKey needs to know of it.
+func unescape(e []byte) (rune, int) {
+	n := jsonlex.EscapeLen(e)
+	if n == 2 {
+		switch e[1] {
+		case 'b':
+			return '\b', 2
+		case 'f':
+			return '\f', 2
+		case 'n':
+			return '\n', 2
+		case 'r':
+			return '\r', 2
+		case 't':
+			return '\t', 2
+		}
+		return rune(e[1]), 2 // a quote, a backslash, a slash
 	}
-	var key string
-	if json.Unmarshal(quoted, &key) != nil {
-		return false
+	var r rune
+	for _, h := range e[2:n] {
+		r <<= 4
+		switch {
+		case h <= '9':
+			r |= rune(h - '0')
+		case h >= 'a':
+			r |= rune(h - 'a' + 10)
+		default:
+			r |= rune(h - 'A' + 10)
+		}
 	}
-	return secretFields[strings.ToLower(key)]
+	if utf16.IsSurrogate(r) {
+		return utf8.RuneError, n
+	}
+	return r, n
 }
