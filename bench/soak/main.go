@@ -340,8 +340,11 @@ func byKind(samples []sample, yearFrom, yearTo time.Time) {
 	for _, sec := range seconds {
 		at = append(at, fmt.Sprintf("%d s (%d)", sec, slowSeconds[sec]))
 	}
-	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start, the year's move from %.0f to %.0f s): %s\n",
-		total, slow, yearFrom.Sub(first).Seconds(), yearTo.Sub(first).Seconds(), strings.Join(at, ", "))
+	move := ""
+	if !yearFrom.IsZero() {
+		move = fmt.Sprintf(", the year's move from %.0f to %.0f s", yearFrom.Sub(first).Seconds(), yearTo.Sub(first).Seconds())
+	}
+	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start%s): %s\n", total, slow, move, strings.Join(at, ", "))
 }
 
 func pct(ds []time.Duration, p int) time.Duration {
