@@ -39,19 +39,41 @@ func newAlertSet(recs []*AlertRec) *AlertSet {
 }
 
 // index builds the status trees for room alerts, in time linear in the
-// alerts.
+// alerts. A raise while the clock is behind most alerts of its project
+// builds them anew each time, under the write lock: the trees of the
+// same room are cleared and used again, not made anew (6 MB of garbage
+// for 200,000 alerts), and an alert's tree is found without hashing its
+// status.
 func (s *AlertSet) index(room int) {
-	s.byStatus = map[string]*fenwick{}
-	for _, st := range alertStatuses {
-		s.byStatus[st] = newFenwick(room)
+	trees := make([][]int, len(alertStatuses))
+	old := s.byStatus
+	s.byStatus = make(map[string]*fenwick, len(alertStatuses))
+	for k, st := range alertStatuses {
+		f := old[st]
+		if f == nil || len(f.tree) != room+1 {
+			f = newFenwick(room)
+		} else {
+			clear(f.tree)
+		}
+		s.byStatus[st], trees[k] = f, f.tree
 	}
 	for i, r := range s.items {
 		r.pos = i
-		s.byStatus[r.Status].tree[i+1]++
+		trees[statusOrdinal(r.Status)][i+1]++
 	}
 	for _, f := range s.byStatus {
-		f.accumulate()
+		f.accumulate(len(s.items))
 	}
+}
+
+// statusOrdinal is the place of st in alertStatuses.
+func statusOrdinal(st string) int {
+	for k, known := range alertStatuses {
+		if st == known {
+			return k
+		}
+	}
+	panic("store: an alert with the unknown status " + st) // the fixture checks allow none
 }
 
 // add puts a new alert in the set: at the end when it is the newest, as
@@ -67,8 +89,12 @@ func (s *AlertSet) add(r *AlertRec) {
 		copy(s.items[i+1:], s.items[i:n])
 		s.items[i] = r
 		if room := len(s.byStatus[r.Status].tree) - 1; room < len(s.items) || n-i > room/16 {
-			// Out of room, or far from the end: building anew is cheaper.
-			s.index(max(room, len(s.items)*2))
+			// Out of room, or far from the end: building anew is cheaper,
+			// in the same room while there is some.
+			if room < len(s.items) {
+				room = len(s.items) * 2
+			}
+			s.index(room)
 			return
 		}
 		for st, f := range s.byStatus {
@@ -204,12 +230,19 @@ func newFenwick(n int) *fenwick {
 	return f
 }
 
-// accumulate turns a tree holding each position's count at pos+1 into
-// the tree of those counts.
-func (f *fenwick) accumulate() {
-	for i := 1; i < len(f.tree); i++ {
+// accumulate turns a tree holding each position's count at pos+1, for
+// the first used positions, into the tree of those counts. Beyond used,
+// only the nodes that cover position used-1 hold counts: the walk goes up
+// their chain instead of over the room left for later alerts.
+func (f *fenwick) accumulate(used int) {
+	for i := 1; i < len(f.tree); {
 		if j := i + i&-i; j < len(f.tree) {
 			f.tree[j] += f.tree[i]
+		}
+		if i < used {
+			i++
+		} else {
+			i += i & -i
 		}
 	}
 }
