@@ -280,6 +280,9 @@ func TestRedactBody(t *testing.T) {
 		`{"apiKey": "k", "n": 1E400}`: `{"apiKey":"<redacted>","n":1E400}`,
 		// Keys are folded as decoded: an escape, or the Kelvin sign.
 		"{\"private\u212aey\": 1, \"p\\u0061ssword\": 2}": "{\"private\u212aey\":\"<redacted>\",\"p\\u0061ssword\":\"<redacted>\"}",
+		// As strings.ToLower folds them: U+0130 to an i, escaped or not;
+		// an escape that is half a surrogate pair, or é, is no secret's.
+		"{\"pr\u0130vateKey\": 1, \"pr\\u0130vateKey\": 2, \"pr\\ud800vateKey\": 3, \"pr\u00e9vateKey\": 4}": "{\"pr\u0130vateKey\":\"<redacted>\",\"pr\\u0130vateKey\":\"<redacted>\",\"pr\\ud800vateKey\":3,\"pr\u00e9vateKey\":4}",
 	} {
 		if got := string(redactBody([]byte(in))); got != want {
 			t.Errorf("redactBody(%s) = %s, want %s", in, got, want)
