@@ -127,7 +127,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 			return nil
 		}, &firstAttempts)
 		if err != nil && err.status == http.StatusInternalServerError {
-			return moveStopped(s.clock.Now(), target)
+			return moveStopped(s.clock.Now(), target, err)
 		}
 		if err != nil {
 			return err
@@ -146,14 +146,15 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	return nil
 }
 
-// moveStopped is the answer to a move whose slice could not be saved:
-// the slices before it are saved, and seen already, so the clock stays
-// where they took it. Sending the move again as advance would overshoot;
-// the answer says what set finishes it.
-func moveStopped(at, target time.Time) *apiError {
+// moveStopped is the answer to a move whose slice failed (a full disk,
+// say; cause says what storeFailed made of it): the slices before it are
+// saved, and seen already, so the clock stays where they took it. Sending
+// the move again as advance would overshoot; the answer says what set
+// finishes it.
+func moveStopped(at, target time.Time, cause *apiError) *apiError {
 	reached, want := rules.FormatTime(at), rules.FormatTime(target)
-	return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR",
-		fmt.Sprintf(`The clock move stopped at %s, short of %s: the rest could not be saved to the state file. Send {"set": %q} to finish it.`, reached, want, want),
+	return newError(cause.status, cause.code,
+		fmt.Sprintf(`The clock move stopped at %s, short of %s. %s Send {"set": %q} to finish it.`, reached, want, cause.detail, want),
 		reached, want)
 }
 

@@ -73,7 +73,8 @@ func TestAMoveThatCannotBeSavedSaysWhereItStopped(t *testing.T) {
 		t.Fatalf("after the failed move the clock is at %s: want past the two saved slices, short of %s", now, target)
 	}
 	if want := `The clock move stopped at ` + now + `, short of ` + target; !strings.HasPrefix(r.str("detail"), want) ||
-		!strings.Contains(r.str("detail"), `{"set": "`+target+`"}`) {
+		!strings.Contains(r.str("detail"), `{"set": "`+target+`"}`) ||
+		!strings.Contains(r.str("detail"), "could not be saved to the state file") {
 		t.Errorf("the answer says %q", r.str("detail"))
 	}
 	e.expect(e.doRaw("owner", "POST", "/_omctl/clock", `{"set": "`+target+`"}`), 200, "")
