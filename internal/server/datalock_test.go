@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omctl/omctl/internal/store/statelog"
 )
@@ -135,6 +136,14 @@ func TestAFailedWriteThatCannotBeUndoneIsNeverServed(t *testing.T) {
 	}
 	log.FailReads(nil)
 	log.FailCommits(nil)
-	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 404, "RESOURCE_NOT_FOUND")
+	// The file is read back at a pace (a fraction of a second after the
+	// first failure); until then the answer stays 500.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		got := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil)
+		if got.status != 500 || time.Now().After(deadline) {
+			e.expect(got, 404, "RESOURCE_NOT_FOUND")
+			break
+		}
+	}
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 200, "")
 }

@@ -65,9 +65,13 @@ type Store struct {
 	// unreadable is set when a failed commit could not be undone (undo):
 	// st may then hold what the log does not.
 	unreadable *UnreadableError
-	seed       *Fixtures // what a reset goes back to (Seed); never changed
-	log        Log       // nil: memory only
-	clock      *Clock
+	// readBack paces the tries to read the log back while it is
+	// unreadable, so that requests on a broken disk are not each a read
+	// of the whole file under the lock.
+	readBack readBackPace
+	seed     *Fixtures // what a reset goes back to (Seed); never changed
+	log      Log       // nil: memory only
+	clock    *Clock
 
 	publish func(Outcome) // see Publish
 	signIns atomic.Pointer[map[string]SignIn]
@@ -115,7 +119,9 @@ func (e *CommitError) Unwrap() error { return e.Err }
 // UnreadableError is the error of every read and write after a commit
 // failed and the state file could not be read back to undo the change:
 // the data in memory may hold it, so nothing is served from memory until
-// the file reads back (each later read or write tries again).
+// the file reads back. Reads and writes try to read it back, at most once
+// in a while: 100 ms after the first failure, twice as long after each
+// later one, up to 5 s.
 type UnreadableError struct {
 	Path string
 	Err  error
@@ -132,7 +138,7 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // State.ResetTo) goes back to seed, or, with logIsSeed and a log holding
 // data, to what it held.
 func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
-	s := &Store{seed: seed, log: log, clock: clock}
+	s := &Store{seed: seed, log: log, clock: clock, readBack: readBackPace{now: time.Now}}
 	s.st = newState(seed.Clone(), clock.Now())
 	if log == nil {
 		s.st.prepare(clock.Now())
@@ -253,6 +259,11 @@ func (s *Store) Seed() *Fixtures { return s.seed }
 func (s *Store) View(fn func(*State)) (err error) {
 	s.mu.RLock()
 	for s.unreadable != nil {
+		if !s.readBack.due() {
+			err := s.unreadable
+			s.mu.RUnlock()
+			return err
+		}
 		s.mu.RUnlock()
 		if _, err := s.Update(func(*State) {}); err != nil { // reads the file back, or says why not
 			return err
@@ -367,7 +378,10 @@ func (s *Store) runBatch(batch []*write) {
 		return
 	}
 	if s.unreadable != nil {
-		if s.undo(); s.unreadable != nil {
+		if s.readBack.due() {
+			s.undo()
+		}
+		if s.unreadable != nil {
 			for _, w := range batch {
 				w.err = s.unreadable
 			}
@@ -472,11 +486,34 @@ func (s *Store) undo() {
 		// The sign-ins keep the principals of the last commit, and no
 		// reader or writer gets st until the file reads back.
 		s.unreadable = &UnreadableError{Path: s.log.Path(), Err: err}
+		s.readBack.failed()
 		return
 	}
 	s.unreadable = nil
+	s.readBack.wait = 0
 	s.st = newState(data, s.clock.Now())
 	s.st.activeIndex()
+}
+
+// The pace of the tries to read the log back (UnreadableError).
+const (
+	firstReadBackWait = 100 * time.Millisecond
+	maxReadBackWait   = 5 * time.Second
+)
+
+// readBackPace says when the log is next to be read back, after a try
+// that failed (under mu; due under the read lock too).
+type readBackPace struct {
+	now  func() time.Time // time.Now; a test's clock
+	next time.Time
+	wait time.Duration // after the last try; 0 before any
+}
+
+func (p *readBackPace) due() bool { return !p.now().Before(p.next) }
+
+func (p *readBackPace) failed() {
+	p.wait = min(max(2*p.wait, firstReadBackWait), maxReadBackWait)
+	p.next = p.now().Add(p.wait)
 }
 
 // OpenDue opens the TRACKING alerts whose delay has passed by now, taking

@@ -354,6 +354,8 @@ func restarted(t *testing.T, s *Store, path string) *Store {
 // reads back, and then the change is gone, as it is from the file.
 func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	s, path := openStore(t)
+	now := start
+	s.readBack.now = func() time.Time { return now }
 	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
 		t.Fatal(err)
 	}
@@ -376,6 +378,7 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 
 	faulty.FailReads(nil)
 	faulty.FailCommits(nil)
+	now = now.Add(maxReadBackWait) // the next read-back is due
 	if err := s.View(func(st *State) {
 		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
 			t.Error("once the file reads back, memory is not what the file holds")
@@ -387,4 +390,67 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertStores(t, s, path, map[string]bool{"kept": true, "failed": false, "later": true})
+}
+
+// While the state file cannot be read back, a request does not read it
+// again each time, under the lock: only once the pause after the last
+// try is over, a pause that doubles up to a cap.
+func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
+	s, _ := openStore(t)
+	now := start
+	s.readBack.now = func() time.Time { return now }
+	faulty := s.log.(*statelog.Faulty)
+	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
+	faulty.FailReads(errors.New("the state file cannot be read"))
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed", 1)) }); err == nil {
+		t.Fatal("the write whose commit failed was answered as applied")
+	}
+	faulty.FailCommits(nil)
+	reads := faulty.Reads()
+	requests := func() {
+		t.Helper()
+		var uerr *UnreadableError
+		for range 20 {
+			if err := s.View(func(*State) {}); !errors.As(err, &uerr) {
+				t.Fatalf("a read while the file is unreadable: %v, want an UnreadableError", err)
+			}
+			if _, err := s.Update(func(*State) {}); !errors.As(err, &uerr) {
+				t.Fatalf("a write while the file is unreadable: %v, want an UnreadableError", err)
+			}
+		}
+	}
+	for wait := firstReadBackWait; ; wait = min(2*wait, maxReadBackWait) {
+		requests()
+		if got := faulty.Reads(); got != reads {
+			t.Fatalf("40 requests within %v of a failed read-back read the file %d times, want none", wait, got-reads)
+		}
+		now = now.Add(wait)
+		requests()
+		if got := faulty.Reads(); got != reads+1 {
+			t.Fatalf("40 requests %v after a failed read-back read the file %d times, want once", wait, got-reads)
+		}
+		reads++
+		if wait == maxReadBackWait {
+			break
+		}
+	}
+	faulty.FailReads(nil)
+	now = now.Add(maxReadBackWait)
+	if err := s.View(func(st *State) {
+		if st.OplogStores().Get("failed") != nil {
+			t.Error("the write whose commit failed is served once the file reads back")
+		}
+	}); err != nil {
+		t.Fatalf("a read once the file reads back: %v", err)
+	}
+	// Working again, a later failure starts from the first pause.
+	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
+	faulty.FailReads(errors.New("the state file cannot be read"))
+	s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed again", 1)) })
+	faulty.FailCommits(nil)
+	faulty.FailReads(nil)
+	now = now.Add(firstReadBackWait)
+	if err := s.View(func(*State) {}); err != nil {
+		t.Fatalf("a read %v after a new failure, with the file readable: %v", firstReadBackWait, err)
+	}
 }

@@ -9,6 +9,7 @@ type Faulty struct {
 	*File
 	fail     atomic.Pointer[func(*Batch) error]
 	readFail atomic.Pointer[error]
+	reads    atomic.Int64
 }
 
 // FailReads makes each later read of the file fail with err (nil: reads
@@ -21,8 +22,12 @@ func (l *Faulty) FailReads(err error) {
 	l.readFail.Store(&err)
 }
 
+// Reads is how many times the file was read, or refused to be.
+func (l *Faulty) Reads() int64 { return l.reads.Load() }
+
 // Read reads the file unless the test's FailReads refuses it.
 func (l *Faulty) Read(fn func(Record) error) error {
+	l.reads.Add(1)
 	if err := l.readFail.Load(); err != nil {
 		return *err
 	}
