@@ -5,8 +5,9 @@
 // configuration notifies a local webhook receiver every minute while the
 // virtual clock moves a minute a second, and, once, a move of a year. It
 // prints the server's resident memory every 10 s, then requests/s,
-// latency, 5xx answers, the slowest request during the year's move, and,
-// after a SIGKILL and a restart, how many answered writes were lost.
+// latency, 5xx answers, the slowest request during the year's move, what
+// the machine itself did meanwhile (machine.go), and, after a SIGKILL and a
+// restart, how many answered writes were lost.
 //
 //	go run ./bench/soak -omctl bin/omctl -duration 3m
 package main
@@ -115,6 +116,7 @@ func run(omctl string, duration time.Duration, writers, readers, alerts int) err
 
 	var rec recorder
 	stop := make(chan struct{})
+	machine, machineDone := watchMachine(dir, stop)
 	var wg sync.WaitGroup
 	// answered[w][i] is the last value of store (w, i) answered 200;
 	// sent[w][i] the last one sent.
@@ -232,7 +234,8 @@ func run(omctl string, duration time.Duration, writers, readers, alerts int) err
 	srv.Kill()
 	close(stop)
 	wg.Wait()
-	report(rec.samples, time.Since(began), yearFrom, yearTo, rss, received.Load())
+	machineDone()
+	report(rec.samples, time.Since(began), yearFrom, yearTo, rss, received.Load(), machine)
 
 	srv, err = benchdata.Start(omctl, "--state", state)
 	if err != nil {
@@ -257,7 +260,7 @@ func run(omctl string, duration time.Duration, writers, readers, alerts int) err
 	return nil
 }
 
-func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rss []float64, hooks int64) {
+func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rss []float64, hooks int64, machine *machineWatch) {
 	var lat, during, outside []time.Duration
 	fivexx, failed := 0, 0
 	for _, s := range samples {
@@ -280,10 +283,11 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 	fmt.Printf("requests: %d in %.0f s, %.0f req/s; p50 %s p99 %s max %s; 5xx %d; no answer %d\n",
 		len(lat), took.Seconds(), float64(len(lat))/took.Seconds(), pct(lat, 50), pct(lat, 99), pct(lat, 100), fivexx, failed)
 	if len(during) > 0 {
-		fmt.Printf("during the year's move: %d requests, p50 %s p99 %s max %s\n", len(during), pct(during, 50), pct(during, 99), pct(during, 100))
+		fmt.Printf("during the year's move: %d requests, p50 %s p99 %s p99.9 %s max %s\n", len(during), pct(during, 50), pct(during, 99), pct(during, 99.9), pct(during, 100))
 		fmt.Printf("outside it: %d requests, p50 %s p99 %s max %s\n", len(outside), pct(outside, 50), pct(outside, 99), pct(outside, 100))
 	}
-	byKind(samples, yearFrom, yearTo)
+	first := byKind(samples, yearFrom, yearTo)
+	machine.report(first)
 	if len(rss) > 6 {
 		after := rss[6:] // after the first minute
 		lo, hi := after[0], after[0]
@@ -297,12 +301,12 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 
 // byKind prints each kind of request's latency during the year's move, and
 // how many took over 100 ms in all, so that a tail can be traced to what
-// suffers it.
-func byKind(samples []sample, yearFrom, yearTo time.Time) {
+// suffers it; it returns when the first request began, where its timeline
+// starts.
+func byKind(samples []sample, yearFrom, yearTo time.Time) (first time.Time) {
 	during := map[string][]time.Duration{}
 	slow := map[string]int{}
 	slowSeconds := map[int]int{} // seconds since the first request: requests over 100 ms
-	var first time.Time
 	for _, s := range samples {
 		if first.IsZero() || s.at.Before(first) {
 			first = s.at
@@ -345,13 +349,14 @@ func byKind(samples []sample, yearFrom, yearTo time.Time) {
 		move = fmt.Sprintf(", the year's move from %.0f to %.0f s", yearFrom.Sub(first).Seconds(), yearTo.Sub(first).Seconds())
 	}
 	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start%s): %s\n", total, slow, move, strings.Join(at, ", "))
+	return first
 }
 
-func pct(ds []time.Duration, p int) time.Duration {
+func pct(ds []time.Duration, p float64) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}
-	return ds[(len(ds)-1)*p/100].Round(10 * time.Microsecond)
+	return ds[int(float64(len(ds)-1)*p/100)].Round(10 * time.Microsecond)
 }
 
 func rssMiB(s *benchdata.Server) float64 {
