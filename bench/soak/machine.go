@@ -99,9 +99,10 @@ func (w *machineWatch) add(to *[]probe, at time.Time, took time.Duration) {
 	w.mu.Unlock()
 }
 
-// report prints both probes' p50, p99 and worst, and when (seconds from
-// first, as the requests over 100 ms are) a sync was slow or a sleep woke
-// late.
+// report prints both probes' p50, p99 and worst, and when a sync was slow
+// or a sleep woke late: in seconds from first, by when each began, as the
+// requests over 100 ms are, so that a stall shows in the second its
+// requests began (or, across a second's end, the one before).
 func (w *machineWatch) report(first time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -113,7 +114,7 @@ func (w *machineWatch) report(first time.Time) {
 		bySecond := map[int]time.Duration{}
 		for i, p := range ps {
 			ds[i] = p.took
-			if p.took > over {
+			if p.took > over && !p.at.Before(first) {
 				sec := int(p.at.Sub(first).Seconds())
 				bySecond[sec] = max(bySecond[sec], p.took)
 			}

@@ -11,6 +11,13 @@ func formatTimeByLayout(t time.Time) string {
 	return t.UTC().Truncate(time.Second).Format(timeLayout)
 }
 
+func TestFormatTime(t *testing.T) {
+	tm := time.Date(2024, 2, 29, 10, 5, 7, 999999999, time.FixedZone("CET", 3600))
+	if got, want := FormatTime(tm), "2024-02-29T09:05:07Z"; got != want {
+		t.Errorf("FormatTime(%v) = %q, want %q", tm, got, want)
+	}
+}
+
 func TestFormatTimeWritesWhatTheLayoutWrites(t *testing.T) {
 	east := time.FixedZone("UTC+14", 14*3600)
 	west := time.FixedZone("UTC-12", -12*3600)

@@ -11,7 +11,8 @@ import (
 // The engine's loop on the real clock waits longer and longer, up to
 // maxTickBackoff, after ticks that cannot be saved: each failure rebuilds
 // the data under the lock. A tick that works brings it back to engineTick.
-// (What the loop waits for is recorded, not waited: no timing.)
+// (What the loop waits for is recorded, not waited; only the store's own
+// pace of reading the file back, a fraction of a second, is real time.)
 func TestTheEngineLoopBacksOffFromTicksThatCannotBeSaved(t *testing.T) {
 	e, log := newFaultyEnv(t, fixtureJSON)
 	waits, done := make(chan time.Duration), make(chan struct{})

@@ -419,20 +419,38 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 			}
 		}
 	}
-	for wait := firstReadBackWait; ; wait = min(2*wait, maxReadBackWait) {
+	waits := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond,
+		1600 * time.Millisecond, 3200 * time.Millisecond, 5 * time.Second, 5 * time.Second}
+	for _, wait := range waits {
+		requests()
+		now = now.Add(wait - time.Nanosecond)
 		requests()
 		if got := faulty.Reads(); got != reads {
-			t.Fatalf("40 requests within %v of a failed read-back read the file %d times, want none", wait, got-reads)
+			t.Fatalf("requests within %v of a failed read-back read the file %d times, want none", wait, got-reads)
 		}
-		now = now.Add(wait)
+		now = now.Add(time.Nanosecond)
 		requests()
 		if got := faulty.Reads(); got != reads+1 {
-			t.Fatalf("40 requests %v after a failed read-back read the file %d times, want once", wait, got-reads)
+			t.Fatalf("requests %v after a failed read-back read the file %d times, want once", wait, got-reads)
 		}
 		reads++
-		if wait == maxReadBackWait {
-			break
-		}
+	}
+	// A read does not take the write lock to learn that it is too early
+	// to try: it would wait for every reader, as a write does.
+	s.mu.RLock()
+	viewed := make(chan error, 1)
+	go func() { viewed <- s.View(func(*State) {}) }()
+	var err error
+	select {
+	case err = <-viewed:
+	case <-time.After(10 * time.Second):
+		s.mu.RUnlock()
+		t.Fatal("a read beside another waited for the write lock while it was too early to read the file back")
+	}
+	s.mu.RUnlock()
+	var uerr *UnreadableError
+	if !errors.As(err, &uerr) {
+		t.Errorf("a read beside another while the file is unreadable: %v, want an UnreadableError", err)
 	}
 	faulty.FailReads(nil)
 	now = now.Add(maxReadBackWait)
@@ -446,7 +464,10 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	// Working again, a later failure starts from the first pause.
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
-	s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed again", 1)) })
+	var cerr *CommitError
+	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed again", 1)) }); !errors.As(err, &cerr) {
+		t.Fatalf("a write whose commit fails once the file read back: %v, want a CommitError", err)
+	}
 	faulty.FailCommits(nil)
 	faulty.FailReads(nil)
 	now = now.Add(firstReadBackWait)
