@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
+	"slices"
 	"sync"
 	"time"
 )
@@ -119,18 +118,10 @@ func (w *machineWatch) report(first time.Time) {
 				bySecond[sec] = max(bySecond[sec], p.took)
 			}
 		}
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		seconds := make([]int, 0, len(bySecond))
-		for sec := range bySecond {
-			seconds = append(seconds, sec)
-		}
-		sort.Ints(seconds)
-		var at []string
-		for _, sec := range seconds {
-			at = append(at, fmt.Sprintf("%d s (%s)", sec, bySecond[sec].Round(time.Millisecond)))
-		}
+		slices.Sort(ds)
+		ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
 		fmt.Printf("the machine: %s %d times, p50 %s p99 %s max %s; over %s at: %s\n",
-			what, len(ds), pct(ds, 50), pct(ds, 99), pct(ds, 100), over, strings.Join(at, ", "))
+			what, len(ds), pct(ds, 50), pct(ds, 99), pct(ds, 100), over, timeline(bySecond, ms))
 	}
 	line(fmt.Sprintf("a %d-byte write and sync beside the state file,", probeLength), w.syncs, slowSync)
 	line(fmt.Sprintf("a %s sleep of the load generator woke late", sleepFor), w.sleeps, lateWake)

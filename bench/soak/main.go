@@ -17,12 +17,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -335,21 +337,22 @@ func byKind(samples []sample, yearFrom, yearTo time.Time) (first time.Time) {
 	for _, n := range slow {
 		total += n
 	}
-	seconds := make([]int, 0, len(slowSeconds))
-	for sec := range slowSeconds {
-		seconds = append(seconds, sec)
-	}
-	sort.Ints(seconds)
-	var at []string
-	for _, sec := range seconds {
-		at = append(at, fmt.Sprintf("%d s (%d)", sec, slowSeconds[sec]))
-	}
 	move := ""
 	if !yearFrom.IsZero() {
 		move = fmt.Sprintf(", the year's move from %.0f to %.0f s", yearFrom.Sub(first).Seconds(), yearTo.Sub(first).Seconds())
 	}
-	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start%s): %s\n", total, slow, move, strings.Join(at, ", "))
+	fmt.Printf("over 100 ms in all: %d requests %v; when (seconds from the start%s): %s\n", total, slow, move, timeline(slowSeconds, strconv.Itoa))
 	return first
+}
+
+// timeline writes "S s (V)" for each second of bySecond, in order.
+func timeline[V any](bySecond map[int]V, show func(V) string) string {
+	seconds := slices.Sorted(maps.Keys(bySecond))
+	at := make([]string, len(seconds))
+	for i, sec := range seconds {
+		at[i] = fmt.Sprintf("%d s (%s)", sec, show(bySecond[sec]))
+	}
+	return strings.Join(at, ", ")
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
