@@ -24,6 +24,12 @@ type AlertSet struct {
 	items    []*AlertRec
 	byStatus map[string]*fenwick
 	tracking trackingHeap
+	// stale: alerts were put in items, in order, but the trees and the
+	// positions are to be built anew (add); index reads ensure they are
+	// not, and the store builds them before a change is over
+	// (State.reindexAlerts), so that readers never see them stale.
+	stale  bool
+	builds int // times index ran, for tests
 }
 
 func newAlertSet(recs []*AlertRec) *AlertSet {
@@ -45,6 +51,7 @@ func newAlertSet(recs []*AlertRec) *AlertSet {
 // for 200,000 alerts), and an alert's tree is found without hashing its
 // status.
 func (s *AlertSet) index(room int) {
+	s.builds++
 	trees := make([][]int, len(alertStatuses))
 	old := s.byStatus
 	s.byStatus = make(map[string]*fenwick, len(alertStatuses))
@@ -78,24 +85,25 @@ func statusOrdinal(st string) int {
 
 // add puts a new alert in the set: at the end when it is the newest, as
 // a raised alert is; elsewhere (the clock behind alerts of the fixtures)
-// in its place, rebuilding the index.
-func (s *AlertSet) add(r *AlertRec) {
+// in its place. Far from the end, building the index anew is cheaper than
+// moving its counts, and costs in proportion to the alerts: it is left
+// for ensure, once for all the alerts a change adds (a condition report
+// of ten hosts raises ten), and add reports whether it left it (the set
+// just became stale).
+func (s *AlertSet) add(r *AlertRec) (leftStale bool) {
 	n := len(s.items)
 	s.items = append(s.items, r)
-	switch {
-	case n > 0 && r.created.Before(s.items[n-1].created):
+	if n > 0 && r.created.Before(s.items[n-1].created) {
 		// After the alerts created at the same time, as a stable sort puts it.
 		i := sort.Search(n, func(i int) bool { return s.items[i].created.After(r.created) })
 		copy(s.items[i+1:], s.items[i:n])
 		s.items[i] = r
+		if s.stale {
+			return false
+		}
 		if room := len(s.byStatus[r.Status].tree) - 1; room < len(s.items) || n-i > room/16 {
-			// Out of room, or far from the end: building anew is cheaper,
-			// in the same room while there is some.
-			if room < len(s.items) {
-				room = len(s.items) * 2
-			}
-			s.index(room)
-			return
+			s.stale = true
+			return true
 		}
 		for st, f := range s.byStatus {
 			v := 0
@@ -107,12 +115,32 @@ func (s *AlertSet) add(r *AlertRec) {
 		for j := i; j < len(s.items); j++ {
 			s.items[j].pos = j
 		}
+		return false
+	}
+	switch {
+	case s.stale:
 	case len(s.byStatus[r.Status].tree) <= len(s.items):
 		s.index(len(s.items) * 2)
 	default:
 		r.pos = n
 		s.byStatus[r.Status].add(n, 1)
 	}
+	return false
+}
+
+// ensure builds the index anew if add left it stale: in the room the
+// trees have while there is some (a rebuild makes no garbage), else in
+// twice the alerts.
+func (s *AlertSet) ensure() {
+	if !s.stale {
+		return
+	}
+	room := len(s.byStatus[statusOpen].tree) - 1
+	if room < len(s.items) {
+		room = len(s.items) * 2
+	}
+	s.index(room)
+	s.stale = false
 }
 
 // setStatus moves an alert to another status.
@@ -120,6 +148,7 @@ func (s *AlertSet) setStatus(r *AlertRec, status string) {
 	if r.Status == status {
 		return
 	}
+	s.ensure()
 	s.byStatus[r.Status].add(r.pos, -1)
 	s.byStatus[status].add(r.pos, 1)
 	r.Status = status
@@ -175,6 +204,7 @@ func (s *AlertSet) window(f AlertFilter) (int, int) {
 
 // Page returns the alerts of page p of the filtered list and its total.
 func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
+	s.ensure() // a no-op but within a change: the store rebuilds before readers come
 	lo, hi := s.window(f)
 	if f.Status == "" {
 		total := hi - lo

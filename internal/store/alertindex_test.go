@@ -1,11 +1,14 @@
 package store
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Alerts added in any order of creation keep the set in creation order
@@ -42,6 +45,7 @@ func checkAlertSet(t *testing.T, addedFrom int) {
 	if !slices.IsSortedFunc(set.items, func(a, b *AlertRec) int { return a.created.Compare(b.created) }) {
 		t.Fatal("the set is not in creation order")
 	}
+	set.ensure() // as the store does before the change is over
 	// Among alerts created at the same time, one added later comes later.
 	for i := 1; i < len(added); i++ {
 		a, b := added[i-1], added[i]
@@ -120,9 +124,11 @@ func TestARaiseBehindTheNewestAlertsBuildsInTheTreesItHas(t *testing.T) {
 	}
 	set := newAlertSet(recs)
 	set.add(&AlertRec{Cur: &AlertDoc{}, Status: statusOpen, created: start}) // the room it keeps
+	set.ensure()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	set.add(&AlertRec{Cur: &AlertDoc{}, Status: statusOpen, created: start.Add(time.Second)})
+	set.ensure()
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("a raise near the oldest of 200,000 alerts allocated %d bytes", got)
@@ -130,4 +136,47 @@ func TestARaiseBehindTheNewestAlertsBuildsInTheTreesItHas(t *testing.T) {
 	if set.items[1].Status != statusOpen || set.items[3].Status != statusOpen || set.byStatus[statusOpen].prefix(len(set.items)) != 2 {
 		t.Error("the raised alerts are not in their place, or not counted")
 	}
+}
+
+// Raises behind the clock, far from the newest alerts, build the index
+// anew once for the change that made them, not once each, and before any
+// reader can see the data.
+func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	cfg := NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
+	for i := range 2000 { // all newer than the clock
+		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+			"eventTypeName": "HOST_DOWN", "status": statusClosed, "created": rules.FormatTime(start.Add(time.Hour + time.Duration(i)*time.Second)),
+			"resolved": rules.FormatTime(start.Add(2 * time.Hour))}))
+	}
+	s, err := Open(f, nil, VirtualClock(start), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var builds int
+	s.View(func(st *State) { builds = st.alerts[project].builds })
+	if _, err := s.Update(func(st *State) {
+		for h := range 10 {
+			st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: fmt.Sprintf("db%d:27017", h)}}, start)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.View(func(st *State) {
+		set := st.alerts[project]
+		if set.stale || set.builds != builds+1 {
+			t.Errorf("after a change of 10 raises behind the clock the index was built %d times (stale after: %t), want once", set.builds-builds, set.stale)
+		}
+		for i, r := range set.items {
+			if r.pos != i {
+				t.Fatalf("alert %d says it is at %d", i, r.pos)
+			}
+		}
+		open, total := set.Page(AlertFilter{Status: statusOpen}, 0, 100)
+		if total != 10 || len(open) != 10 || set.items[9] != open[9] {
+			t.Errorf("the open alerts: %d of %d, the tenth at %d; want the 10 raised, first", len(open), total, open[len(open)-1].pos)
+		}
+	})
 }

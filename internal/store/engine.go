@@ -314,7 +314,9 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 		set = s.alerts[c.Project]
 		s.alertByID[r.Cur.ID] = r
 	}
-	set.add(r)
+	if set.add(r) {
+		s.staleAlerts = append(s.staleAlerts, set)
+	}
 	if r.Status == statusTracking {
 		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
 		set.schedule(r, s.openTime(r, r.Project))

@@ -37,6 +37,9 @@ type State struct {
 	backupJobs     map[string]*BackupJobConfig // by project
 
 	engine engineState
+	// staleAlerts are the alert sets whose index a change left to be
+	// built anew (AlertSet.add), once, before the change is over.
+	staleAlerts []*AlertSet
 
 	// What changed since the last commit to the state file.
 	dirty      map[recordRef]func() any
@@ -92,6 +95,15 @@ func (s *State) ResetTo(f *Fixtures, now time.Time) {
 	s.prepare(now)
 	s.touchAll()
 	s.wasReset = true
+}
+
+// reindexAlerts builds the index of the alert sets that changes left
+// stale, before readers see the data (Store.runBatch).
+func (s *State) reindexAlerts() {
+	for _, set := range s.staleAlerts {
+		set.ensure()
+	}
+	s.staleAlerts = nil
 }
 
 // takeReset reports whether the data was reset since it was last asked,

@@ -425,6 +425,10 @@ func (s *Store) runBatch(batch []*write) {
 		w.out, w.err = s.runLocked(w.fn)
 		panicked = panicked || w.err != nil
 	}
+	// Once for the batch: rebuilding an index costs in proportion to its
+	// alerts, and a batch of raises behind the clock would rebuild it for
+	// each (docs/performance.md).
+	s.st.reindexAlerts()
 	switch {
 	case panicked && s.log == nil:
 		// Nothing to go back to: the other writes stay, and say so.
