@@ -24,10 +24,11 @@ type AlertSet struct {
 	items    []*AlertRec
 	byStatus map[string]*fenwick
 	tracking trackingHeap
-	// stale: alerts were put in items, in order, but the trees and the
-	// positions are to be built anew (add); index reads ensure they are
-	// not, and the store builds them before a change is over
-	// (State.reindexAlerts), so that readers never see them stale.
+	// stale: alerts were put in items, in order, and their statuses set,
+	// but the trees and the positions are to be built anew from them
+	// (add), by the store before a change is over (State.reindexAlerts):
+	// readers do not see a stale set, and should one, Page looks through
+	// the alerts rather than change the set under the read lock.
 	stale  bool
 	builds int // times index ran, for tests
 }
@@ -45,11 +46,11 @@ func newAlertSet(recs []*AlertRec) *AlertSet {
 }
 
 // index builds the status trees for room alerts, in time linear in the
-// alerts. A raise while the clock is behind most alerts of its project
-// builds them anew each time, under the write lock: the trees of the
-// same room are cleared and used again, not made anew (6 MB of garbage
-// for 200,000 alerts), and an alert's tree is found without hashing its
-// status.
+// alerts. Raises while the clock is behind most alerts of their project
+// have it build them anew, under the write lock, once a change (add): the
+// trees of the same room are cleared and used again, not made anew (6 MB
+// of garbage for 200,000 alerts), and an alert's tree is found without
+// hashing its status.
 func (s *AlertSet) index(room int) {
 	s.builds++
 	trees := make([][]int, len(alertStatuses))
@@ -148,7 +149,10 @@ func (s *AlertSet) setStatus(r *AlertRec, status string) {
 	if r.Status == status {
 		return
 	}
-	s.ensure()
+	if s.stale { // the rebuild counts it in its new status
+		r.Status = status
+		return
+	}
 	s.byStatus[r.Status].add(r.pos, -1)
 	s.byStatus[status].add(r.pos, 1)
 	r.Status = status
@@ -204,13 +208,15 @@ func (s *AlertSet) window(f AlertFilter) (int, int) {
 
 // Page returns the alerts of page p of the filtered list and its total.
 func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
-	s.ensure() // a no-op but within a change: the store rebuilds before readers come
 	lo, hi := s.window(f)
 	if f.Status == "" {
 		total := hi - lo
 		start := min(lo+offset, hi)
 		end := min(start+size, hi)
 		return s.items[start:end], total
+	}
+	if s.stale {
+		return s.lookThrough(f.Status, s.items[lo:hi], offset, size)
 	}
 	t := s.byStatus[f.Status]
 	before := t.prefix(lo)
@@ -226,6 +232,23 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 		}
 		pos = s.nextOf(f.Status, pos, t, before+offset+len(out)+1)
 	}
+}
+
+// lookThrough is Page's answer for a stale set, found by looking at each
+// of the alerts: slow, but it leaves the set as it is.
+func (s *AlertSet) lookThrough(status string, alerts []*AlertRec, offset, size int) ([]*AlertRec, int) {
+	var out []*AlertRec
+	total := 0
+	for _, r := range alerts {
+		if r.Status != status {
+			continue
+		}
+		if total >= offset && len(out) < size {
+			out = append(out, r)
+		}
+		total++
+	}
+	return out, total
 }
 
 // nearby is how far nextOf looks along the alerts before it asks the tree.
