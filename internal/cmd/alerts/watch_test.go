@@ -43,16 +43,21 @@ func TestWatchPrintsAlertsAsTheyAppearOrChange(t *testing.T) {
 func TestWatchRedrawsOnATerminal(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[{"id":"5f1a0c2e8f9d4b0012345678","status":"OPEN"}],"totalCount":1}`)
-	ios, _, out, _ := iostreams.Test()
+	ios, _, _, _ := iostreams.Test()
 	ios.SetStdoutTTY(true)
 	ios.SetNoColor(true)
+	// Two redraws: the second request is not enough, its answer is drawn
+	// after it comes.
+	out := &lineSignal{want: "5f1a0c2e8f9d4b0012345678", times: 2, seen: make(chan struct{})}
+	ios.Out = out
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := make(chan error)
 	go func() {
 		done <- listRun(ctx, &ListOptions{Deps: srv.Deps(ios, "table", project), Status: "OPEN", List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
 	}()
-	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) < 2 && time.Now().Before(deadline); {
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-out.seen:
+	case <-time.After(10 * time.Second):
 	}
 	cancel(cmdutil.ErrInterrupted)
 	<-done
@@ -62,19 +67,23 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	}
 }
 
-// lineSignal is an output that says when a line holding want is written.
+// lineSignal is an output that says when what is written holds want
+// (times times, at least once).
 type lineSignal struct {
-	mu   sync.Mutex
-	b    strings.Builder
-	want string
-	seen chan struct{}
+	mu    sync.Mutex
+	b     strings.Builder
+	want  string
+	times int
+	seen  chan struct{}
+	said  bool
 }
 
 func (l *lineSignal) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.b.Write(p)
-	if strings.Contains(string(p), l.want) {
+	if !l.said && strings.Count(l.b.String(), l.want) >= max(l.times, 1) {
+		l.said = true
 		close(l.seen)
 	}
 	return len(p), nil
