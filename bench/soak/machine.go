@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,11 +103,11 @@ func (w *machineWatch) add(to *[]probe, at time.Time, took time.Duration) {
 // or a sleep woke late: in seconds from first, by when each began, as the
 // requests over 100 ms are, so that a stall shows in the second its
 // requests began (or, across a second's end, the one before).
-func (w *machineWatch) report(first time.Time) {
+func (w *machineWatch) report(out io.Writer, first time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
-		fmt.Printf("the machine: the disk probe stopped: %v\n", w.err)
+		fmt.Fprintf(out, "the machine: the disk probe stopped: %v\n", w.err)
 	}
 	line := func(what string, ps []probe, over time.Duration) {
 		ds := make([]time.Duration, len(ps))
@@ -120,7 +121,7 @@ func (w *machineWatch) report(first time.Time) {
 		}
 		slices.Sort(ds)
 		ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
-		fmt.Printf("the machine: %s %d times, p50 %s p99 %s max %s; over %s at: %s\n",
+		fmt.Fprintf(out, "the machine: %s %d times, p50 %s p99 %s max %s; over %s at: %s\n",
 			what, len(ds), pct(ds, 50), pct(ds, 99), pct(ds, 100), over, timeline(bySecond, ms))
 	}
 	line(fmt.Sprintf("a %d-byte write and sync beside the state file,", probeLength), w.syncs, slowSync)

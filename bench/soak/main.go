@@ -289,7 +289,7 @@ func report(samples []sample, took time.Duration, yearFrom, yearTo time.Time, rs
 		fmt.Printf("outside it: %d requests, p50 %s p99 %s max %s\n", len(outside), pct(outside, 50), pct(outside, 99), pct(outside, 100))
 	}
 	first := byKind(samples, yearFrom, yearTo)
-	machine.report(first)
+	machine.report(os.Stdout, first)
 	if len(rss) > 6 {
 		after := rss[6:] // after the first minute
 		lo, hi := after[0], after[0]
