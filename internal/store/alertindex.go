@@ -216,7 +216,7 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 		return s.items[start:end], total
 	}
 	if s.stale {
-		return s.lookThrough(f.Status, s.items[lo:hi], offset, size)
+		return lookThrough(s.items[lo:hi], f.Status, offset, size)
 	}
 	t := s.byStatus[f.Status]
 	before := t.prefix(lo)
@@ -235,8 +235,8 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 }
 
 // lookThrough is Page's answer for a stale set, found by looking at each
-// of the alerts: slow, but it leaves the set as it is.
-func (s *AlertSet) lookThrough(status string, alerts []*AlertRec, offset, size int) ([]*AlertRec, int) {
+// of its alerts: slow, but it leaves the set as it is.
+func lookThrough(alerts []*AlertRec, status string, offset, size int) ([]*AlertRec, int) {
 	var out []*AlertRec
 	total := 0
 	for _, r := range alerts {
