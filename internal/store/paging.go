@@ -9,7 +9,12 @@ type Page struct {
 // saturate there, so a huge pageNum is an empty page, never an overflow.
 const maxOffset = 1 << 40
 
+// Offset is where the page starts. A page of no items starts at 0: an
+// empty list asked for whole (Size 0) is as valid as any other.
 func (p Page) Offset() int {
+	if p.Size <= 0 || p.Num <= 1 {
+		return 0
+	}
 	if p.Num-1 > maxOffset/p.Size {
 		return maxOffset
 	}
