@@ -118,7 +118,8 @@ func TestTrackingOpensAfterSmallestDelay(t *testing.T) {
 	found := false
 	for _, it := range r.get("results").([]any) {
 		if a := it.(map[string]any); a["id"] == alertTrk {
-			found = a["status"] == "OPEN" && a["lastNotified"] == "2026-01-01T00:10:00Z"
+			// A fixture alert is never notified: it opens without lastNotified.
+			found = a["status"] == "OPEN" && a["updated"] == "2026-01-01T00:10:00Z" && a["lastNotified"] == nil
 		}
 	}
 	if !found || r.get("totalCount") != 3.0 {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -188,15 +189,44 @@ func NewAlertCheck(key string, projects []string) *AlertCheck {
 // lists (one a project) may share one AlertCheck, which then holds the
 // ids of them all.
 func (c *AlertCheck) Check(raw []byte) error {
+	_, err := c.CheckActive(raw)
+	return err
+}
+
+// ActiveAlert is an alert the engine counts as active (OPEN or TRACKING,
+// of a configuration), with what its rule of one active alert per
+// configuration and target needs to know (Fixtures.CheckEngineRules).
+type ActiveAlert struct {
+	ID      string
+	Created time.Time
+	// Pair names the configuration and the target identity in the
+	// project: two active alerts with the same Pair break the rule.
+	Pair string
+}
+
+// CheckActive is Check that also says, for an alert the engine counts
+// as active, which configuration and target it is active for (the zero
+// ActiveAlert for the others): the rule of one active alert per pair is
+// the caller's to keep, a fixture file being refused for breaking it.
+func (c *AlertCheck) CheckActive(raw []byte) (ActiveAlert, error) {
 	j, err := judgeAlert(raw)
 	if err != nil {
-		return fmt.Errorf("%s", err.Rule())
+		return ActiveAlert{}, fmt.Errorf("%s", err.Rule())
 	}
 	id, project := j.ids()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if rule := c.list.check(id, project, c.projects); rule != "" {
-		return fmt.Errorf("%s", rule)
+	rule := c.list.check(id, project, c.projects)
+	c.mu.Unlock()
+	if rule != "" {
+		return ActiveAlert{}, fmt.Errorf("%s", rule)
 	}
-	return nil
+	f := j.f
+	if j.d != nil {
+		f = fieldsOf(j.d)
+	}
+	k, active := activePairOf(&AlertDoc{alertFields: f})
+	if !active {
+		return ActiveAlert{}, nil
+	}
+	return ActiveAlert{ID: strings.Clone(f.ID), Created: f.Created, Pair: "configuration " + k.config + " and " + k.target.describe()}, nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
@@ -207,12 +208,62 @@ func (d *demo) alertConfigs() {
 
 // alerts are a few hundred alerts of the projects.
 func (d *demo) alerts() {
+	var docs []doc
 	for pi, p := range d.projects {
 		count := []int{250, 60, 30}[pi]
 		for i := 0; i < count; i++ {
-			d.f.Alerts = append(d.f.Alerts, NewAlertDoc(d.alert(p, i)))
+			docs = append(docs, d.alert(p, i))
 		}
 	}
+	d.f.Alerts = settledAlerts(docs)
+}
+
+// settledAlerts makes the demo's alerts keep the engine's rule of one
+// active alert per configuration and target. Of the active alerts drawn
+// for one pair, the first raised keeps it, as the engine would (it
+// raises no other while one is active); each later one is moved to a
+// host or replica set of its own, or, when its target is the project
+// itself or a cluster, made history: closed when it was OPEN, cancelled
+// when TRACKING. Statuses, and the oldest alerts, which lists show
+// first, stay as they were drawn.
+func settledAlerts(docs []doc) []*AlertDoc {
+	alerts := make([]*AlertDoc, len(docs))
+	order := make([]int, len(docs))
+	for i, d := range docs {
+		alerts[i], order[i] = NewAlertDoc(d), i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return alerts[order[x]].Created.Before(alerts[order[y]].Created) })
+	taken := map[activeKey]bool{}
+	for _, i := range order {
+		k, active := activePairOf(alerts[i])
+		if !active {
+			continue
+		}
+		if !taken[k] {
+			taken[k] = true
+			continue
+		}
+		d := docs[i]
+		field, format := "", ""
+		switch k.target.identity {
+		case d["hostnameAndPort"]:
+			field, format = "hostnameAndPort", "db-r%d.example.com:27017"
+		case d["replicaSetName"]:
+			field, format = "replicaSetName", "rs%d"
+		}
+		if field == "" {
+			d["status"] = map[string]string{statusOpen: statusClosed, statusTracking: statusCancelled}[alerts[i].Status]
+			alerts[i] = NewAlertDoc(d) // CLOSED: resolved when it was last updated
+			continue
+		}
+		for n := 1; taken[k]; n++ {
+			d[field] = fmt.Sprintf(format, n)
+			alerts[i] = NewAlertDoc(d)
+			k, _ = activePairOf(alerts[i])
+		}
+		taken[k] = true
+	}
+	return alerts
 }
 
 // alert is alert i of project p, of a random event type and status.
@@ -235,9 +286,13 @@ func (d *demo) alert(p string, i int) doc {
 	host := demoHosts[rng.IntN(len(demoHosts))]
 	switch e {
 	case "HOST_DOWN", "REPLICA_SET":
-		a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
+		// No hostId: an alert is then known by its host and port, as a
+		// condition reported with --host is (server trigger).
+		_ = rng.Uint64() // drawn all the same, so the data after it stays as it was
+		a["hostnameAndPort"], a["replicaSetName"] = host, "rs0"
 	case "OUTSIDE_METRIC_THRESHOLD":
-		a["hostId"], a["hostnameAndPort"], a["replicaSetName"] = fmt.Sprintf("%032x", rng.Uint64()), host, "rs0"
+		_ = rng.Uint64()
+		a["hostnameAndPort"], a["replicaSetName"] = host, "rs0"
 		a["metricName"] = api.MetricNames[rng.IntN(len(api.MetricNames))]
 		a["currentValue"] = doc{"number": float64(rng.IntN(10000)) / 10, "units": "RAW"}
 	case "SHARDED_CLUSTER":
@@ -263,6 +318,7 @@ func (d *demo) globalAlerts() {
 			"threshold":     doc{"operator": "GREATER_THAN", "threshold": int64(3), "units": "RAW"},
 			"notifications": []any{doc{"typeName": "ADMIN", "delayMin": int64(5 * i), "intervalMin": int64(60)}}})
 	}
+	var globals []doc
 	for i := 0; i < 40; i++ {
 		e := globalEvents[i%len(globalEvents)]
 		st := statuses[rng.IntN(len(statuses))]
@@ -273,8 +329,9 @@ func (d *demo) globalAlerts() {
 		if st != statusTracking {
 			g["lastNotified"] = ts(age / 2)
 		}
-		f.GlobalAlerts = append(f.GlobalAlerts, NewAlertDoc(g))
+		globals = append(globals, g)
 	}
+	f.GlobalAlerts = settledAlerts(globals)
 }
 
 // backups are the clusters' backup configurations and snapshots.

@@ -26,10 +26,14 @@ type activeKey struct {
 type targetKey struct{ project, identity string }
 
 // activeAlerts are the active alerts by target, each target's few in a
-// list (one a configuration): a condition that clears finds its target's
-// alerts without going through every active alert, for little more memory
-// than one map entry an alert. How many each configuration has lets one
-// without any be disabled without a look through them.
+// list: a condition that clears finds its target's alerts without going
+// through every active alert, for little more memory than one map entry
+// an alert. A list holds every active alert of its target, several of one
+// configuration included: the engine keeps to one, but a state file an
+// older version wrote may hold more, and disabling, clearing and samples
+// act on all of them (docs/server.md, Alert engine). How many each
+// configuration has lets one without any be disabled without a look
+// through them.
 type activeAlerts struct {
 	byTarget map[targetKey][]*AlertRec
 	byConfig map[string]int
@@ -39,37 +43,46 @@ func newActiveAlerts() *activeAlerts {
 	return &activeAlerts{byTarget: map[targetKey][]*AlertRec{}, byConfig: map[string]int{}}
 }
 
-func (a *activeAlerts) get(k activeKey) *AlertRec {
+// has reports whether a configuration has an active alert for a target.
+func (a *activeAlerts) has(k activeKey) bool {
 	for _, r := range a.byTarget[k.target] {
 		if r.Cur.AlertConfigID == k.config {
-			return r
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
-func (a *activeAlerts) set(k activeKey, r *AlertRec) {
-	list := a.byTarget[k.target]
-	for i, old := range list {
-		if old.Cur.AlertConfigID == k.config {
-			list[i] = r
-			return
+// of lists the active alerts of a configuration for a target: one, but
+// for data that breaks the rule.
+func (a *activeAlerts) of(k activeKey) []*AlertRec {
+	var out []*AlertRec
+	for _, r := range a.byTarget[k.target] {
+		if r.Cur.AlertConfigID == k.config {
+			out = append(out, r)
 		}
 	}
-	a.byTarget[k.target] = append(list, r)
+	return out
+}
+
+func (a *activeAlerts) add(k activeKey, r *AlertRec) {
+	if slices.Contains(a.byTarget[k.target], r) {
+		return
+	}
+	a.byTarget[k.target] = append(a.byTarget[k.target], r)
 	a.byConfig[k.config]++
 }
 
-func (a *activeAlerts) remove(k activeKey) {
+// remove takes r, found under k, out of the index.
+func (a *activeAlerts) remove(k activeKey, r *AlertRec) {
 	list := a.byTarget[k.target]
-	for i, r := range list {
-		if r.Cur.AlertConfigID == k.config {
-			list = slices.Delete(list, i, i+1)
-			if a.byConfig[k.config]--; a.byConfig[k.config] == 0 {
-				delete(a.byConfig, k.config)
-			}
-			break
-		}
+	i := slices.Index(list, r)
+	if i < 0 {
+		return
+	}
+	list = slices.Delete(list, i, i+1)
+	if a.byConfig[k.config]--; a.byConfig[k.config] == 0 {
+		delete(a.byConfig, k.config)
 	}
 	if len(list) == 0 {
 		delete(a.byTarget, k.target)
@@ -78,15 +91,17 @@ func (a *activeAlerts) remove(k activeKey) {
 	}
 }
 
-// ofConfig lists the active alerts of a configuration.
+// ofConfig lists every active alert of a configuration.
 func (a *activeAlerts) ofConfig(cfgID string) []*AlertRec {
 	if a.byConfig[cfgID] == 0 {
 		return nil
 	}
 	var out []*AlertRec
-	for target := range a.byTarget {
-		if r := a.get(activeKey{cfgID, target}); r != nil {
-			out = append(out, r)
+	for _, list := range a.byTarget {
+		for _, r := range list {
+			if r.Cur.AlertConfigID == cfgID {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -166,7 +181,7 @@ func (s *State) activeIndex() *activeAlerts {
 	s.engine.active = newActiveAlerts()
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
-			s.engine.active.set(s.activeKeyOf(r), r)
+			s.engine.active.add(s.activeKeyOf(r), r)
 		}
 	}
 	for _, set := range s.alerts {
@@ -224,30 +239,36 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 				continue
 			}
 			key := activeKey{cfg.ID, target}
-			r := s.activeIndex().get(key)
 			if c.sample() {
-				holds, ok := thresholdHolds(cfg, c)
-				if !ok {
+				if s.applySample(cfg, key, c, now, note) {
 					continue
 				}
-				if !holds {
-					if r != nil {
-						note(s.setCurrentValue(r, c, now))
-						note(s.clear(r, now))
-					}
-					continue
-				}
-				if r != nil {
-					note(s.setCurrentValue(r, c, now))
-					continue
-				}
-			} else if r != nil {
+			} else if s.activeIndex().has(key) {
 				continue // reported again: nothing changes
 			}
 			note(s.raise(cfg, list.global, key, c, now))
 		}
 	}
 	return changed
+}
+
+// applySample applies a metric sample to the active alerts of a
+// configuration and target (each of them, should there be several):
+// their current value follows it, and they end when the threshold no
+// longer holds. It reports whether that is all (no alert to raise).
+func (s *State) applySample(cfg *AlertConfig, key activeKey, c Condition, now time.Time, note func(*AlertRec)) (done bool) {
+	holds, ok := thresholdHolds(cfg, c)
+	if !ok {
+		return true
+	}
+	active := s.activeIndex().of(key)
+	for _, r := range active {
+		note(s.setCurrentValue(r, c, now))
+		if !holds {
+			note(s.clear(r, now))
+		}
+	}
+	return !holds || len(active) > 0
 }
 
 // thresholdHolds compares a sample with a configuration's metric
@@ -321,7 +342,7 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
 		set.schedule(r, s.openTime(r, r.Project))
 	}
-	s.activeIndex().set(key, r)
+	s.activeIndex().add(key, r)
 	targets := make([]*notifyTarget, len(cfg.Notifications))
 	for i, n := range cfg.Notifications {
 		targets[i] = &notifyTarget{NotificationSpec: n}
@@ -402,7 +423,7 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 // already notified.
 func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
-	s.activeIndex().remove(s.activeKeyOf(r))
+	s.activeIndex().remove(s.activeKeyOf(r), r)
 	if status == statusClosed {
 		r.Cur = r.Cur.withTimes("status", status, "updated", at, "resolved", at)
 	} else {

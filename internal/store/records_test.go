@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,29 +35,44 @@ func TestOperationsLeaveTheRecordsFoundAsTheyWere(t *testing.T) {
 	}
 }
 
-func TestActiveAlertsKeepOneAConfigurationATarget(t *testing.T) {
+// The index holds every active alert: several of one configuration and
+// target (a state file of an older version may hold them) are each found,
+// and each removed on its own.
+func TestActiveAlertsKeepEveryAlertOfAConfigurationAndTarget(t *testing.T) {
 	alert := func(id, cfg string) *AlertRec {
 		return &AlertRec{Cur: &AlertDoc{alertFields: alertFields{ID: id, AlertConfigID: cfg}}}
 	}
+	ids := func(rs []*AlertRec) string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Cur.ID)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
 	a := newActiveAlerts()
 	host := targetKey{"p", "db1:27017"}
-	a.set(activeKey{"c1", host}, alert("a1", "c1"))
-	a.set(activeKey{"c2", host}, alert("a2", "c2"))
-	a.set(activeKey{"c1", host}, alert("a3", "c1"))
-	if got := a.get(activeKey{"c1", host}); got == nil || got.Cur.ID != "a3" {
-		t.Fatalf("c1's alert on the host: %v", got)
+	a1, a2, a3 := alert("a1", "c1"), alert("a2", "c2"), alert("a3", "c1")
+	a.add(activeKey{"c1", host}, a1)
+	a.add(activeKey{"c2", host}, a2)
+	a.add(activeKey{"c1", host}, a3)
+	a.add(activeKey{"c1", host}, a3) // twice: once in the index
+	if got := ids(a.of(activeKey{"c1", host})); got != "a1,a3" {
+		t.Fatalf("c1's alerts on the host: %s", got)
 	}
-	if len(a.byTarget[host]) != 2 || a.get(activeKey{"c1", targetKey{"p", "other"}}) != nil {
+	if a.has(activeKey{"c1", targetKey{"p", "other"}}) || !a.has(activeKey{"c2", host}) {
 		t.Fatalf("index: %v", a.byTarget)
 	}
-	if len(a.ofConfig("c1")) != 1 || len(a.ofConfig("c3")) != 0 || a.byConfig["c1"] != 1 {
-		t.Fatalf("by configuration: %v", a.byConfig)
+	if got := ids(a.ofConfig("c1")); got != "a1,a3" || len(a.ofConfig("c3")) != 0 || a.byConfig["c1"] != 2 {
+		t.Fatalf("by configuration: %s, %v", got, a.byConfig)
 	}
-	a.remove(activeKey{"c1", host})
-	if a.get(activeKey{"c1", host}) != nil || a.get(activeKey{"c2", host}).Cur.ID != "a2" {
-		t.Fatalf("after removing c1's: %v", a.byTarget[host])
+	a.remove(activeKey{"c1", host}, a3)
+	if got := ids(a.of(activeKey{"c1", host})); got != "a1" || !a.has(activeKey{"c2", host}) {
+		t.Fatalf("after removing a3: %s", got)
 	}
-	a.remove(activeKey{"c2", host})
+	a.remove(activeKey{"c1", host}, a3) // not there: nothing changes
+	a.remove(activeKey{"c1", host}, a1)
+	a.remove(activeKey{"c2", host}, a2)
 	if _, left := a.byTarget[host]; left || len(a.byConfig) != 0 {
 		t.Errorf("a target or configuration without active alerts stays in the index: %v %v", a.byTarget, a.byConfig)
 	}

@@ -180,14 +180,7 @@ func (s *State) promote(set *AlertSet, now time.Time) {
 		return
 	}
 	set.promote(now, func(r *AlertRec) {
-		at := rules.FormatTime(r.openAt)
-		_, raised := s.engine.schedules[r]
-		if raised {
-			r.Cur = r.Cur.withTimes("status", statusOpen, "updated", at)
-		} else {
-			// A fixture alert has no schedule: it counts as notified on opening.
-			r.Cur = r.Cur.withTimes("status", statusOpen, "updated", at, "lastNotified", at)
-		}
+		r.Cur = r.Cur.withTimes("status", statusOpen, "updated", rules.FormatTime(r.openAt))
 		s.touchAlert(r)
 	})
 }
