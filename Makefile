@@ -90,9 +90,14 @@ bench-soak: build
 	$(GO) run ./bench/soak -omctl $(BIN) -duration $(SOAK)
 
 FUZZTIME ?= 30s
+# The model-based test of the alert engine (make test runs 100 cases).
+MODEL_CHECKS ?= 3000
+MODEL_STEPS ?= 60
 
-## fuzz: run every Go fuzz target for FUZZTIME each (make test runs their seeds).
+## fuzz: run every Go fuzz target for FUZZTIME each (make test runs their
+## seeds), and the engine's model-based test on MODEL_CHECKS cases.
 fuzz:
+	$(GO) test -count=1 -run '^TestEngineAgainstModel$$' ./internal/store -rapid.checks=$(MODEL_CHECKS) -rapid.steps=$(MODEL_STEPS)
 	@for pkg in $$($(GO) list ./...); do 	  for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do 	    echo "== $$pkg $$fn"; 	    $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; 	  done; 	done
 
 clean:

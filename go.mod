@@ -74,4 +74,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.35.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
