@@ -65,10 +65,8 @@ func (a *activeAlerts) of(k activeKey) []*AlertRec {
 	return out
 }
 
+// add puts an alert that is not in the index in it.
 func (a *activeAlerts) add(k activeKey, r *AlertRec) {
-	if slices.Contains(a.byTarget[k.target], r) {
-		return
-	}
 	a.byTarget[k.target] = append(a.byTarget[k.target], r)
 	a.byConfig[k.config]++
 }
@@ -307,6 +305,7 @@ func toFloat(v any) float64 {
 // raise makes a new alert for cfg and the condition's target.
 func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
 	at := rules.FormatTime(now)
+	active := s.activeIndex() // built now, should it not be, so that r goes in it once
 	d := doc{"id": NewObjectID(), "groupId": c.Project, "alertConfigId": key.config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
 	for _, f := range TargetFields {
@@ -342,7 +341,7 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
 		set.schedule(r, s.openTime(r, r.Project))
 	}
-	s.activeIndex().add(key, r)
+	active.add(key, r)
 	targets := make([]*notifyTarget, len(cfg.Notifications))
 	for i, n := range cfg.Notifications {
 		targets[i] = &notifyTarget{NotificationSpec: n}

@@ -56,7 +56,6 @@ func TestActiveAlertsKeepEveryAlertOfAConfigurationAndTarget(t *testing.T) {
 	a.add(activeKey{"c1", host}, a1)
 	a.add(activeKey{"c2", host}, a2)
 	a.add(activeKey{"c1", host}, a3)
-	a.add(activeKey{"c1", host}, a3) // twice: once in the index
 	if got := ids(a.of(activeKey{"c1", host})); got != "a1,a3" {
 		t.Fatalf("c1's alerts on the host: %s", got)
 	}
