@@ -125,6 +125,11 @@ type webhooks struct {
 	log    *notificationLog
 	queue  chan hookJob
 	stop   <-chan struct{}
+	// ctx ends attempts in flight once stop is closed (see close);
+	// workers counts the workers running.
+	ctx     context.Context
+	cancel  context.CancelFunc
+	workers sync.WaitGroup
 }
 
 // hookJob is one attempt to make: the first (counted in first, when not
@@ -146,6 +151,7 @@ const (
 // an idle worker).
 func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop <-chan struct{}) (*webhooks, error) {
 	w := &webhooks{log: log, queue: make(chan hookJob, queue), stop: stop}
+	w.ctx, w.cancel = context.WithCancel(context.Background())
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
 		if a == "" {
@@ -169,10 +175,23 @@ func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop 
 		// not reconnected to for each delivery.
 		Transport: &http.Transport{DialContext: w.dial, MaxIdleConnsPerHost: workers, MaxConnsPerHost: workers, IdleConnTimeout: 30 * time.Second},
 	}
+	w.workers.Add(workers)
 	for range workers {
-		go w.work()
+		go func() {
+			defer w.workers.Done()
+			w.work()
+		}()
 	}
 	return w, nil
+}
+
+// close ends the attempts in flight and waits for the workers, which
+// stop is closed for already, then lets the connections they kept go:
+// nothing of the pool outlives it.
+func (w *webhooks) close() {
+	w.cancel()
+	w.workers.Wait()
+	w.client.CloseIdleConnections()
 }
 
 // work makes the attempts of the jobs it takes, one at a time.
@@ -202,6 +221,11 @@ func (w *webhooks) run(j hookJob) {
 		return
 	}
 	time.AfterFunc(webhookRetries[j.attempt-1], func() {
+		select {
+		case <-w.stop:
+			return // no worker is left to take it
+		default:
+		}
 		w.enqueue(hookJob{d: j.d, attempt: j.attempt + 1})
 	})
 }
@@ -277,7 +301,7 @@ func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []
 
 // attempt makes one attempt and reports whether it was delivered.
 func (w *webhooks) attempt(d *store.Delivery, n int) bool {
-	req, err := http.NewRequest(http.MethodPost, d.URL, bytes.NewReader(d.Body))
+	req, err := http.NewRequestWithContext(w.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
 		w.log.update(d.Note, func(s *store.DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
 		return false

@@ -100,6 +100,12 @@ type Server struct {
 	limiter *rateLimiter
 
 	authFailures *authFailures
+
+	// Close waits for the engine loop: loopMu orders a loop's start
+	// before that wait, and closed (under it) says no loop starts again.
+	loopMu sync.Mutex
+	closed bool
+	loops  sync.WaitGroup
 }
 
 // New builds a server over opts.
@@ -157,6 +163,7 @@ func New(opts Options) (*Server, error) {
 	s.hooks = hooks
 	st, err := store.Open(opts.Fixtures, opts.State, s.clock, defaultSeed)
 	if err != nil {
+		s.Close() // the webhook workers started above
 		return nil, err
 	}
 	st.Publish(s.published)
@@ -176,9 +183,20 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Close stops the real-clock engine loop; requests are still served.
+// Close stops the real-clock engine loop and the webhook deliveries,
+// those in flight included, and returns once their goroutines have ended
+// and the deliveries' connections are closed; requests are still served,
+// but nothing is sent any more. A test that starts servers in-process
+// leaves nothing running behind it (omtest's Cleanup relies on it).
 func (s *Server) Close() {
-	s.closeOnce.Do(func() { close(s.stop) })
+	s.closeOnce.Do(func() {
+		s.loopMu.Lock()
+		s.closed = true
+		s.loopMu.Unlock()
+		close(s.stop)
+		s.loops.Wait()
+		s.hooks.close()
+	})
 }
 
 // Clock returns the server's clock.

@@ -16,7 +16,14 @@ func (s *Server) startTicker() {
 	if !s.ticking.CompareAndSwap(false, true) {
 		return
 	}
+	s.loopMu.Lock()
+	defer s.loopMu.Unlock()
+	if s.closed {
+		return
+	}
+	s.loops.Add(1)
 	go func() {
+		defer s.loops.Done()
 		wait := engineTick
 		for {
 			select {
