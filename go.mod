@@ -18,6 +18,7 @@ require (
 	github.com/tidwall/sjson v1.2.7
 	github.com/zalando/go-keyring v0.2.8
 	go.etcd.io/bbolt v1.4.3
+	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/term v0.47.0
 	golang.org/x/time v0.16.0
