@@ -23,8 +23,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/omctl/omctl/internal/cmd/root"
-	"github.com/omctl/omctl/internal/server"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/omtest"
 )
 
 // asOmctl in the environment makes the test binary run omctl itself, with
@@ -58,19 +57,16 @@ func TestScripts(t *testing.T) {
 			// A virtual clock near real time: omctl reads the real clock for
 			// --until 4h, and time on the server moves only when a script says.
 			scriptClock := time.Now().UTC().Truncate(time.Minute)
-			s, err := server.New(server.Options{Fixtures: store.DemoFixtures(scriptClock), Clock: store.VirtualClock(scriptClock)})
-			if err != nil {
-				return err
-			}
-			ts := httptest.NewServer(s)
-			env.Defer(ts.Close)
-			env.Values["server"] = s
+			// Started through omtest, as users' own tests start it; the
+			// script's test closes it once the script is done.
+			srv := omtest.NewServer(env.T().(testing.TB), omtest.WithDemo(), omtest.WithClock(scriptClock))
+			env.Values["server"] = srv
 			env.Values["hooks"] = &hookReceiver{}
-			env.Setenv("OMCTL_BASE_URL", ts.URL)
-			env.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
-			env.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-			env.Setenv("OMCTL_PROJECT_ID", store.DemoProjectID)
-			env.Setenv("OMCTL_ORG_ID", store.DemoOrgID)
+			env.Setenv("OMCTL_BASE_URL", srv.URL())
+			env.Setenv("OMCTL_PUBLIC_KEY", srv.PublicKey())
+			env.Setenv("OMCTL_PRIVATE_KEY", srv.PrivateKey())
+			env.Setenv("OMCTL_PROJECT_ID", srv.ProjectID())
+			env.Setenv("OMCTL_ORG_ID", srv.OrgID())
 			env.Setenv("OMCTL_CONFIG_DIR", filepath.Join(env.WorkDir, ".config"))
 			env.Setenv("NO_COLOR", "1")
 			// A year whose first day is over two years from the machine's
@@ -148,13 +144,14 @@ func sleep(ts *testscript.TestScript, neg bool, args []string) {
 	time.Sleep(d)
 }
 
-// advance DURATION moves the in-process server's virtual clock.
+// advance DURATION moves the in-process server's virtual clock, as
+// POST /_omctl/clock does: what falls due is sent before it returns.
 func advance(ts *testscript.TestScript, neg bool, args []string) {
 	d, err := time.ParseDuration(strings.Join(args, ""))
 	if neg || err != nil {
 		ts.Fatalf("usage: advance DURATION")
 	}
-	ts.Value("server").(*server.Server).Clock().Advance(d)
+	ts.Value("server").(*omtest.Server).Advance(d)
 }
 
 // waitfile FILE waits up to ten seconds for a background command to write FILE.
