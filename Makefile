@@ -52,7 +52,7 @@ test-terminal:
 	$(GO) test -count=1 -v -run 'TestPromptsAndPickersInARealTerminal' ./cmd/omctl
 
 fmt-check:
-	@out="$$(gofmt -l cmd internal bench)"; \
+	@out="$$(gofmt -l cmd internal bench omtest)"; \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
