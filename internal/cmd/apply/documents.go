@@ -28,6 +28,8 @@ import (
 type Document struct {
 	// Source is "FILE#N", N counting documents of the file from 1.
 	Source string
+	// Line is the line of the file the document begins on, from 1.
+	Line   int
 	Kind   *Kind
 	Fields map[string]any
 	// Refs maps the path of each secret the document gives by reference
@@ -40,13 +42,20 @@ type Document struct {
 // Every problem of every document is reported at once; no document is
 // returned when any is invalid.
 func ReadDocuments(ios *iostreams.IOStreams, files []string) ([]*Document, error) {
+	return ReadDocumentsOf(ios, "-f", files)
+}
+
+// ReadDocumentsOf is ReadDocuments for the arguments of another flag
+// (omctl server --apply), which its messages name. An invalid document
+// makes a *DocumentsError.
+func ReadDocumentsOf(ios *iostreams.IOStreams, flag string, files []string) ([]*Document, error) {
 	if len(files) == 0 {
-		return nil, cmdutil.FlagErrorf("no documents: give -f FILE, -f DIR or -f - (standard input)")
+		return nil, cmdutil.FlagErrorf("no documents: give %[1]s FILE, %[1]s DIR or %[1]s - (standard input)", flag)
 	}
 	var docs []*Document
 	var problems []string
 	for _, f := range files {
-		names, err := expand(f)
+		names, err := expand(flag, f)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +67,7 @@ func ReadDocuments(ios *iostreams.IOStreams, files []string) ([]*Document, error
 				data, err = os.ReadFile(name)
 			}
 			if err != nil {
-				return nil, cmdutil.FlagErrorf("cannot read -f %s: %s", name, cmdutil.DescribeFileError(err))
+				return nil, cmdutil.FlagErrorf("cannot read %s %s: %s", flag, name, cmdutil.DescribeFileError(err))
 			}
 			d, p := parse(displayName(name), data)
 			docs = append(docs, d...)
@@ -66,12 +75,27 @@ func ReadDocuments(ios *iostreams.IOStreams, files []string) ([]*Document, error
 		}
 	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("invalid documents, nothing was sent:\n  %s", strings.Join(problems, "\n  "))
+		return nil, &DocumentsError{Problems: problems}
 	}
 	if len(docs) == 0 {
 		return nil, cmdutil.FlagErrorf("no documents in %s", strings.Join(files, ", "))
 	}
 	return docs, nil
+}
+
+// DocumentsError lists every problem of the invalid documents of a run,
+// each naming its document and the line the document begins on.
+type DocumentsError struct {
+	Problems []string
+}
+
+func (e *DocumentsError) Error() string {
+	return fmt.Sprintf("invalid documents, nothing was sent:\n  %s", strings.Join(e.Problems, "\n  "))
+}
+
+// atLine tells where a document begins, after what is wrong with it.
+func atLine(problem string, line int) string {
+	return fmt.Sprintf("%s (document at line %d)", problem, line)
 }
 
 func displayName(name string) string {
@@ -83,20 +107,20 @@ func displayName(name string) string {
 
 // expand lists the files of a directory argument, sorted, so a run applies
 // them in a stable order.
-func expand(f string) ([]string, error) {
+func expand(flag, f string) ([]string, error) {
 	if f == "-" {
 		return []string{f}, nil
 	}
 	st, err := os.Stat(f)
 	if err != nil {
-		return nil, cmdutil.FlagErrorf("cannot read -f %s: %s", f, cmdutil.DescribeFileError(err))
+		return nil, cmdutil.FlagErrorf("cannot read %s %s: %s", flag, f, cmdutil.DescribeFileError(err))
 	}
 	if !st.IsDir() {
 		return []string{f}, nil
 	}
 	entries, err := os.ReadDir(f)
 	if err != nil {
-		return nil, cmdutil.FlagErrorf("cannot read -f %s: %s", f, cmdutil.DescribeFileError(err))
+		return nil, cmdutil.FlagErrorf("cannot read %s %s: %s", flag, f, cmdutil.DescribeFileError(err))
 	}
 	var names []string
 	for _, e := range entries {
@@ -109,7 +133,7 @@ func expand(f string) ([]string, error) {
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
-		return nil, cmdutil.FlagErrorf("-f %s: the directory holds no .yaml, .yml or .json file", f)
+		return nil, cmdutil.FlagErrorf("%s %s: the directory holds no .yaml, .yml or .json file", flag, f)
 	}
 	return names, nil
 }
@@ -132,6 +156,7 @@ func parse(name string, data []byte) ([]*Document, []string) {
 		}
 		src := fmt.Sprintf("%s#%d", name, i)
 		if err != nil {
+			// The decoder's message says the line.
 			problems = append(problems, fmt.Sprintf("%s: not YAML or JSON: %s", src, strings.TrimPrefix(err.Error(), "yaml: ")))
 			break
 		}
@@ -139,27 +164,36 @@ func parse(name string, data []byte) ([]*Document, []string) {
 			i-- // an empty document (a trailing ---) is not counted
 			continue
 		}
+		line := n.Content[0].Line
 		var v any
 		if err := n.Decode(&v); err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %s", src, strings.TrimPrefix(err.Error(), "yaml: ")))
+			problems = append(problems, atLine(fmt.Sprintf("%s: %s", src, strings.TrimPrefix(err.Error(), "yaml: ")), line))
 			continue
 		}
 		d, err := newDocument(src, v)
 		if err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, atLine(err.Error(), line))
 			continue
 		}
+		d.Line = line
 		docs = append(docs, d)
 	}
 	return docs, problems
 }
 
+// jsonDoc is one document of a JSON file and the line it begins on.
+type jsonDoc struct {
+	v    any
+	line int
+}
+
 func parseJSON(name string, data []byte) ([]*Document, []string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var values []any
+	var values []jsonDoc
 	for {
-		var v any
-		err := dec.Decode(&v)
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -169,23 +203,47 @@ func parseJSON(name string, data []byte) ([]*Document, []string) {
 		if err != nil {
 			return nil, []string{fmt.Sprintf("%s#%d: not JSON: %s", name, len(values)+1, cmdutil.DescribeJSONError(err))}
 		}
-		if list, ok := v.([]any); ok {
-			values = append(values, list...)
-		} else {
-			values = append(values, v)
-		}
+		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
+		values = append(values, jsonDocs(raw, lineAt(data, start))...)
 	}
 	var docs []*Document
 	var problems []string
-	for i, v := range values {
-		d, err := newDocument(fmt.Sprintf("%s#%d", name, i+1), v)
+	for i, jd := range values {
+		d, err := newDocument(fmt.Sprintf("%s#%d", name, i+1), jd.v)
 		if err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, atLine(err.Error(), jd.line))
 			continue
 		}
+		d.Line = jd.line
 		docs = append(docs, d)
 	}
 	return docs, problems
+}
+
+// jsonDocs are the documents of one JSON value that begins on line: the
+// value, or the elements of an array, each on the line it begins on.
+func jsonDocs(raw json.RawMessage, line int) []jsonDoc {
+	if raw[0] != '[' {
+		var v any
+		_ = json.Unmarshal(raw, &v) // it decoded already
+		return []jsonDoc{{v, line}}
+	}
+	var out []jsonDoc
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	_, _ = dec.Token() // [
+	for dec.More() {
+		at := dec.InputOffset()
+		at += int64(len(raw[at:]) - len(bytes.TrimLeft(raw[at:], " \t\r\n,")))
+		var v any
+		_ = dec.Decode(&v)
+		out = append(out, jsonDoc{v, line + bytes.Count(raw[:at], []byte("\n"))})
+	}
+	return out
+}
+
+// lineAt is the line of data that offset falls on, from 1.
+func lineAt(data []byte, offset int64) int {
+	return 1 + bytes.Count(data[:offset], []byte("\n"))
 }
 
 // newDocument checks one decoded document against its kind.

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -139,5 +140,38 @@ func TestReadDocumentsNamesStandardInput(t *testing.T) {
 	_, err := ReadDocuments(ios, []string{"-"})
 	if err == nil || !strings.Contains(err.Error(), "<stdin>#1 (OplogStore): field id is missing") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// Each document says the line it begins on, and so does each problem.
+func TestReadDocumentsTellTheLineEachDocumentBeginsOn(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		lines      []int
+	}{
+		{"a.yaml", "# stores\nkind: OplogStore\nid: a\n---\n\n---\n# the second\n\nkind: OplogStore\nid: b\n", []int{2, 9}},
+		{"b.json", "{\"kind\": \"OplogStore\", \"id\": \"a\"}\n\n  {\"kind\": \"OplogStore\",\n \"id\": \"b\"}", []int{1, 3}},
+		{"c.json", "\n[\n  {\"kind\": \"OplogStore\", \"id\": \"a\"},\n\n  {\"kind\": \"OplogStore\", \"id\": \"b\"}, {\"kind\": \"OplogStore\", \"id\": \"c\"}\n]\n{\"kind\": \"OplogStore\", \"id\": \"d\"}", []int{3, 5, 5, 7}},
+	} {
+		ios, _, _, _ := iostreams.Test()
+		docs, err := ReadDocuments(ios, []string{write(t, tt.name, tt.text)})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var lines []int
+		for _, d := range docs {
+			lines = append(lines, d.Line)
+		}
+		if !reflect.DeepEqual(lines, tt.lines) {
+			t.Errorf("%s: lines %v, want %v", tt.name, lines, tt.lines)
+		}
+	}
+	path := write(t, "bad.json", "[{\"kind\": \"OplogStore\", \"id\": \"a\"},\n {\"kind\": \"OplogStore\", \"id\": 1}]")
+	ios, _, _, _ := iostreams.Test()
+	_, err := ReadDocuments(ios, []string{path})
+	var invalid *DocumentsError
+	if !errors.As(err, &invalid) || len(invalid.Problems) != 1 ||
+		invalid.Problems[0] != path+"#2 (OplogStore): field id must be a string, not the number 1 (document at line 2)" {
+		t.Errorf("%#v", err)
 	}
 }

@@ -44,6 +44,12 @@ type Plan struct {
 	done bool
 }
 
+// Write sends the change of a plan to create or update through c, and
+// returns what to say of it ("created OplogStore oplog-1").
+func (pl *Plan) Write(ctx context.Context, c *client.Client) (string, error) {
+	return pl.write(ctx, c)
+}
+
 // Planner reads the current resources and plans each document.
 type Planner struct {
 	Client    *client.Client

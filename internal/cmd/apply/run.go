@@ -47,21 +47,28 @@ func plans(ctx context.Context, opts *Options) ([]*Plan, *client.Client, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Kind.Rank < docs[j].Kind.Rank })
 	c, err := opts.Client()
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID, planned: plannedStores(docs)}
+	list, err := PlanDocuments(ctx, &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID}, docs)
+	return list, c, err
+}
+
+// PlanDocuments plans docs with p in the order they are applied (see
+// plans); only reads are sent. It sorts docs.
+func PlanDocuments(ctx context.Context, p *Planner, docs []*Document) ([]*Plan, error) {
+	sort.SliceStable(docs, func(i, j int) bool { return docs[i].Kind.Rank < docs[j].Kind.Rank })
+	p.planned = plannedStores(docs)
 	var out []*Plan
 	for _, d := range docs {
 		pl, err := p.Plan(ctx, d)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s (%s): %w", d.Source, d.Kind.Name, err)
+			return nil, fmt.Errorf("%s (%s): %w", d.Source, d.Kind.Name, err)
 		}
 		out = append(out, pl)
 	}
-	return out, c, nil
+	return out, nil
 }
 
 // count sums up plans by action.
