@@ -65,6 +65,10 @@ type Options struct {
 	// webhooks carry until a request says how clients reach it (schedules
 	// resumed from a state file may send before any request).
 	BaseURL string
+	// Keys are API keys to serve besides the data's, with credentials the
+	// caller chose (omctl server --key): keys of the first organization,
+	// added to the data and to what a reset goes back to (store.Key).
+	Keys []store.Key
 }
 
 // Server serves the API from memory. It is an http.Handler.
@@ -166,6 +170,11 @@ func New(opts Options) (*Server, error) {
 		s.Close() // the webhook workers started above
 		return nil, err
 	}
+	if len(opts.Keys) > 0 {
+		if err := st.AddKeys(opts.Keys); err != nil {
+			return nil, err
+		}
+	}
 	st.Publish(s.published)
 	s.store = st
 	if opts.BaseURL != "" {
@@ -247,6 +256,15 @@ func (s *Server) Credentials() []store.Credential {
 	var creds []store.Credential
 	s.view(func(st *store.State) { creds = st.CredentialFixtures().Credentials() })
 	return creds
+}
+
+// SeedFromData makes the data as it is now what a reset goes back to,
+// and empties the journal, for data set up through the API before the
+// server is shared (omctl server --apply): the requests that made it
+// are not a client's.
+func (s *Server) SeedFromData() {
+	s.store.SeedFromData()
+	s.journal.clear()
 }
 
 // Fixtures returns the current data in fixture form.

@@ -69,7 +69,7 @@ type Store struct {
 	// unreadable, so that requests on a broken disk are not each a read
 	// of the whole file under the lock.
 	readBack readBackPace
-	seed     *Fixtures // what a reset goes back to (Seed); never changed
+	seed     *Fixtures // what a reset goes back to (Seed); changed only before the store is shared
 	log      Log       // nil: memory only
 	clock    *Clock
 
