@@ -93,11 +93,7 @@ func flagValueError(c *cobra.Command, err error) error {
 	if fl == nil {
 		return err
 	}
-	want := map[string]string{
-		"int": "an integer", "int64": "an integer", "uint": "a whole number",
-		"bool": "true or false", "optionalBool": "true or false",
-		"duration": "a duration such as 30s, 5m or 2h",
-	}[fl.Value.Type()]
+	want := cmdutil.ValueWanted(fl.Value.Type())
 	if want == "" {
 		return err
 	}

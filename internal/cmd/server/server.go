@@ -53,16 +53,27 @@ type Options struct {
 	NotesSize     int
 	HookWorkers   int
 	HookQueue     int
+	// Keys are the --key values, PUBLIC:PRIVATE[:ROLE[,ROLE...]] (parseKey).
+	Keys []string
+	// Apply are the --apply files and directories of documents.
+	Apply []string
 
 	// Ready, when set, is told the base URL once the server accepts connections.
 	Ready func(baseURL string)
+	// fromEnv are the flags set from the environment, with their
+	// variables (applyEnv), for messages.
+	fromEnv map[string]string
 }
+
+// name is how a message names the value of flag: --flag, or its
+// environment variable when it came from there.
+func (opts *Options) name(flag string) string { return flagName(opts.fromEnv, flag) }
 
 // NewCmdServer builds `omctl server`.
 func NewCmdServer(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
 	opts := &Options{Deps: cmdutil.NewDeps(f)}
 	cmd := &cobra.Command{
-		Use:   "server [--listen ADDR] [--fixtures FILE | --demo] [--state FILE] [--tls-self-signed]",
+		Use:   "server [--listen ADDR] [--fixtures FILE | --demo] [--state FILE] [--key PUBLIC:PRIVATE] [--apply PATH]",
 		Short: "Run the whole API in memory, for local testing and CI",
 		Long: `Run an in-memory server that implements every endpoint of the API, with its
 rules, errors and digest authentication, for local testing and CI jobs.
@@ -72,6 +83,14 @@ accepts connections; logs and the credentials to use go to standard error.
 Data comes from --fixtures FILE, or --demo (a realistic data set), or else one
 organization, one project and one GLOBAL_OWNER key. --state FILE keeps the data
 across restarts. SIGINT or SIGTERM stops it cleanly.
+
+--key PUBLIC:PRIVATE[:ROLE,...] adds an API key whose credentials you chose, a
+key of the first organization (GLOBAL_OWNER unless roles are given; PRIVATE
+may be @FILE, a file holding it). --apply PATH applies the documents omctl
+apply takes to the data before the server is ready, all or nothing: one bad
+document stops the start, naming it, and the base URL is not printed. A
+reset goes back to the data with both. 'omctl server wait' exits once the
+server is ready.
 
 Test controls live under /_omctl/: GET health (no credentials), and with a
 GLOBAL_OWNER key POST reset (back to the loaded data) and POST clock
@@ -85,10 +104,17 @@ failed digest authentication N times within the minute. Beyond
 journal, faults and the clock.`,
 		Example: `  omctl server --demo
   omctl server --listen 127.0.0.1:0 --fixtures docs/examples/fixtures.json --clock 2026-01-01T00:00:00Z
-  omctl server --demo --tls-self-signed --env-file omctl.env`,
+  omctl server --demo --tls-self-signed --env-file omctl.env
+  OMCTL_SERVER_KEYS=ci:ci-secret OMCTL_SERVER_APPLY=seed/ omctl server`,
 		Args: cobra.NoArgs,
 		// The server runs until stopped: --timeout bounds client commands.
 		Annotations: map[string]string{cmdutil.NoDeadline: "true"},
+		// Before cobra checks which flags go together: a variable counts
+		// as its flag.
+		PreRunE: func(cmd *cobra.Command, _ []string) (err error) {
+			opts.fromEnv, err = applyEnv(cmd, os.LookupEnv)
+			return err
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -118,38 +144,31 @@ journal, faults and the clock.`,
 	fl.IntVar(&opts.HookQueue, "webhook-queue", 10000, "let at most `N` webhook deliveries wait; beyond, a delivery fails at once (0: none wait)")
 	opts.JournalBytes = 64 << 20
 	fl.Var(&opts.JournalBytes, "journal-bytes", "hold at most `SIZE` of memory in the journal (bytes, or with KiB, MiB or GiB)")
-	cmd.MarkFlagsMutuallyExclusive("fixtures", "demo")
-	cmd.MarkFlagsMutuallyExclusive("tls-self-signed", "tls-cert")
-	cmd.MarkFlagsRequiredTogether("tls-cert", "tls-key")
+	fl.StringArrayVar(&opts.Keys, "key", nil, "add an API key `PUBLIC:PRIVATE[:ROLE,...]` of the first organization (default role GLOBAL_OWNER; PRIVATE may be @FILE); repeatable")
+	fl.StringArrayVar(&opts.Apply, "apply", nil, "apply the omctl apply documents of `PATH` (a file or a directory) before serving, all or nothing; repeatable")
+	_ = cmd.MarkFlagFilename("apply", "yaml", "yml", "json")
+	for _, g := range flagGroups.exclusive {
+		cmd.MarkFlagsMutuallyExclusive(g...)
+	}
+	for _, g := range flagGroups.together {
+		cmd.MarkFlagsRequiredTogether(g...)
+	}
+	cmd.Long += envTable(cmd)
 	usage := cmd.UsageTemplate()
 	hideClientFlags(cmd)
 	addControlCommands(cmd, usage, NewCmdTrigger(f, nil), NewCmdNotifications(f, nil), NewCmdClock(f, nil), NewCmdReset(f, nil),
-		NewCmdRequests(f, nil), newCmdFaults(f, usage), NewCmdDump(f, nil))
+		NewCmdRequests(f, nil), newCmdFaults(f, usage), NewCmdDump(f, nil), NewCmdWait(f, nil))
 	return cmd
 }
 
 // Run starts the server and serves until ctx ends or a signal arrives.
 func Run(ctx context.Context, opts *Options) error {
-	if opts.RateLimit < 0 {
-		return cmdutil.FlagErrorf("invalid --rate-limit %d: want 0 (no limit) or more requests a second", opts.RateLimit)
+	if err := checkCounts(opts); err != nil {
+		return err
 	}
-	if opts.AuthFailures < 0 {
-		return cmdutil.FlagErrorf("invalid --auth-failure-limit %d: want 0 (no limit) or more failures a minute", opts.AuthFailures)
-	}
-	if opts.MaxConns < 0 {
-		return cmdutil.FlagErrorf("invalid --max-connections %d: want 0 (no cap) or more connections", opts.MaxConns)
-	}
-	if opts.JournalSize < 0 {
-		return cmdutil.FlagErrorf("invalid --journal-size %d: want 0 (no journal) or more requests", opts.JournalSize)
-	}
-	if opts.NotesSize < 0 {
-		return cmdutil.FlagErrorf("invalid --notification-log-size %d: want 0 (keep none) or more notifications", opts.NotesSize)
-	}
-	if opts.HookWorkers < 0 {
-		return cmdutil.FlagErrorf("invalid --webhook-concurrency %d: want 1 or more deliveries at once", opts.HookWorkers)
-	}
-	if opts.HookQueue < 0 {
-		return cmdutil.FlagErrorf("invalid --webhook-queue %d: want 0 (none wait) or more deliveries", opts.HookQueue)
+	keys, err := parseKeys(opts)
+	if err != nil {
+		return err
 	}
 	journalSize := noneIsNegative(opts.JournalSize)
 	var state store.Log // nil: memory only
@@ -172,10 +191,10 @@ func Run(ctx context.Context, opts *Options) error {
 	if opts.Clock != "" {
 		t, err := time.Parse(time.RFC3339, opts.Clock)
 		if err != nil {
-			return cmdutil.FlagErrorf("invalid --clock %q: want RFC 3339 such as 2026-01-01T00:00:00Z", opts.Clock)
+			return cmdutil.FlagErrorf("invalid %s %q: want RFC 3339 such as 2026-01-01T00:00:00Z", opts.name("clock"), opts.Clock)
 		}
 		if err := store.CheckTime(t); err != nil {
-			return cmdutil.FlagErrorf("invalid --clock: %v", err)
+			return cmdutil.FlagErrorf("invalid %s: %v", opts.name("clock"), err)
 		}
 		clock = store.VirtualClock(t)
 	}
@@ -185,7 +204,7 @@ func Run(ctx context.Context, opts *Options) error {
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		// A busy or unavailable address is a failure of the run, not a usage error.
-		return fmt.Errorf("cannot listen on %s: %w", opts.Listen, err)
+		return fmt.Errorf("cannot listen on %s (%s): %w", opts.Listen, opts.name("listen"), err)
 	}
 	defer ln.Close() // when a later step fails; closing twice is harmless
 	scheme := "http"
@@ -223,16 +242,28 @@ func Run(ctx context.Context, opts *Options) error {
 	server, err := srv.New(srv.Options{Fixtures: fixtures, Clock: clock, NonceTTL: opts.NonceTTL,
 		State: state, WebhookAllow: opts.WebhookAllow, Log: logOut, Version: build.Version, GitHash: build.Commit,
 		RateLimit: opts.RateLimit, JournalSize: journalSize, JournalBytes: int64(opts.JournalBytes), AuthFailureLimit: opts.AuthFailures, BaseURL: baseURL,
-		NotificationLogSize: noneIsNegative(opts.NotesSize), WebhookConcurrency: opts.HookWorkers, WebhookQueue: noneIsNegative(opts.HookQueue)})
+		NotificationLogSize: noneIsNegative(opts.NotesSize), WebhookConcurrency: opts.HookWorkers, WebhookQueue: noneIsNegative(opts.HookQueue),
+		Keys: keys})
 	if err != nil {
 		if stateFile != nil {
 			// A state file this start created but could not seed (a full
 			// disk) is removed: the next start is a first start.
 			stateFile.Abandon()
 		}
+		var keyErr *store.KeyError
+		if errors.As(err, &keyErr) {
+			return cmdutil.FlagErrorf("invalid %s: %v", opts.name("key"), err)
+		}
 		return err
 	}
 	defer server.Close() // before the state file closes
+	if len(opts.Apply) > 0 {
+		// Before anything is served: health answers 200 only once the
+		// documents are in (docs/server.md).
+		if err := applyDocuments(ctx, opts, server, baseURL, opts.IO.ErrOut); err != nil {
+			return err
+		}
+	}
 	// Loading a large data set leaves much garbage behind: give it back
 	// before serving, so that the resident size is the data's.
 	restoreGC()
@@ -252,7 +283,7 @@ func Run(ctx context.Context, opts *Options) error {
 		}
 	}
 	fmt.Fprintln(opts.IO.Out, baseURL)
-	banner(opts.IO.ErrOut, creds, caFile)
+	banner(opts.IO.ErrOut, creds, keys, caFile)
 	if opts.Ready != nil {
 		opts.Ready(baseURL)
 	}
@@ -271,6 +302,28 @@ func Run(ctx context.Context, opts *Options) error {
 	defer cancel()
 	fmt.Fprintln(opts.IO.ErrOut, "omctl server: stopping")
 	return httpServer.Shutdown(shutdown)
+}
+
+// checkCounts refuses a negative count, naming the flag or variable.
+func checkCounts(opts *Options) error {
+	for _, c := range []struct {
+		flag string
+		n    int
+		want string
+	}{
+		{"rate-limit", opts.RateLimit, "0 (no limit) or more requests a second"},
+		{"auth-failure-limit", opts.AuthFailures, "0 (no limit) or more failures a minute"},
+		{"max-connections", opts.MaxConns, "0 (no cap) or more connections"},
+		{"journal-size", opts.JournalSize, "0 (no journal) or more requests"},
+		{"notification-log-size", opts.NotesSize, "0 (keep none) or more notifications"},
+		{"webhook-concurrency", opts.HookWorkers, "1 or more deliveries at once"},
+		{"webhook-queue", opts.HookQueue, "0 (none wait) or more deliveries"},
+	} {
+		if c.n < 0 {
+			return cmdutil.FlagErrorf("invalid %s %d: want %s", opts.name(c.flag), c.n, c.want)
+		}
+	}
+	return nil
 }
 
 // seedData is the data the server starts from, and goes back to on
@@ -343,10 +396,19 @@ func coveredHost(cert tls.Certificate, addr net.Addr) string {
 	return addr.String()
 }
 
-func banner(w io.Writer, creds []store.Credential, caFile string) {
+// banner tells the credentials of the data, the private keys of keys
+// given at start (--key) left out: their user has them, and the log of a
+// CI job is no place for them.
+func banner(w io.Writer, creds []store.Credential, given []store.Key, caFile string) {
 	fmt.Fprintln(w, "omctl server: credentials (digest auth, public key / private key):")
 	for _, c := range creds {
-		fmt.Fprintf(w, "  %-14s %s  roles=%s project=%s org=%s\n", c.PublicKey, c.PrivateKey, c.Roles, c.ProjectID, c.OrgID)
+		private := c.PrivateKey
+		for _, k := range given {
+			if k.PublicKey == c.PublicKey {
+				private = "(given at start)"
+			}
+		}
+		fmt.Fprintf(w, "  %-14s %s  roles=%s project=%s org=%s\n", c.PublicKey, private, c.Roles, c.ProjectID, c.OrgID)
 	}
 	if caFile != "" {
 		fmt.Fprintf(w, "omctl server: TLS certificate for --ca-cert: %s\n", caFile)
