@@ -65,6 +65,9 @@ type Options struct {
 	fromEnv map[string]string
 }
 
+// defaultListen is where omctl server listens unless told.
+const defaultListen = "127.0.0.1:8080"
+
 // name is how a message names the value of flag: --flag, or its
 // environment variable when it came from there.
 func (opts *Options) name(flag string) string { return flagName(opts.fromEnv, flag) }
@@ -123,7 +126,7 @@ journal, faults and the clock.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "address to listen on; port 0 picks a free one")
+	fl.StringVar(&opts.Listen, "listen", defaultListen, "address to listen on; port 0 picks a free one")
 	fl.StringVar(&opts.FixturesFile, "fixtures", "", "JSON fixture file to load (format in docs/server.md)")
 	fl.BoolVar(&opts.Demo, "demo", false, "load the built-in demo data set")
 	fl.StringVar(&opts.StateFile, "state", "", "keep the data in FILE across restarts")

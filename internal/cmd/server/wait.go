@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -42,10 +45,11 @@ place. It exits 0 then, and 1 with a message if the server is not ready
 within --timeout.
 
 URL is the server's address (http://127.0.0.1:8080) or its base URL; the
-default is the profile's base URL (--base-url, OMCTL_BASE_URL). --ca-cert
-and --insecure apply as to any command. A CI job waits for the server it
-started before its first omctl command; the image's health check is this
-command.`,
+default is the profile's base URL (--base-url, OMCTL_BASE_URL), else the
+address omctl server listens on in this environment (OMCTL_SERVER_LISTEN,
+else 127.0.0.1:8080). --ca-cert and --insecure apply as to any command. A CI
+job waits for the server it started before its first omctl command; the
+container image's health check is this command.`,
 		Example: `  omctl server --listen 127.0.0.1:8080 --apply seed/ &
   omctl server wait --url http://127.0.0.1:8080 --timeout 30s`,
 		Args: cobra.NoArgs,
@@ -61,7 +65,7 @@ command.`,
 			return waitRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.URL, "url", "", "the server's address or base URL (default: the profile's base URL)")
+	cmd.Flags().StringVar(&opts.URL, "url", "", "the server's address or base URL (default: the profile's base URL, else OMCTL_SERVER_LISTEN's)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 30*time.Second, "give up after this long")
 	return cmd
 }
@@ -104,8 +108,10 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	}
 }
 
-// healthClient is a client of --url, else of the profile's base URL,
-// trusting what the profile trusts; it asks once a try, without a key.
+// healthClient is a client of the server to wait for, trusting what the
+// profile trusts; it asks once a try, without a key. The server is --url,
+// else the profile's base URL, else the one omctl server starts in this
+// environment (localServer).
 func healthClient(opts *WaitOptions) (*client.Client, error) {
 	s, err := opts.Settings()
 	if err != nil && opts.URL == "" {
@@ -115,15 +121,17 @@ func healthClient(opts *WaitOptions) (*client.Client, error) {
 		// A config that cannot be read leaves the URL given.
 		s = &config.Settings{}
 	}
-	url := opts.URL
+	url, insecure := opts.URL, s.Insecure
 	if url == "" {
 		url = s.BaseURL
 	}
 	if url == "" {
-		return nil, cmdutil.FlagErrorf("no server to wait for: give --url, or set OMCTL_BASE_URL or base_url in the profile")
+		if url, insecure, err = localServer(os.LookupEnv); err != nil {
+			return nil, err
+		}
 	}
 	retries := 0
-	c, err := client.New(client.Options{BaseURL: url, CACertFile: s.CACert, Insecure: s.Insecure, Retries: &retries})
+	c, err := client.New(client.Options{BaseURL: url, CACertFile: s.CACert, Insecure: insecure, Retries: &retries})
 	if err != nil && opts.URL != "" {
 		return nil, cmdutil.FlagErrorf("invalid --url: %v", err)
 	}
@@ -131,6 +139,33 @@ func healthClient(opts *WaitOptions) (*client.Client, error) {
 		return nil, &cmdutil.FlagError{Err: err}
 	}
 	return c, nil
+}
+
+// localServer is where omctl server listens when started in this
+// environment: OMCTL_SERVER_LISTEN (every interface asked on loopback),
+// else its default, 127.0.0.1:8080. The container image's health check
+// asks it so, and follows a port its user changed. With TLS from the
+// environment the probe trusts any certificate: it is a loopback
+// address's health, which carries nothing secret.
+func localServer(lookup func(string) (string, bool)) (url string, insecure bool, err error) {
+	listen, _ := lookup(EnvName("listen"))
+	if listen = strings.TrimSpace(listen); listen == "" {
+		listen = defaultListen
+	}
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil || port == "0" {
+		return "", false, cmdutil.FlagErrorf("no server to wait for: give --url (%s=%s names no fixed address)", EnvName("listen"), listen)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	scheme := "http"
+	selfSigned, _ := lookup(EnvName("tls-self-signed"))
+	cert, _ := lookup(EnvName("tls-cert"))
+	if on, _ := strconv.ParseBool(selfSigned); on || strings.TrimSpace(cert) != "" {
+		scheme, insecure = "https", true
+	}
+	return scheme + "://" + net.JoinHostPort(host, port), insecure, nil
 }
 
 // whyNotReady says why the last try failed, in the user's terms.

@@ -103,8 +103,9 @@ func TestWaitReturnsOnceTheServerIsReady(t *testing.T) {
 		t.Errorf("wait: %v after %d tries at %v", err, asks.Load(), path.Load())
 	}
 
+	t.Setenv("OMCTL_SERVER_LISTEN", "127.0.0.1:0")
 	err := waitRun(context.Background(), waitOpts("", time.Second, nil))
-	if err == nil || !strings.Contains(err.Error(), "no server to wait for: give --url, or set OMCTL_BASE_URL") || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+	if err == nil || !strings.Contains(err.Error(), "no server to wait for: give --url (OMCTL_SERVER_LISTEN=127.0.0.1:0 names no fixed address)") || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
 		t.Errorf("no URL: %v", err)
 	}
 	err = waitRun(context.Background(), waitOpts("ftp://x", time.Second, nil))
@@ -118,5 +119,30 @@ func TestWaitReturnsOnceTheServerIsReady(t *testing.T) {
 	closed.Close()
 	if err := waitRun(ctx, waitOpts("http://"+closed.Addr().String(), time.Minute, nil)); !errors.Is(err, cmdutil.ErrInterrupted) {
 		t.Errorf("Ctrl-C: %v", err)
+	}
+}
+
+// Without --url or a profile, wait asks where omctl server listens in the
+// same environment: the image's health check follows its port.
+func TestWaitFindsTheServerOfItsEnvironment(t *testing.T) {
+	for _, tt := range []struct {
+		env      map[string]string
+		url      string
+		insecure bool
+	}{
+		{nil, "http://127.0.0.1:8080", false},
+		{map[string]string{"OMCTL_SERVER_LISTEN": "0.0.0.0:9090"}, "http://127.0.0.1:9090", false},
+		{map[string]string{"OMCTL_SERVER_LISTEN": "[::]:9090"}, "http://127.0.0.1:9090", false},
+		{map[string]string{"OMCTL_SERVER_LISTEN": ":9090"}, "http://127.0.0.1:9090", false},
+		{map[string]string{"OMCTL_SERVER_LISTEN": "10.0.0.5:9090", "OMCTL_SERVER_TLS_SELF_SIGNED": "true"}, "https://10.0.0.5:9090", true},
+		{map[string]string{"OMCTL_SERVER_TLS_CERT": "/certs/c.pem"}, "https://127.0.0.1:8080", true},
+	} {
+		url, insecure, err := localServer(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+		if err != nil || url != tt.url || insecure != tt.insecure {
+			t.Errorf("%v: %s %v %v, want %s %v", tt.env, url, insecure, err, tt.url, tt.insecure)
+		}
+	}
+	if _, _, err := localServer(func(string) (string, bool) { return "nonsense", true }); err == nil {
+		t.Error("a listen address without a port")
 	}
 }
