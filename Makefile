@@ -148,12 +148,13 @@ image:
 	  --build-arg TARGETPLATFORM=linux/$(IMAGE_ARCH) -f "$$ctx/Containerfile" -t $(IMAGE) "$$ctx"
 
 ## test-image: build the image with podman (installed with apt-get as root
-## when missing) in a store of its own, then run it configured by
-## environment alone, seeded with --apply, and check health, keys and the
-## seeded store (internal/imagetest says how, where containers cannot run).
+## when missing, with runc, which runs containers where crun cannot) in a
+## store of its own, then run it configured by environment alone, seeded
+## with --apply, and check health, keys and the seeded store
+## (internal/imagetest says how, where containers cannot run).
 test-image:
 	@command -v podman >/dev/null || { \
-	  if [ -n "$(APT_GET)" ]; then $(APT_GET) update && $(APT_GET) install -y podman; \
+	  if [ -n "$(APT_GET)" ]; then $(APT_GET) update && $(APT_GET) install -y podman runc; \
 	  else echo "install podman with your package manager"; exit 1; fi; }
 	@store=$$(mktemp -d) && trap 'rm -rf "$$store"' EXIT && \
 	podman="podman --root $$store/root --runroot $$store/run --storage-driver vfs" && \

@@ -145,8 +145,8 @@ func healthClient(opts *WaitOptions) (*client.Client, error) {
 // environment: OMCTL_SERVER_LISTEN (every interface asked on loopback),
 // else its default, 127.0.0.1:8080. The container image's health check
 // asks it so, and follows a port its user changed. With TLS from the
-// environment the probe trusts any certificate: it is a loopback
-// address's health, which carries nothing secret.
+// environment the probe trusts any certificate: it sends no credential,
+// and health answers nothing secret.
 func localServer(lookup func(string) (string, bool)) (url string, insecure bool, err error) {
 	listen, _ := lookup(EnvName("listen"))
 	if listen = strings.TrimSpace(listen); listen == "" {
