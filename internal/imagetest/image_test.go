@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -251,7 +250,11 @@ func runExported(t *testing.T, podman []string, ref string, cfg *imageConfig, se
 		return cmd
 	}
 	cmd := command(append(slices.Clone(cfg.Config.Entrypoint), cfg.Config.Cmd...))
-	log := &lockedBuffer{}
+	// The log is a file, which the test reads while the server writes it.
+	log, err := os.CreateTemp(t.TempDir(), "server-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -272,30 +275,16 @@ func runExported(t *testing.T, podman []string, ref string, cfg *imageConfig, se
 				return nil
 			})
 		},
-		log: log.String,
+		log: func() string {
+			out, _ := os.ReadFile(log.Name())
+			return string(out)
+		},
 		stop: func() {
 			cmd.Process.Signal(syscall.SIGTERM)
 			cmd.Wait()
+			log.Close()
 		},
 	}
-}
-
-// lockedBuffer is a log the server writes while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func exportImage(ctx context.Context, t *testing.T, podman []string, ref string) string {

@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // twoOrgs has a key and a user, and two organizations, the first with
@@ -136,7 +134,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 		id = k.ID
 		st.AddAccessEntries(k, []string{"10.0.0.0/8"}, []any{map[string]any{"cidrBlock": "10.0.0.0/8"}}, start)
 	})
-	again := restartedAsIs(t, s, path)
+	again := reopened(t, s, path, true)
 	if err := again.AddKeys([]Key{ci, {PublicKey: "late", PrivateKey: "late-secret"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +144,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 			t.Errorf("after the restart: id %s (was %s), access list %d, late %v", k.ID, id, len(k.AccessList), st.Principal("late"))
 		}
 	})
-	third := restartedAsIs(t, again, path)
+	third := reopened(t, again, path, true)
 	third.View(func(st *State) {
 		if st.Principal("late") == nil {
 			t.Error("the key added at the restart is not on disk")
@@ -156,23 +154,6 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "key ci: the data holds it from an earlier start with another private key or other roles") || strings.Contains(err.Error(), "rotated") {
 		t.Errorf("another private key: %v", err)
 	}
-}
-
-// restartedAsIs opens the state file of s again, as a start without
-// fixtures does: the state file is the seed.
-func restartedAsIs(t *testing.T, s *Store, path string) *Store {
-	t.Helper()
-	s.log.(*statelog.Faulty).Close()
-	file, err := statelog.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { file.Close() })
-	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return again
 }
 
 // Data changed before the store is shared becomes what a reset goes

@@ -336,13 +336,20 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 // the state file at path, as a restarted server does.
 func restarted(t *testing.T, s *Store, path string) *Store {
 	t.Helper()
+	return reopened(t, s, path, false)
+}
+
+// reopened is restarted with logIsSeed: true for a start without
+// fixtures, which goes back to the state file's data on reset.
+func reopened(t *testing.T, s *Store, path string, logIsSeed bool) *Store {
+	t.Helper()
 	s.log.(*statelog.Faulty).Close()
 	file, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { file.Close() })
-	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), false)
+	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), logIsSeed)
 	if err != nil {
 		t.Fatal(err)
 	}
