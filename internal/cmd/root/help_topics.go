@@ -61,6 +61,9 @@ environment variables alone, with no config file.
   CLICOLOR           0 to disable colour
   CLICOLOR_FORCE     set (not 0) to keep colour when output is piped;
                      NO_COLOR and CLICOLOR=0 still win
+  OMCTL_SERVER_*     the flags of omctl server, one variable a flag
+                     (OMCTL_SERVER_LISTEN, OMCTL_SERVER_KEYS...): its --help
+                     lists them
 `},
 	{"formatting", "Output formats, --jq and pipelines", `-o table (default)
   On a terminal: an aligned table with headers. Piped: tab-separated rows
