@@ -28,6 +28,7 @@ func TestWaitReturnsOnlyOnceTheDocumentsAreIn(t *testing.T) {
 	addr := free.Addr().String()
 	free.Close()
 	ios, _, _, _ := iostreams.Test()
+	ios.Out, ios.ErrOut = &lockedBuffer{}, &lockedBuffer{} // the server logs as it serves
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	ctx, cancel := context.WithCancel(context.Background())
