@@ -92,10 +92,22 @@ func TestRedactBodyAllocatesAFewTimes(t *testing.T) {
 		// Keys beyond ASCII, or escaped, are folded without decoding them.
 		[]byte(`{` + strings.Repeat(`"é": 1, "\u00e9": 2, "prİvateKey": 3, `, 10000) + `"a": 0}`),
 	} {
-		if n := testing.AllocsPerRun(20, func() { redactBody(body) }); n > 8 {
+		if n := fewestAllocs(8, func() { redactBody(body) }); n > 8 {
 			t.Errorf("redactBody(%.40s…) allocates %v times", body, n)
 		}
 	}
+}
+
+// fewestAllocs is the fewest allocations f made in a run, tried again (up to
+// five times) while over limit: AllocsPerRun counts the whole process, so
+// goroutines of other tests still winding down (a server's engine loop, a
+// closing connection) can only add to a try, never take from it.
+func fewestAllocs(limit float64, f func()) float64 {
+	fewest := testing.AllocsPerRun(20, f)
+	for try := 1; try < 5 && fewest > limit; try++ {
+		fewest = min(fewest, testing.AllocsPerRun(20, f))
+	}
+	return fewest
 }
 
 // TestRedactBodyNestsAsDeepAsEncodingJSON: a body is JSON to the journal
