@@ -172,6 +172,7 @@ func New(opts Options) (*Server, error) {
 	}
 	if len(opts.Keys) > 0 {
 		if err := st.AddKeys(opts.Keys); err != nil {
+			s.Close()
 			return nil, err
 		}
 	}
