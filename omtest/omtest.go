@@ -44,12 +44,11 @@
 package omtest
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -143,7 +142,7 @@ type Server struct {
 // With neither WithDemo nor WithFixtures the data is one organization, one
 // project and one GLOBAL_OWNER key with fresh credentials. When the data
 // has no GLOBAL_OWNER API key, and WithKey gives none, NewServer adds one
-// with fresh credentials (described "omtest owner"): the controls need it.
+// with fresh credentials, as omctl server --key adds one: the controls need it.
 func NewServer(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	var c config
@@ -165,16 +164,17 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 		t.Fatalf("omtest.NewServer: %v", err)
 	}
 	s := &Server{t: t}
-	if fixtures, err = s.chooseOwner(fixtures, &c); err != nil {
-		t.Fatalf("omtest.NewServer: %v", err)
-	}
+	keys := s.chooseOwner(fixtures, &c)
 	// The listener comes first: the server knows its URL from the start,
 	// for the links of the alerts its webhooks carry.
 	s.httpServer = httptest.NewUnstartedServer(nil)
 	s.root = "http://" + s.httpServer.Listener.Addr().String()
-	s.srv, err = server.New(server.Options{Fixtures: fixtures, Clock: clock, BaseURL: s.root + api.BasePath, NonceTTL: neverStale})
+	s.srv, err = server.New(server.Options{Fixtures: fixtures, Keys: keys, Clock: clock, BaseURL: s.root + api.BasePath, NonceTTL: neverStale})
 	if err != nil {
 		s.httpServer.Listener.Close()
+		if keyErr := (*store.KeyError)(nil); c.hasKey && errors.As(err, &keyErr) {
+			t.Fatalf("omtest.NewServer: WithKey(%q, ...): %v", c.publicKey, keyErr)
+		}
 		t.Fatalf("omtest.NewServer: starting the server: %v", err)
 	}
 	s.httpServer.Config = server.NewHTTPServer(s.srv)
@@ -231,9 +231,10 @@ func (c *config) data(now time.Time) (*store.Fixtures, error) {
 }
 
 // chooseOwner sets the key of the server's client and controls, the
-// first project and its organization; it returns the data with the key
-// WithKey gives, or one of its own when the data has no GLOBAL_OWNER key.
-func (s *Server) chooseOwner(f *store.Fixtures, c *config) (*store.Fixtures, error) {
+// first project and its organization; it returns the key the server is to
+// add (as omctl server --key adds one): WithKey's, or one of its own when
+// the data has no GLOBAL_OWNER key.
+func (s *Server) chooseOwner(f *store.Fixtures, c *config) []store.Key {
 	if len(f.Projects) > 0 {
 		s.projectID, _ = f.Projects[0]["id"].(string)
 		s.orgID, _ = f.Projects[0]["orgId"].(string)
@@ -245,35 +246,18 @@ func (s *Server) chooseOwner(f *store.Fixtures, c *config) (*store.Fixtures, err
 			if isGlobalOwner(k) {
 				s.publicKey, _ = k["publicKey"].(string)
 				s.privateKey, _ = k["privateKey"].(string)
-				return f, nil
+				return nil
 			}
 		}
 	}
-	key := store.DefaultFixtures().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
-	key["desc"] = "omtest owner"
-	what := "adding a GLOBAL_OWNER key for the controls"
 	if c.hasKey {
-		key["publicKey"], key["privateKey"] = c.publicKey, c.privateKey
-		what = fmt.Sprintf("WithKey(%q, ...)", c.publicKey)
+		s.publicKey, s.privateKey = c.publicKey, c.privateKey
+	} else {
+		fresh := store.DefaultFixtures().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
+		s.publicKey, _ = fresh["publicKey"].(string)
+		s.privateKey, _ = fresh["privateKey"].(string)
 	}
-	s.publicKey, _ = key["publicKey"].(string)
-	s.privateKey, _ = key["privateKey"].(string)
-	// Written out and read back with the data's organizations, projects,
-	// keys and users, the key meets every rule a fixture file's keys do
-	// (a public key used twice, for one); the rest of the data was
-	// checked as it was loaded.
-	signIns := &store.Fixtures{Orgs: f.Orgs, Projects: f.Projects, APIKeys: append(slices.Clone(f.APIKeys), key), Users: f.Users}
-	var buf bytes.Buffer
-	if err := signIns.Encode(&buf); err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	checked, err := store.ParseFixtures("the data with the key added", buf.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	withKey := *f
-	withKey.APIKeys = checked.APIKeys
-	return &withKey, nil
+	return []store.Key{{PublicKey: s.publicKey, PrivateKey: s.privateKey}}
 }
 
 // isGlobalOwner says whether a fixture's API key has the GLOBAL_OWNER role.

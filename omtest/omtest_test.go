@@ -358,7 +358,7 @@ func TestMistakesFailTheTestSayingWhatWasWrong(t *testing.T) {
 			}
 		})
 	}
-	if got := failure(t, func(tb testing.TB) { omtest.NewServer(tb, omtest.WithDemo(), omtest.WithKey("demoowner", "x")) }); !strings.Contains(got, "demoowner is already used") {
+	if got := failure(t, func(tb testing.TB) { omtest.NewServer(tb, omtest.WithDemo(), omtest.WithKey("demoowner", "x")) }); !strings.Contains(got, "apiKeys[0] of the data has that public key already") {
 		t.Errorf("a key used twice: %q", got)
 	}
 

@@ -72,6 +72,9 @@ func (k Key) doc(org, project string) (doc, error) {
 	for _, name := range names {
 		switch {
 		case api.OneOf(name, api.OrgRoles):
+			if org == "" {
+				return nil, fmt.Errorf("key %s: role %s is an organization role, and the data has no organization", k.PublicKey, name)
+			}
 			roles = append(roles, map[string]any{"orgId": org, "roleName": name})
 			inOrg = true
 		case api.OneOf(name, api.ProjectRoles):
@@ -83,7 +86,7 @@ func (k Key) doc(org, project string) (doc, error) {
 			roles = append(roles, map[string]any{"roleName": name})
 		}
 	}
-	if !inOrg {
+	if !inOrg && org != "" {
 		// A member of the organization, as a key the API creates in a
 		// project is (docs/api.md, API key), so that it is the
 		// organization's key, listed with its keys.
@@ -99,14 +102,12 @@ func sameKey(d, want doc) bool {
 	return d["desc"] == KeyDesc && d["privateKey"] == want["privateKey"] && reflect.DeepEqual(d["roles"], want["roles"])
 }
 
-// keyDocs are keys as API keys of the first organization of orgs, for
+// keyDocs are keys as API keys of the first organization org (global
+// keys alone where the data has no organization), for
 // data whose sign-in names are taken (by whom, for messages); a key that
 // is there already, made by an earlier start with the same key, is left
 // out.
 func keyDocs(keys []Key, org, project string, taken func(name string) (d doc, who string)) ([]doc, error) {
-	if org == "" {
-		return nil, fmt.Errorf("the data has no organization to add keys to")
-	}
 	var out []doc
 	seen := map[string]bool{}
 	for _, k := range keys {

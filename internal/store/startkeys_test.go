@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -117,6 +118,25 @@ func TestAKeyGivenAtStartNeedsAPublicKeyOfItsOwn(t *testing.T) {
 	if err := s.AddKeys([]Key{{PublicKey: "a", PrivateKey: "x"}}); err != nil {
 		t.Errorf("a global key without a project: %v", err)
 	}
+	// Data without an organization takes global keys alone, as global
+	// keys (omtest's owner key on an empty fixture).
+	bare, _ := Open(&Fixtures{}, nil, VirtualClock(start), false)
+	if err := bare.AddKeys([]Key{{PublicKey: "b", PrivateKey: "x", Roles: []string{"ORG_OWNER"}}}); err == nil ||
+		!strings.Contains(err.Error(), "role ORG_OWNER is an organization role, and the data has no organization") {
+		t.Errorf("an organization role without an organization: %v", err)
+	}
+	if err := bare.AddKeys([]Key{{PublicKey: "b", PrivateKey: "x"}}); err != nil {
+		t.Fatalf("a global key without an organization: %v", err)
+	}
+	bare.View(func(st *State) {
+		p := st.Principal("b")
+		if p == nil || p.Key == nil {
+			t.Fatal("the key without an organization was not added")
+		}
+		if roles := fmt.Sprint(p.Key.raw()["roles"]); roles != "[map[roleName:GLOBAL_OWNER]]" {
+			t.Errorf("the key without an organization has roles %s, want GLOBAL_OWNER alone", roles)
+		}
+	})
 }
 
 // A restart with a state file finds the keys of the last start: the same
