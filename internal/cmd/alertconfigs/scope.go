@@ -63,7 +63,7 @@ func (s Scope) ListRun(ctx context.Context, deps cmdutil.Deps, list *cmdutil.Lis
 	if err != nil {
 		return err
 	}
-	return r.Printer.List(r.Client.Pages(ctx, s.path(s.List, r.ProjectID), lo), lo.All, s.Table)
+	return r.Printer.List(r.Client.Pages(ctx, s.path(s.List, r.ProjectID), lo), list.Part(), s.Table)
 }
 
 // SetEnabledRun enables or disables one configuration and confirms what

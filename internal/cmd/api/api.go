@@ -217,7 +217,7 @@ func printPaginated(printer *output.Printer, pages iter.Seq2[*client.Page, error
 				return
 			}
 		}
-	}, true, output.TableDef{})
+	}, output.AllPages, output.TableDef{})
 }
 
 // expandPath fills {project_id} and {org_id} and splits off a query.

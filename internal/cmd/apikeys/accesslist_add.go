@@ -9,6 +9,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // AccessListAddOptions are the inputs of `apikeys accesslist add`.
@@ -72,7 +73,7 @@ func accessListAddRun(ctx context.Context, opts *AccessListAddOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(client.SinglePage(res), false, AccessListTable)
+	return printer.List(client.SinglePage(res), output.PageAsked, AccessListTable)
 }
 
 // accessListEntries checks every address and block, one entry each.

@@ -11,6 +11,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/alerts"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // TriggerOptions are the inputs of `omctl server trigger`.
@@ -130,5 +131,5 @@ func triggerRun(ctx context.Context, opts *TriggerOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(onePage(res, "alerts"), false, alerts.Table)
+	return printer.List(onePage(res, "alerts"), output.PageAsked, alerts.Table)
 }

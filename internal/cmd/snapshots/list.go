@@ -49,5 +49,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, at.list(), lo), lo.All, Table)
+	return printer.List(c.Pages(ctx, at.list(), lo), opts.List.Part(), Table)
 }
