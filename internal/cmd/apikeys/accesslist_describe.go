@@ -51,5 +51,5 @@ func accessListDescribeRun(ctx context.Context, opts *AccessListDescribeOptions)
 	if err != nil {
 		return err
 	}
-	return r.Printer.Describe(body, AccessListTable, AccessListDetail.Of("cidrBlock", ""))
+	return r.Printer.Describe(body, AccessListTable, AccessListDetail.OfEither("ipAddress", "cidrBlock"))
 }
