@@ -42,11 +42,14 @@ func PrepareBody(raw []byte, source string) ([]byte, error) {
 		return nil, FlagErrorf("%s is not valid JSON: %s", source, DescribeJSONError(err))
 	}
 	res := secretref.Resolver{}.Resolve(v)
-	problems := res.Problems
+	problems := res.Report()
 	for _, p := range rules.RedactedSecrets(res.Value) {
 		problems = append(problems, p+" holds a redacted value, as the server shows it, not the secret")
 	}
 	if len(problems) > 0 {
+		for i, p := range problems {
+			problems[i] = strings.ReplaceAll(p, "\n", "\n  ") // a problem's own lines stay under it
+		}
 		return nil, FlagErrorf("%s: nothing was sent:\n  %s\n%s", source, strings.Join(problems, "\n  "), HowToGiveSecrets)
 	}
 	if len(res.Refs) == 0 {
