@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/omctl/omctl/internal/iostreams"
@@ -77,19 +76,8 @@ func WarnRedactedSecrets(ios *iostreams.IOStreams, body []byte) {
 	}
 }
 
-// Mask shows a secret the way the server shows redacted ones: a URL keeps
-// its scheme and host, anything else is stars.
-func Mask(key, s string) string {
-	if s == "" || rules.LooksRedacted(s) {
-		return s
-	}
-	if strings.HasSuffix(strings.ToLower(key), "url") {
-		if u, err := url.Parse(s); err == nil && u.Host != "" {
-			return u.Scheme + "://" + u.Host + "/****"
-		}
-	}
-	return "********"
-}
+// Mask shows a secret the way the server shows redacted ones (rules.Mask).
+func Mask(key, s string) string { return rules.Mask(key, s) }
 
 // MaskPair masks the secrets of a value before and after a change (either
 // may be nil). Two different secrets that mask alike are told apart by

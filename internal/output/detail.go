@@ -82,13 +82,20 @@ func (d DetailDef) check(body []byte) error {
 }
 
 // Describe prints one resource: with -o table on a terminal, a detail view
-// of every field that has a value, times both exact and relative; otherwise
-// as Resource does (a table row when piped, JSON as received with -o json).
+// of every field that has a value, times both exact and relative; with -o
+// yaml on a terminal, the YAML of -o json with its secrets masked;
+// otherwise as Resource does (a table row when piped, JSON as received
+// with -o json).
 func (p *Printer) Describe(body []byte, def TableDef, detail DetailDef) error {
 	if len(detail.keys) > 0 {
 		if err := detail.check(p.content(body)); err != nil {
 			return err
 		}
+	}
+	if p.opts.Format == api.FormatYAML && p.io.IsStdoutTTY() {
+		// Read by a person: secrets masked, as a diff shows them; -o json
+		// keeps them as the server sent them, for scripts.
+		return p.writeYAML(body, true)
 	}
 	if p.opts.Format != api.FormatTable || !p.io.IsStdoutTTY() {
 		return p.Resource(body, def)
