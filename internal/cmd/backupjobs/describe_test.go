@@ -153,7 +153,7 @@ func TestDescribeServerErrorKeepsItsExitCode(t *testing.T) {
 // server sent it.
 func TestDescribeAtATerminalMasksTheKMIPPassword(t *testing.T) {
 	body := `{"id":"` + project + `","kmipClientCertPath":"/certs/kmip.pem","kmipClientCertPassword":"kmip-secret!"}`
-	for format, want := range map[string]string{"table": "KMIP cert password: ********", "yaml": "kmipClientCertPassword: '********'", "json": `"kmipClientCertPassword": "kmip-secret!"`} {
+	for format, want := range map[string]string{"table": "KMIP password:    ********", "yaml": "kmipClientCertPassword: '********'", "json": `"kmipClientCertPassword": "kmip-secret!"`} {
 		srv := stubapi.New(t)
 		srv.Reply("GET", "/admin/backup/groups/"+project, 200, body)
 		ios, _, out, _ := iostreams.Test()

@@ -26,6 +26,6 @@ var Detail = output.Details("a backup job configuration", func(c api.BackupJobCo
 		{Name: "Daemons", Value: strings.Join(daemons, "\n")},
 		{Name: "KMIP client cert", Value: c.KMIPClientCertPath},
 		// Said to be set, never shown: -o json shows it as the server sent it.
-		{Name: "KMIP cert password", Value: rules.Mask("kmipClientCertPassword", c.KMIPClientCertPassword)},
+		{Name: "KMIP password", Value: rules.Mask("kmipClientCertPassword", c.KMIPClientCertPassword)},
 	}
 })
