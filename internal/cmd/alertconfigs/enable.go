@@ -47,7 +47,7 @@ omctl asks before changing several; --yes skips that.
 
 Without ids or --event, at a terminal, omctl offers the configurations the
 command would change to choose from; elsewhere it is a usage error.`,
-		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
+		Example: "  omctl alertconfigs " + verb + " 5f2a0c2e8f9d4b0000000001\n" +
 			"  omctl alertconfigs " + verb + " --event HOST_DOWN --dry-run\n" +
 			"  omctl alertconfigs list --all | cut -f1 | omctl alertconfigs " + verb + " -",
 		Args:              cobra.ArbitraryArgs,

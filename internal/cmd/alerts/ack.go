@@ -95,8 +95,8 @@ recommends for an indefinite acknowledgement. Acknowledging an alert again
 keeps its comment unless --comment gives another (--comment "" removes it).
 
 ` + bulkHelp,
-		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
-  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever
+		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0000000025 --until 4h --comment "disk swap in progress"
+  omctl alerts ack 5f1a0c2e8f9d4b0000000025 --forever
   omctl alerts ack --status OPEN --event HOST_DOWN --until 4h
   omctl alerts list --status OPEN --all | cut -f1 | omctl alerts ack - --until 4h --dry-run`,
 		Args:              cobra.ArbitraryArgs,
@@ -141,7 +141,7 @@ func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) err
 (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).
 
 ` + bulkHelp,
-		Example: `  omctl alerts unack 5f1a0c2e8f9d4b0012345678
+		Example: `  omctl alerts unack 5f1a0c2e8f9d4b0000000025
   omctl alerts unack --event HOST_DOWN --status OPEN`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),

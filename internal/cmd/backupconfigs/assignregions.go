@@ -41,8 +41,8 @@ multi-region setting than was sent; an answer that does not list regions
 (the API's backup configuration has no field for them) is the server's word.
 --dry-run prints the PATCH and the diff of the configuration, and sends
 nothing.`,
-		Example: `  omctl backupconfigs assign-regions 5e2b0c2e8f9d4b0012345678 \
-    --region shard0=us-east --region shard1=eu-west`,
+		Example: `  omctl backupconfigs assign-regions 5e3c0c2e8f9d4b0012340001 \
+    --region rs0=us-east`,
 		Args: cmdutil.ExactArgs(1, "CLUSTER_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClusterID = args[0]

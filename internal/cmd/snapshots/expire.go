@@ -44,8 +44,8 @@ diff, and sends nothing.
 
 Without SNAPSHOT_ID, at a terminal, omctl offers the cluster's snapshots to
 choose from; elsewhere it is a usage error.`,
-		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
-  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
+		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b000000019c --cluster 5e3c0c2e8f9d4b0012340001 --expires 30d
+  omctl snapshots expire 5f3c0c2e8f9d4b000000019c --cluster 5e3c0c2e8f9d4b0012340001 --do-not-delete`,
 		Args: cmdutil.RangeArgs(0, 1, "SNAPSHOT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
