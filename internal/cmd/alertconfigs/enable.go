@@ -42,7 +42,8 @@ They are changed 8 at a time, and one line per configuration says what
 happened: a table on a terminal, tab-separated ID, RESULT and DETAIL when
 piped, a JSON object per line with -o json or jsonl. Every one is tried; the
 exit code is 1 when any failed. --dry-run prints, for each configuration,
-the PATCH it would send and its diff, and changes nothing. At a terminal
+the PATCH it would send and its diff (and, for disable, on stderr, the
+active alerts it would cancel), and changes nothing. At a terminal
 omctl asks before changing several; --yes skips that.
 
 Without ids or --event, at a terminal, omctl offers the configurations the
