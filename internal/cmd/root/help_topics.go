@@ -39,10 +39,11 @@ Without --exit-code, diff exits 0 whether or not something would change.
 
 apply:
   0  every document applied, or nothing to change
-  1  a document cannot be applied: nothing was sent, every problem listed
-     on stderr; or a write failed (then the code of that error, 3 or 4 when
-     it is a 404 or 401/403): the run stops and says what was done and
-     what was not, the summary line last
+  1  a document cannot be applied: nothing was written, every problem
+     listed on stderr; or a write failed (then the code of that error, 3 or
+     4 when it is a 404 or 401/403), or lost its connection once sent (its
+     outcome unknown, counted apart): the run stops and says what was done
+     and what was not, the summary line last
 `},
 	{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
 profile of the config file, in that order of precedence. CI jobs can run on
