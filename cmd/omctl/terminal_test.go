@@ -161,10 +161,15 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 		p.fill("Base URL", ts.URL, false)
 		p.fill("Public key", "demoowner", false)
 		p.fill("Private key", "11111111-aaaa-4bbb-8ccc-000000000001", true)
-		p.fill("Default project ID", store.DemoProjectID, false)
-		p.fill("Default organization ID", store.DemoOrgID, false)
+		// The key checked, the projects it reads are offered, ids first;
+		// the first is the demo's production project.
+		p.waitFor(`> ` + store.DemoProjectID + `  production`)
+		p.keys("Enter")
+		// The organization offered is the chosen project's.
+		p.waitFor(`> ` + store.DemoOrgID)
+		p.keys("Enter")
 		screen := p.waitFor(`EXIT:\d+`)
-		if !strings.Contains(screen, "EXIT:0") || !strings.Contains(screen, "The server accepted the key.") || !strings.Contains(screen, `Saved profile "tmux"`) {
+		if !strings.Contains(screen, "EXIT:0") || !strings.Contains(screen, "The server accepted the key;") || !strings.Contains(screen, `Saved profile "tmux"`) {
 			t.Fatalf("screen:\n%s", screen)
 		}
 		if strings.Contains(screen, "000000000001") {

@@ -235,8 +235,8 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	res, err := c.http.Do(req)
 	if err != nil {
 		err = unwrapURLError(err)
-		if !repeatable(method) && connectionError(err) && ctx.Err() == nil {
-			err = &hintError{err, "the connection was lost before an answer came: the request may or may not have been applied; look at the resource (a list or describe) before sending it again"}
+		if isWrite(method) && (lostConnection(err) || tries.lost) && ctx.Err() == nil {
+			err = &outcomeUnknown{err}
 		}
 		return nil, withAttempts(fmt.Errorf("%s %s: %w", method, req.URL.Redacted(), err), tries, start)
 	}

@@ -102,6 +102,20 @@ func actionable(err error) error {
 	return err
 }
 
+// ErrOutcomeUnknown is in the chain of the error of a write whose
+// connection was lost once the request could have reached the server: it
+// may or may not have been applied, so it neither failed nor succeeded.
+var ErrOutcomeUnknown = errors.New("the outcome of the request is unknown")
+
+// outcomeUnknown is the error of such a write, keeping the cause.
+type outcomeUnknown struct{ cause error }
+
+func (e *outcomeUnknown) Error() string {
+	return "the connection was lost before an answer came: the request may or may not have been applied; look at the resource (a list or describe) before sending it again"
+}
+func (e *outcomeUnknown) Unwrap() error        { return e.cause }
+func (e *outcomeUnknown) Is(target error) bool { return target == ErrOutcomeUnknown }
+
 // hintError says what went wrong in a person's words, keeping the cause.
 type hintError struct {
 	cause error

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http/httptest"
 	"regexp"
 	"strings"
@@ -209,5 +210,36 @@ func TestLostPostMayHaveBeenApplied(t *testing.T) {
 	_, err := c.Do(context.Background(), "POST", "/groups/"+faultProject+"/apiKeys", nil, map[string]any{"desc": "ci", "roles": []string{"GROUP_READ_ONLY"}})
 	if err == nil || !strings.Contains(err.Error(), "may or may not have been applied") || !strings.Contains(err.Error(), "describe") || strings.HasSuffix(err.Error(), "EOF") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A write whose connection is lost once sent has an unknown outcome, a
+// PUT retried until its attempts ran out included; one whose connection
+// was refused was never sent, and says so rather than "may or may not".
+func TestOnlyAWriteThatMayHaveBeenSentHasAnUnknownOutcome(t *testing.T) {
+	base := faultServer(t)
+	var seen []Retry
+	c := faultClient(t, base, nil, 10*time.Second, &seen)
+	addFault(t, c, `{"method": "POST", "path": "/groups/*/apiKeys", "reset": true, "times": 1}`)
+	_, err := c.Do(context.Background(), "POST", "/groups/"+faultProject+"/apiKeys", nil, map[string]any{"desc": "ci", "roles": []string{"GROUP_READ_ONLY"}})
+	if !errors.Is(err, ErrOutcomeUnknown) {
+		t.Errorf("lost POST: %v is not unknown", err)
+	}
+	addFault(t, c, `{"method": "PUT", "path": "/admin/backup/groups/*", "reset": true}`)
+	_, err = c.Do(context.Background(), "PUT", "/admin/backup/groups/"+faultProject, nil, map[string]any{"labelFilter": []string{"x"}})
+	if !errors.Is(err, ErrOutcomeUnknown) || !strings.Contains(err.Error(), "may or may not have been applied") || !strings.Contains(err.Error(), "attempts") {
+		t.Errorf("lost PUT: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	none := 0
+	c = faultClient(t, closed, &none, 10*time.Second, &seen)
+	_, err = c.Do(context.Background(), "POST", "/groups/"+faultProject+"/apiKeys", nil, map[string]any{"desc": "ci"})
+	if err == nil || errors.Is(err, ErrOutcomeUnknown) || strings.Contains(err.Error(), "may or may not") || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("refused POST: %v", err)
 	}
 }

@@ -82,6 +82,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		res, err := t.next.RoundTrip(try)
+		if tries != nil && err != nil && lostConnection(err) {
+			tries.lost = true // this attempt may have reached the server
+		}
 		reason, wait, again := retryable(res, err, waits)
 		if !again || attempt > t.retries {
 			return res, err
@@ -158,9 +161,29 @@ func connectionError(err error) bool {
 	return errors.As(err, &op) && op.Op == "dial"
 }
 
+// lostConnection is a connection that failed once the request could have
+// been sent (reset, closed without an answer), unlike one refused or never
+// made: the server may have received the request.
+func lostConnection(err error) bool {
+	var op *net.OpError
+	if errors.Is(err, syscall.ECONNREFUSED) || (errors.As(err, &op) && op.Op == "dial") {
+		return false
+	}
+	return connectionError(err)
+}
+
+// isWrite says a method may change what the server holds.
+func isWrite(method string) bool {
+	return method != http.MethodGet && method != http.MethodHead
+}
+
 // attempts is how many times the retry transport tried one request, for
-// the error that ends it.
-type attempts struct{ n int }
+// the error that ends it, and whether any attempt lost its connection
+// after it could have been sent.
+type attempts struct {
+	n    int
+	lost bool
+}
 
 type attemptsKey struct{}
 

@@ -56,6 +56,10 @@ type Factory struct {
 	client      *client.Client
 	// projectIDs are the projects named by name this run, by name.
 	projectIDs map[string]string
+	// projectUsed and orgUsed say the run took its project, or its
+	// organization, from the settings: a refusal of one names where the
+	// value came from (NoteSource).
+	projectUsed, orgUsed bool
 }
 
 // New returns a Factory over ios.
@@ -134,7 +138,8 @@ func (f *Factory) Client() (*client.Client, error) {
 	}
 	privateKey, keyErr := config.PrivateKeyOf(s, f.file, f.IOStreams.ErrOut)
 	if keyErr != nil && s.PrivateKeyFile != "" {
-		return nil, &FlagError{keyErr} // a key file named but unreadable
+		// A key file named but unreadable: say who named it.
+		return nil, &FlagError{fmt.Errorf("%w (private_key_file from %s)", keyErr, f.Source("private_key_file"))}
 	}
 	if s.PublicKey == "" || privateKey == "" {
 		why := ""
@@ -170,7 +175,11 @@ func (f *Factory) Client() (*client.Client, error) {
 		Pretty:     f.Flags.Pretty,
 	})
 	if err != nil {
-		return nil, &FlagError{err}
+		key := "base_url"
+		if s.CACert != "" && strings.Contains(err.Error(), "CA certificate") {
+			key = "ca_cert"
+		}
+		return nil, &FlagError{fmt.Errorf("%w (%s from %s)", err, key, f.Source(key))}
 	}
 	f.client = c
 	return c, nil
@@ -202,6 +211,7 @@ func (f *Factory) ProjectID() (string, error) {
 	if s.ProjectID == "" {
 		return "", FlagErrorf("no project: set --project, OMCTL_PROJECT_ID or project_id in profile %q", s.Profile)
 	}
+	f.projectUsed = true
 	if api.IsObjectID(s.ProjectID) {
 		return s.ProjectID, nil
 	}
@@ -217,7 +227,11 @@ func (f *Factory) OrgID() (string, error) {
 	if s.OrgID == "" {
 		return "", FlagErrorf("no organization: set --org, OMCTL_ORG_ID or org_id in profile %q", s.Profile)
 	}
-	return s.OrgID, CheckID("organization", s.OrgID)
+	if err := CheckID("organization", s.OrgID); err != nil {
+		return "", FlagErrorf("%v (from %s)", err, f.Source("org_id"))
+	}
+	f.orgUsed = true
+	return s.OrgID, nil
 }
 
 // CheckID fails with a usage error unless id is 24 hexadecimal digits.

@@ -57,6 +57,19 @@ func CheckParallel(n int) error {
 	return nil
 }
 
+// Part is how much of the list the flags ask for: every page (--all), a
+// page the user chose (--page or --limit), or else the first page, of
+// which the printer says when more items follow.
+func (l *ListFlags) Part() output.Part {
+	switch {
+	case l.All:
+		return output.AllPages
+	case l.flags != nil && (l.flags.Changed("page") || l.flags.Changed("limit")):
+		return output.PageAsked
+	}
+	return output.FirstPage
+}
+
 // LimitGiven says --limit was given on the command line.
 func (l *ListFlags) LimitGiven() bool { return l.flags != nil && l.flags.Changed("limit") }
 
@@ -95,5 +108,5 @@ func PrintList(ctx context.Context, d Deps, need Need, l *ListFlags, query url.V
 	if err != nil {
 		return err
 	}
-	return r.Printer.List(r.Client.Pages(ctx, path(r), lo), lo.All, def)
+	return r.Printer.List(r.Client.Pages(ctx, path(r), lo), l.Part(), def)
 }

@@ -19,13 +19,14 @@ func (f *Factory) projectByName(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	from := f.Source("project_id")
 	body, err := c.Get(context.Background(), api.GetProjectByName.Path(name), nil)
 	if err != nil {
-		return "", fmt.Errorf("project %q (not 24 hexadecimal digits, so read as a name): %w", name, err)
+		return "", fmt.Errorf("project %q (from %s; not 24 hexadecimal digits, so read as a name): %w", name, from, err)
 	}
 	var p api.Project
 	if err := json.Unmarshal(c.Content(body), &p); err != nil || !api.IsObjectID(p.ID) {
-		return "", fmt.Errorf("project %q: the server's answer names no project id", name)
+		return "", fmt.Errorf("project %q (from %s): the server's answer names no project id", name, from)
 	}
 	if f.projectIDs == nil {
 		f.projectIDs = map[string]string{}

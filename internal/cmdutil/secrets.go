@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/omctl/omctl/internal/iostreams"
@@ -42,11 +41,14 @@ func PrepareBody(raw []byte, source string) ([]byte, error) {
 		return nil, FlagErrorf("%s is not valid JSON: %s", source, DescribeJSONError(err))
 	}
 	res := secretref.Resolver{}.Resolve(v)
-	problems := res.Problems
+	problems := res.Report()
 	for _, p := range rules.RedactedSecrets(res.Value) {
 		problems = append(problems, p+" holds a redacted value, as the server shows it, not the secret")
 	}
 	if len(problems) > 0 {
+		for i, p := range problems {
+			problems[i] = strings.ReplaceAll(p, "\n", "\n  ") // a problem's own lines stay under it
+		}
 		return nil, FlagErrorf("%s: nothing was sent:\n  %s\n%s", source, strings.Join(problems, "\n  "), HowToGiveSecrets)
 	}
 	if len(res.Refs) == 0 {
@@ -74,19 +76,8 @@ func WarnRedactedSecrets(ios *iostreams.IOStreams, body []byte) {
 	}
 }
 
-// Mask shows a secret the way the server shows redacted ones: a URL keeps
-// its scheme and host, anything else is stars.
-func Mask(key, s string) string {
-	if s == "" || rules.LooksRedacted(s) {
-		return s
-	}
-	if strings.HasSuffix(strings.ToLower(key), "url") {
-		if u, err := url.Parse(s); err == nil && u.Host != "" {
-			return u.Scheme + "://" + u.Host + "/****"
-		}
-	}
-	return "********"
-}
+// Mask shows a secret the way the server shows redacted ones (rules.Mask).
+func Mask(key, s string) string { return rules.Mask(key, s) }
 
 // MaskPair masks the secrets of a value before and after a change (either
 // may be nil). Two different secrets that mask alike are told apart by

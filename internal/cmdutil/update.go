@@ -74,20 +74,27 @@ func ChangedFields(before, after map[string]any) []string {
 }
 
 // Unapplied lists, in name order, the fields of sent whose value the
-// server's answer does not show: a change the answer says did not happen.
+// server's answer shows otherwise (differ: the answer says the change did
+// not happen), and those the answer does not show at all (unshown). A
+// client reads an answer by the API's object for it, which need not hold
+// every field a request sends (docs/writes.md): a field the answer leaves
+// out is no sign of failure, and the 2xx is then the server's word.
 // Secrets are left out, since an answer may show them redacted or not at
 // all.
-func Unapplied(sent, answer map[string]any) []string {
-	var missing []string
+func Unapplied(sent, answer map[string]any) (differ, unshown []string) {
 	for _, k := range rules.SortedKeys(sent) {
 		if rules.SecretFields[k] || managed[k] {
 			continue
 		}
-		if !reflect.DeepEqual(normalize(sent[k]), normalize(answer[k])) {
-			missing = append(missing, k)
+		got, shown := answer[k]
+		switch {
+		case !shown:
+			unshown = append(unshown, k)
+		case !reflect.DeepEqual(normalize(sent[k]), normalize(got)):
+			differ = append(differ, k)
 		}
 	}
-	return missing
+	return differ, unshown
 }
 
 // ErrNotApplied is the error of a write the server answered with success
@@ -95,6 +102,15 @@ func Unapplied(sent, answer map[string]any) []string {
 func ErrNotApplied(what string, fields []string) error {
 	return fmt.Errorf("the server answered with success, but its answer does not show the new %s of %s: the change may not have been made; check with describe",
 		strings.Join(fields, ", "), what)
+}
+
+// NotShown is what a confirmation adds when the answer does not show some
+// fields that were sent ("" when it shows them all).
+func NotShown(fields []string) string {
+	if len(fields) == 0 {
+		return ""
+	}
+	return "; the answer does not show " + strings.Join(fields, ", ") + ", so that is the server's word"
 }
 
 // ChangeSummary says in words which fields a write changed.

@@ -62,9 +62,16 @@ func TestChangedFieldsAndUnapplied(t *testing.T) {
 	if got := strings.Join(ChangedFields(before, after), ","); got != "b,gone,new" {
 		t.Errorf("changed %s", got)
 	}
-	sent := map[string]any{"b": []string{"y"}, "a": 2, "cloudSecretKey": "s"}
-	if got := strings.Join(Unapplied(sent, after), ","); got != "a" {
+	// A field the answer shows otherwise was not applied; one it does
+	// not show at all is no sign either way (the API's object for the
+	// answer need not hold it).
+	sent := map[string]any{"b": []string{"y"}, "a": 2, "cloudSecretKey": "s", "labels": []string{"us"}}
+	differ, unshown := Unapplied(sent, after)
+	if got := strings.Join(differ, ","); got != "a" {
 		t.Errorf("unapplied %s", got)
+	}
+	if got := strings.Join(unshown, ","); got != "labels" {
+		t.Errorf("unshown %s", got)
 	}
 }
 

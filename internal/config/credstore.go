@@ -137,6 +137,10 @@ func (c *Credentials) Put(file *File, name, key, value string) (Storage, error) 
 	}
 	prof := file.Profiles[name]
 	if !c.Insecure {
+		// The file keeps secrets already: the user was told when the
+		// first went there, by this run or an earlier one (a notice for
+		// each profile's key would say the same thing again).
+		told := file.HoldsSecret()
 		err := keyringSet(name, key, value)
 		if err == nil {
 			k.set(&prof, "")
@@ -144,7 +148,7 @@ func (c *Credentials) Put(file *File, name, key, value string) (Storage, error) 
 			return StoredInKeyring, nil
 		}
 		c.noticeOnce.Do(func() {
-			if c.Notice != nil {
+			if c.Notice != nil && !told {
 				fmt.Fprintf(c.Notice, "Notice: no OS credential store answered (%s); %s is kept in plain text in %s (mode 0600). Move it later with `omctl config migrate-secrets`.\n", describeKeyringError(err), key, c.Path)
 			}
 		})

@@ -69,6 +69,25 @@ func TestPutFallsBackToTheFileOnceWhenTheStoreFails(t *testing.T) {
 	}
 }
 
+// Each `config set -P NAME private_key` is a run of its own: the notice is
+// given when the first secret goes to the file, not again for each
+// profile's key.
+func TestFallbackNoticeIsNotRepeatedForEachProfile(t *testing.T) {
+	keyring.MockInitWithError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
+	path := filepath.Join(t.TempDir(), "config.toml")
+	file := newFile()
+	var notice bytes.Buffer
+	for _, name := range []string{"default", "staging", "prod"} {
+		c := &Credentials{Path: path, Notice: &notice} // one per run
+		if where, err := c.Put(file, name, "private_key", testKey); err != nil || where != StoredInFile {
+			t.Fatalf("Put: %v %v", where, err)
+		}
+	}
+	if n := strings.Count(notice.String(), "Notice:"); n != 1 {
+		t.Errorf("%d notices:\n%s", n, notice.String())
+	}
+}
+
 func TestInsecureStoragePutsTheSecretInTheFileAndDropsTheStoredOne(t *testing.T) {
 	keyring.MockInit()
 	if err := keyring.Set("omctl:default", "private_key", "older"); err != nil {

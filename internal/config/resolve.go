@@ -42,9 +42,9 @@ const RetriesEnv = "OMCTL_RETRIES"
 // A profile named by -P or OMCTL_PROFILE must exist; the default one need not,
 // so CI jobs can run on environment variables alone.
 func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, error) {
-	name, explicit := profileFlag, profileFlag != ""
+	name, explicit, from := profileFlag, profileFlag != "", "-P/--profile"
 	if name == "" {
-		name = os.Getenv(ProfileEnv)
+		name, from = os.Getenv(ProfileEnv), ProfileEnv
 		explicit = name != ""
 	}
 	if name == "" {
@@ -55,7 +55,7 @@ func Resolve(f *File, profileFlag string, flags *pflag.FlagSet) (*Settings, erro
 		return nil, fmt.Errorf("the active profile %q does not exist: known profiles: %s (choose one with `omctl config use NAME`)", name, f.KnownProfiles())
 	}
 	if !ok && explicit {
-		return nil, fmt.Errorf("profile %q not found: known profiles: %s (create it with `omctl config set --profile %s KEY VALUE`)", name, f.KnownProfiles(), name)
+		return nil, fmt.Errorf("profile %q (from %s) not found: known profiles: %s (create it with `omctl config set --profile %s KEY VALUE`)", name, from, f.KnownProfiles(), name)
 	}
 
 	v := viper.New()

@@ -28,6 +28,10 @@ type Page struct {
 	// IsList is false for an answer that is not a list (no `results`),
 	// such as a single resource fetched with `omctl api --paginate`.
 	IsList bool
+	// Unfiltered is the page as the server sent it when this one keeps
+	// only some of its items (a filter the API does not have, applied
+	// by omctl); nil otherwise.
+	Unfiltered *Page
 }
 
 // Parse splits a list body into its items, total count and links. The

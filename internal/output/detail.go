@@ -18,8 +18,11 @@ type Field struct{ Name, Value string }
 type DetailDef struct {
 	Fields func(item json.RawMessage) ([]Field, error)
 
-	what      string // "an alert"
-	key, want string // set by Of: the field naming the resource, and its value asked for
+	what string // "an alert"
+	// keys and want are set by Of: the fields that may name the resource
+	// (the first it has counts), and the value asked for.
+	keys []string
+	want string
 }
 
 // Details builds a DetailDef that decodes the resource into T (a model of
@@ -38,7 +41,15 @@ func Details[T any](what string, fields func(T) []Field) DetailDef {
 // refuses an answer that is not that resource (a list, another resource,
 // or anything else), whatever the output format.
 func (d DetailDef) Of(key, want string) DetailDef {
-	d.key, d.want = key, want
+	d.keys, d.want = []string{key}, want
+	return d
+}
+
+// OfEither is d for one resource named by whichever of keys it has, as
+// an access-list entry is by its ipAddress, or by its cidrBlock when it
+// is a range (the API shows either).
+func (d DetailDef) OfEither(keys ...string) DetailDef {
+	d.keys, d.want = keys, ""
 	return d
 }
 
@@ -51,12 +62,18 @@ func (d DetailDef) check(body []byte) error {
 	if _, isList := members["results"]; isList {
 		return fmt.Errorf("the server answered a list where %s was asked for", d.what)
 	}
-	var got string
-	if json.Unmarshal(members[d.key], &got) != nil || got == "" {
-		return fmt.Errorf("the server's answer is not %s: it has no %s", d.what, d.key)
+	var key, got string
+	for _, k := range d.keys {
+		if json.Unmarshal(members[k], &got) == nil && got != "" {
+			key = k
+			break
+		}
+	}
+	if key == "" {
+		return fmt.Errorf("the server's answer is not %s: it has no %s", d.what, strings.Join(d.keys, " or "))
 	}
 	if d.want != "" && !strings.EqualFold(got, d.want) {
-		return fmt.Errorf("the server answered with %s %q where %s %q was asked for", d.key, got, d.key, d.want)
+		return fmt.Errorf("the server answered with %s %q where %s %q was asked for", key, got, key, d.want)
 	}
 	if _, err := d.Fields(body); err != nil {
 		return err
@@ -65,13 +82,20 @@ func (d DetailDef) check(body []byte) error {
 }
 
 // Describe prints one resource: with -o table on a terminal, a detail view
-// of every field that has a value, times both exact and relative; otherwise
-// as Resource does (a table row when piped, JSON as received with -o json).
+// of every field that has a value, times both exact and relative; with -o
+// yaml on a terminal, the YAML of -o json with its secrets masked;
+// otherwise as Resource does (a table row when piped, JSON as received
+// with -o json).
 func (p *Printer) Describe(body []byte, def TableDef, detail DetailDef) error {
-	if detail.key != "" {
+	if len(detail.keys) > 0 {
 		if err := detail.check(p.content(body)); err != nil {
 			return err
 		}
+	}
+	if p.opts.Format == api.FormatYAML && p.io.IsStdoutTTY() {
+		// Read by a person: secrets masked, as a diff shows them; -o json
+		// keeps them as the server sent them, for scripts.
+		return p.writeYAML(body, true)
 	}
 	if p.opts.Format != api.FormatTable || !p.io.IsStdoutTTY() {
 		return p.Resource(body, def)

@@ -7,6 +7,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/listpage"
 )
 
 var idTable = Columns([]string{"ID", "NAME"}, func(a api.Alert) []string { return []string{a.ID, a.EventTypeName} })
@@ -101,7 +102,7 @@ func asUsage(err error, target **UsageError) bool {
 func TestTSVEscapesTabsAndNewlines(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	p, _ := New(ios, Options{Format: "table"})
-	p.List(client.SinglePage([]byte(`{"results":[{"id":"a","eventTypeName":"x\ty\nz"}],"totalCount":1}`)), false, idTable)
+	p.List(client.SinglePage([]byte(`{"results":[{"id":"a","eventTypeName":"x\ty\nz"}],"totalCount":1}`)), PageAsked, idTable)
 	if out.String() != "a\tx y z\n" {
 		t.Errorf("tsv = %q", out.String())
 	}
@@ -138,22 +139,57 @@ func TestTableColumnsGiveWayByImportance(t *testing.T) {
 	}
 }
 
-// A terminal showing part of a list says so on stderr; piped, or with
-// every item shown, nothing is said.
-func TestPartialListSaysHowMuchIsShown(t *testing.T) {
-	body := []byte(`{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`)
+// A list printed without --page, --limit or --all says on stderr that
+// more items follow, in every format, on a terminal or piped (a pipeline
+// that took the first page for the whole list acknowledged 100 alerts of
+// 106); a page the user chose, or the whole list, says nothing.
+func TestFirstPageSaysMoreFollow(t *testing.T) {
+	const more = "Showing 2 of 250; --all for every page\n"
 	for _, tt := range []struct {
-		tty  bool
-		want string
-	}{{true, "Showing 2 of 250; --all for every page\n"}, {false, ""}} {
-		ios, _, _, errOut := iostreams.Test()
+		name   string
+		body   string
+		part   Part
+		format string
+		tty    bool
+		want   string
+	}{
+		{"table at a terminal", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, FirstPage, "table", true, more},
+		{"table piped", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, FirstPage, "table", false, more},
+		{"json piped", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, FirstPage, "json", false, more},
+		{"jsonl piped", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, FirstPage, "jsonl", false, more},
+		{"yaml piped", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, FirstPage, "yaml", false, more},
+		{"a next link and no total", `{"results":[{"id":"a"},{"id":"b"}],"links":[{"rel":"next","href":"x"}]}`, FirstPage, "table", false,
+			"Showing 2; more pages follow; --all for every page\n"},
+		{"the whole list", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":2}`, FirstPage, "table", false, ""},
+		{"a page asked for", `{"results":[{"id":"a"},{"id":"b"}],"totalCount":250}`, PageAsked, "table", true, ""},
+	} {
+		ios, _, out, errOut := iostreams.Test()
 		ios.SetStdoutTTY(tt.tty)
-		p, _ := New(ios, Options{Format: "table"})
-		if err := p.List(client.SinglePage(body), false, idTable); err != nil {
+		p, _ := New(ios, Options{Format: tt.format})
+		if err := p.List(client.SinglePage([]byte(tt.body)), tt.part, idTable); err != nil {
 			t.Fatal(err)
 		}
-		if errOut.String() != tt.want {
-			t.Errorf("tty %v: stderr %q, want %q", tt.tty, errOut.String(), tt.want)
+		if errOut.String() != tt.want || !strings.Contains(out.String(), "b") {
+			t.Errorf("%s: stdout %q, stderr %q, want stderr %q", tt.name, out.String(), errOut.String(), tt.want)
 		}
+	}
+}
+
+// A page that omctl filtered is told against the page the server sent.
+func TestFilteredFirstPageSaysWhatItWasKeptFrom(t *testing.T) {
+	sent, err := listpage.Parse([]byte(`{"results":[{"id":"a"},{"id":"b"},{"id":"c"}],"totalCount":250}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := *sent
+	kept.Results, kept.Unfiltered = sent.Results[:1], sent
+	ios, _, _, errOut := iostreams.Test()
+	p, _ := New(ios, Options{Format: "jsonl"})
+	pages := func(yield func(*listpage.Page, error) bool) { yield(&kept, nil) }
+	if err := p.List(pages, FirstPage, idTable); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Showing 1, kept by omctl from the first 3 of 250; --all for every page\n"; errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
 	}
 }

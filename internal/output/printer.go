@@ -93,11 +93,86 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 	}
 }
 
-// List prints the pages of a list. With several pages (all), JSON output is
-// one merged `{"results": [...], "totalCount": N}`, streamed as pages
+// Part is how much of a list a command prints, which decides what the
+// printer says of the rest.
+type Part int
+
+const (
+	// FirstPage is what a list command prints when no page was asked
+	// for: the first page, and a line on stderr when more items exist,
+	// so that neither a person nor a pipeline takes it for the whole
+	// list.
+	FirstPage Part = iota
+	// PageAsked is a page the user chose (--page, --limit), or an answer
+	// that is all there is: nothing is said of the rest.
+	PageAsked
+	// AllPages is every page (--all), its progress drawn on a terminal.
+	AllPages
+)
+
+// List prints the pages of a list. With every page (AllPages), JSON output
+// is one merged `{"results": [...], "totalCount": N}`, streamed as pages
 // arrive (through --jq, built once from every item); JSON lines and plain
-// table rows stream as pages arrive.
-func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
+// table rows stream as pages arrive. Of a FirstPage list that more items
+// follow, stderr says how many, in every format, piped or not.
+func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], part Part, def TableDef) error {
+	var first *listpage.Page
+	if part == FirstPage {
+		pages = keepFirst(pages, &first)
+	}
+	if err := p.list(pages, part == AllPages, def); err != nil {
+		return err
+	}
+	if first == nil {
+		return nil
+	}
+	if more := moreThan(first); more != "" {
+		_, err := fmt.Fprintf(p.io.ErrOut, "%s; --all for every page\n", more)
+		return err
+	}
+	return nil
+}
+
+// keepFirst passes pages on, keeping the first in *first.
+func keepFirst(pages iter.Seq2[*listpage.Page, error], first **listpage.Page) iter.Seq2[*listpage.Page, error] {
+	return func(yield func(*listpage.Page, error) bool) {
+		for page, err := range pages {
+			if err == nil && *first == nil {
+				*first = page
+			}
+			if !yield(page, err) {
+				return
+			}
+		}
+	}
+}
+
+// moreThan says how much of the list the first page shows, when the
+// server's answer says more items follow ("" when it is the whole list):
+// a `next` link, or a totalCount beyond the page. A page that omctl
+// filtered (Unfiltered) is told against the page the server sent.
+func moreThan(page *listpage.Page) string {
+	sent := page
+	if page.Unfiltered != nil {
+		sent = page.Unfiltered
+	}
+	more := sent.HasTotal && sent.TotalCount > len(sent.Results)
+	if !more && !sent.HasNext {
+		return ""
+	}
+	switch {
+	case page.Unfiltered != nil && more:
+		return fmt.Sprintf("Showing %d, kept by omctl from the first %d of %d", len(page.Results), len(sent.Results), sent.TotalCount)
+	case page.Unfiltered != nil:
+		return fmt.Sprintf("Showing %d, kept by omctl from the first %d; more pages follow", len(page.Results), len(sent.Results))
+	case more:
+		return fmt.Sprintf("Showing %d of %d", len(page.Results), sent.TotalCount)
+	}
+	return fmt.Sprintf("Showing %d; more pages follow", len(page.Results))
+}
+
+// list prints the pages: every page when all, else one.
+func (p *Printer) list(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
 	if all {
 		pages = withProgress(p.io, pages)
 	}
@@ -126,16 +201,11 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 		return p.streamLines(pages)
 	default:
 		t := newTable(def, p.opts)
-		shown, total := 0, 0
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.
 				_ = t.render(p.io)
 				return err
-			}
-			shown += len(page.Results)
-			if page.HasTotal {
-				total = page.TotalCount
 			}
 			for _, item := range page.Results {
 				if err := t.add(item); err != nil {
@@ -148,15 +218,7 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 				}
 			}
 		}
-		if err := t.render(p.io); err != nil {
-			return err
-		}
-		if !all && p.io.IsStdoutTTY() && shown > 0 && shown < total {
-			// A person reading a table would take it for the whole list.
-			_, err := fmt.Fprintf(p.io.ErrOut, "Showing %d of %d; --all for every page\n", shown, total)
-			return err
-		}
-		return nil
+		return t.render(p.io)
 	}
 }
 

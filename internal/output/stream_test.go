@@ -48,7 +48,7 @@ func TestJSONLinesAreTheServersBytes(t *testing.T) {
 	p, _ := New(ios, Options{Format: "jsonl"})
 	pretty := "{\"results\":[{\n  \"id\": \"d\"\n}],\"totalCount\":4}"
 	spaced := `{"results":[{"id":"b","o":{"z":[1, 2]}}]}`
-	if err := p.List(pagesOf(t, nil, streamPages[0], spaced, streamPages[1], pretty), true, idTable); err != nil {
+	if err := p.List(pagesOf(t, nil, streamPages[0], spaced, streamPages[1], pretty), AllPages, idTable); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"id":"a","n":1.50,"u":"\u00e9"}` + "\n" + `{"id":"b","o":{"z":[1,2]}}` + "\n" + `{"id":"b","o":{"z":[1, 2]}}` + "\n" + `{"id":"c"}` + "\n" + `{"id":"d"}` + "\n"
@@ -73,7 +73,7 @@ func TestStreamedMergedDocumentMatchesTheWholeOne(t *testing.T) {
 			ios, _, out, _ := iostreams.Test()
 			ios.SetStdoutTTY(tty)
 			p, _ := New(ios, Options{Format: "json"})
-			if err := p.List(pagesOf(t, nil, pages...), true, idTable); err != nil {
+			if err := p.List(pagesOf(t, nil, pages...), AllPages, idTable); err != nil {
 				t.Fatal(err)
 			}
 			var want bytes.Buffer
@@ -93,7 +93,7 @@ func TestStreamedMergedDocumentMatchesTheWholeOne(t *testing.T) {
 func TestJQRunsOnceOverTheMergedList(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	p, _ := New(ios, Options{Format: "json", JQ: `"\([.results[].id] | join(",")) \(.totalCount)"`})
-	if err := p.List(pagesOf(t, nil, streamPages...), true, idTable); err != nil {
+	if err := p.List(pagesOf(t, nil, streamPages...), AllPages, idTable); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "a,b,c 3\n" {
@@ -107,7 +107,7 @@ func TestFailingPageStopsTheStreamAfterWholeLines(t *testing.T) {
 	broken := errors.New("500 INTERNAL_SERVER_ERROR")
 	ios, _, out, _ := iostreams.Test()
 	p, _ := New(ios, Options{Format: "jsonl"})
-	err := p.List(pagesOf(t, broken, streamPages[0]), true, idTable)
+	err := p.List(pagesOf(t, broken, streamPages[0]), AllPages, idTable)
 	if !errors.Is(err, broken) {
 		t.Errorf("err = %v", err)
 	}
@@ -137,7 +137,7 @@ func BenchmarkJSONLines500(b *testing.B) {
 	b.SetBytes(int64(page.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := p.List(one, true, idTable); err != nil {
+		if err := p.List(one, AllPages, idTable); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -178,7 +178,7 @@ func BenchmarkFetchAllJSONL(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		err := p.List(c.Pages(context.Background(), "/alerts", client.ListOptions{PageNum: 1, ItemsPerPage: perPage, All: true}), true, idTable)
+		err := p.List(c.Pages(context.Background(), "/alerts", client.ListOptions{PageNum: 1, ItemsPerPage: perPage, All: true}), AllPages, idTable)
 		if err != nil {
 			b.Fatal(err)
 		}

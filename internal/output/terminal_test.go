@@ -26,7 +26,7 @@ func render(t *testing.T, tty, noColor bool) string {
 	ios.SetStdoutTTY(tty)
 	ios.SetNoColor(noColor)
 	p, _ := New(ios, Options{Format: "table", Now: func() time.Time { return now }})
-	if err := p.List(client.SinglePage([]byte(twoAlerts)), false, alertTable); err != nil {
+	if err := p.List(client.SinglePage([]byte(twoAlerts)), PageAsked, alertTable); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -107,7 +107,7 @@ func TestProgressOnlyWhenStdoutAndStderrAreTerminals(t *testing.T) {
 		ios.SetStdoutTTY(c.stdout)
 		ios.SetStderrTTY(c.stderr)
 		p, _ := New(ios, Options{Format: "jsonl"})
-		if err := p.List(threePages, true, alertTable); err != nil {
+		if err := p.List(threePages, AllPages, alertTable); err != nil {
 			t.Fatal(err)
 		}
 		if strings.Count(out.String(), "\n") != 3 {
@@ -167,7 +167,7 @@ func TestProgressNeverLeftAmongData(t *testing.T) {
 		ios.SetStdoutTTY(true)
 		ios.SetStderrTTY(true)
 		p, _ := New(ios, Options{Format: "jsonl"})
-		err := p.List(threePages, true, alertTable)
+		err := p.List(threePages, AllPages, alertTable)
 		if (err != nil) != (failAfter >= 0) {
 			t.Errorf("err = %v", err)
 		}

@@ -7,19 +7,26 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // ToYAML writes JSON as YAML, keeping the order of its members: JSON is
 // YAML, so the document is read as a YAML node tree and written back in
 // block style.
-func ToYAML(data []byte) ([]byte, error) { return toYAML(data) }
+func ToYAML(data []byte) ([]byte, error) { return toYAML(data, false) }
 
-func toYAML(data []byte) ([]byte, error) {
+// toYAML is ToYAML, with the values of secret fields masked when mask is
+// set, as a diff shows them.
+func toYAML(data []byte, mask bool) ([]byte, error) {
 	var n yaml.Node
 	if err := yaml.Unmarshal(data, &n); err != nil {
 		return nil, fmt.Errorf("the server sent invalid JSON")
 	}
 	blockStyle(&n)
+	if mask {
+		maskSecrets(&n)
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -47,9 +54,28 @@ func blockStyle(n *yaml.Node) {
 	}
 }
 
+// maskSecrets masks, in place, every string a secret field holds
+// (rules.SecretFields), at any depth.
+func maskSecrets(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if v.Kind == yaml.ScalarNode && v.Tag == "!!str" && rules.SecretFields[k.Value] {
+				v.Value = rules.Mask(k.Value, v.Value)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		maskSecrets(c)
+	}
+}
+
 // printYAML prints a body as YAML; with --jq, each result of the filter
 // is one YAML document.
-func (p *Printer) printYAML(body []byte) error {
+func (p *Printer) printYAML(body []byte) error { return p.writeYAML(body, false) }
+
+// writeYAML is printYAML, secrets masked when mask is set.
+func (p *Printer) writeYAML(body []byte, mask bool) error {
 	docs := [][]byte{body}
 	if p.jq != nil {
 		var out bytes.Buffer
@@ -64,7 +90,7 @@ func (p *Printer) printYAML(body []byte) error {
 		}
 	}
 	for i, d := range docs {
-		y, err := toYAML(d)
+		y, err := toYAML(d, mask)
 		if err != nil {
 			return err
 		}

@@ -39,7 +39,7 @@ func TestYAMLOfAllPagesAndOfJQ(t *testing.T) {
 	}
 	ios, _, out, _ := iostreams.Test()
 	p, _ := New(ios, Options{Format: api.FormatYAML})
-	if err := p.List(iter.Seq2[*listpage.Page, error](pages), true, TableDef{}); err != nil {
+	if err := p.List(iter.Seq2[*listpage.Page, error](pages), AllPages, TableDef{}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "results:\n  - id: a\n  - id: b\n  - id: c\ntotalCount: 3\n"; out.String() != want {

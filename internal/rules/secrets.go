@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,6 +26,21 @@ var SecretFields = func() map[string]bool {
 	}
 	return m
 }()
+
+// Mask shows a secret the way the server shows redacted ones: a URL keeps
+// its scheme and host, anything else is stars; a value already redacted,
+// or empty, is as it was.
+func Mask(key, s string) string {
+	if s == "" || LooksRedacted(s) {
+		return s
+	}
+	if strings.HasSuffix(strings.ToLower(key), "url") {
+		if u, err := url.Parse(s); err == nil && u.Host != "" {
+			return u.Scheme + "://" + u.Host + "/****"
+		}
+	}
+	return "********"
+}
 
 // JournalRedacted is how the request journal shows a secret (docs/server.md).
 const JournalRedacted = "<redacted>"

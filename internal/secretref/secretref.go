@@ -77,7 +77,7 @@ func (r Resolver) Value(ref Ref) (string, error) {
 		}
 		v, ok := getenv(ref.Name)
 		if !ok || v == "" {
-			return "", fmt.Errorf("%s: the environment variable %s is not set", ref, ref.Name)
+			return "", fmt.Errorf("%s: the environment variable %s is %w", ref, ref.Name, errUnset)
 		}
 		return v, nil
 	case "file":
@@ -101,7 +101,10 @@ func (r Resolver) Value(ref Ref) (string, error) {
 	return "", fmt.Errorf("%s: unknown source %q: use ${env:NAME} or ${file:PATH}", ref, ref.Source)
 }
 
-var errTooLarge = errors.New("larger than 64 KiB, too large for a secret")
+var (
+	errTooLarge = errors.New("larger than 64 KiB, too large for a secret")
+	errUnset    = errors.New("not set")
+)
 
 func readLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
@@ -139,8 +142,38 @@ type Resolved struct {
 	// Refs maps the path of each resolved field to its reference.
 	Refs map[string]Ref
 	// Problems name each reference that could not be resolved, and each
-	// value that looks like a reference where none is allowed, by path.
+	// value that looks like a reference where none is allowed, by path;
+	// references to environment variables that are not set are in Unset.
 	Problems []string
+	// Unset are the references to environment variables that are not set,
+	// by path: often many at once (every secret of an export), so Report
+	// lists them one short line each.
+	Unset []Unset
+}
+
+// Unset is a reference to an environment variable that is not set.
+type Unset struct{ Path, Name string }
+
+// Report is every problem of a resolution: Problems, then the variables
+// not set, one a line after a count, each with the field that needs it.
+func (r Resolved) Report() []string {
+	out := append([]string(nil), r.Problems...)
+	if len(r.Unset) == 0 {
+		return out
+	}
+	width := 0
+	for _, u := range r.Unset {
+		width = max(width, len(u.Name))
+	}
+	lines := make([]string, len(r.Unset))
+	for i, u := range r.Unset {
+		lines[i] = fmt.Sprintf("  %-*s  %s", width, u.Name, u.Path)
+	}
+	head := "the environment variable of 1 secret reference is not set:"
+	if len(r.Unset) > 1 {
+		head = fmt.Sprintf("the environment variables of %d secret references are not set:", len(r.Unset))
+	}
+	return append(out, head+"\n"+strings.Join(lines, "\n"))
 }
 
 // Resolve replaces, in a copy of v (values as encoding/json decodes
@@ -150,6 +183,7 @@ func (r Resolver) Resolve(v any) Resolved {
 	out := Resolved{Refs: map[string]Ref{}}
 	out.Value = r.walk(v, "", "", &out)
 	sort.Strings(out.Problems)
+	sort.Slice(out.Unset, func(i, j int) bool { return out.Unset[i].Path < out.Unset[j].Path })
 	return out
 }
 
@@ -172,6 +206,10 @@ func (r Resolver) walk(v any, key, path string, out *Resolved) any {
 		switch {
 		case isRef && rules.SecretFields[key]:
 			s, err := r.Value(ref)
+			if errors.Is(err, errUnset) {
+				out.Unset = append(out.Unset, Unset{Path: path, Name: ref.Name})
+				return t
+			}
 			if err != nil {
 				out.Problems = append(out.Problems, fmt.Sprintf("%s: %s", path, err))
 				return t

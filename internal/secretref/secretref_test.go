@@ -54,9 +54,9 @@ func TestResolveProblemsNameThePathAndNeverAValue(t *testing.T) {
 		"f": map[string]any{"serviceKey": "${vault:x}"},
 	}
 	r := Resolver{Getenv: env(map[string]string{"HOOK": "the-real-secret"})}.Resolve(in)
-	joined := strings.Join(r.Problems, "\n")
+	joined := strings.Join(r.Report(), "\n")
 	for _, want := range []string{
-		"a.webhookSecret: ${env:UNSET}: the environment variable UNSET is not set",
+		"the environment variable of 1 secret reference is not set:\n  UNSET  a.webhookSecret",
 		"b.apiToken: ${file:/nonexistent/omctl-test}: cannot read the file: no such file",
 		"c.channelName: references (${env:...}, ${file:...}) are read only in secret fields",
 		"d.webhookUrl: a reference must be the whole value",
@@ -71,6 +71,23 @@ func TestResolveProblemsNameThePathAndNeverAValue(t *testing.T) {
 	}
 	if _, ok := Parse("${vault:x}"); ok {
 		t.Error("${vault:x} parsed as a reference")
+	}
+}
+
+// Variables that are not set, often every secret of an export at once,
+// are listed one short line each after a count, not a long line each.
+func TestUnsetVariablesAreListedCompactly(t *testing.T) {
+	in := map[string]any{"notifications": []any{
+		map[string]any{"typeName": "WEBHOOK", "webhookUrl": "${env:ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKURL}", "webhookSecret": "${env:ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKSECRET}"},
+		map[string]any{"typeName": "SLACK", "apiToken": "${env:ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_1_APITOKEN}"},
+	}}
+	report := Resolver{Getenv: env(nil)}.Resolve(in).Report()
+	want := `the environment variables of 3 secret references are not set:
+  ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKSECRET  notifications[0].webhookSecret
+  ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKURL     notifications[0].webhookUrl
+  ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_1_APITOKEN       notifications[1].apiToken`
+	if len(report) != 1 || report[0] != want {
+		t.Errorf("report:\n%s\nwant:\n%s", strings.Join(report, "\n"), want)
 	}
 }
 

@@ -3,7 +3,6 @@ package alertconfigs
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -88,9 +87,19 @@ func createRun(ctx context.Context, opts *CreateOptions) error {
 	if err != nil {
 		return err
 	}
-	var got api.AlertConfig
+	var got struct {
+		ID      string `json:"id"`
+		Enabled *bool  `json:"enabled"`
+	}
 	if err := cmdutil.DecodeAnswer(c.Content(res), "an alert configuration", &got); err != nil {
 		return err
 	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Alert configuration %s created (%s)", got.ID, enabledWord(got.Enabled)))
+	msg := "Alert configuration " + got.ID + " created"
+	if got.ID == "" {
+		msg = "Alert configuration created; the answer does not show its id, so look for it with alertconfigs list"
+	}
+	if got.Enabled != nil {
+		msg += " (" + enabledWord(*got.Enabled) + ")"
+	}
+	return printer.Confirm(res, Table, msg)
 }

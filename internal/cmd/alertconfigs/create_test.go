@@ -144,7 +144,7 @@ func TestCreateResolvesReferences(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	t.Setenv("TEST_HOOK_URL", "")
 	err := createRun(context.Background(), &CreateOptions{Deps: srv.Deps(ios, "json", project), File: file})
-	if err == nil || !strings.Contains(err.Error(), "notifications[0].webhookUrl: ${env:TEST_HOOK_URL}: the environment variable TEST_HOOK_URL is not set") || len(srv.Requests()) != 0 {
+	if err == nil || !strings.Contains(err.Error(), "the environment variable of 1 secret reference is not set:\n    TEST_HOOK_URL  notifications[0].webhookUrl") || len(srv.Requests()) != 0 {
 		t.Fatalf("unset variable: %v, %d requests", err, len(srv.Requests()))
 	}
 

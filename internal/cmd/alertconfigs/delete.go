@@ -41,8 +41,8 @@ deletes nothing.
 
 The real service answers a deletion with an empty body; omctl takes any
 success as done, and -o json prints {} for it.`,
-		Example: `  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678
-  omctl alertconfigs delete 5f1a0c2e8f9d4b0012345678 --yes`,
+		Example: `  omctl alertconfigs delete 5f2a0c2e8f9d4b0000000001
+  omctl alertconfigs delete 5f2a0c2e8f9d4b0000000001 --yes`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
 		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -29,8 +29,8 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Long: `Show one alert configuration of the project
 (GET /groups/{project_id}/alertConfigs/{alert_config_id}): its event, matchers,
 threshold and notification targets, secrets redacted as the server shows them.`,
-		Example: `  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678
-  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json > cfg.json`,
+		Example: `  omctl alertconfigs describe 5f2a0c2e8f9d4b0000000001
+  omctl alertconfigs describe 5f2a0c2e8f9d4b0000000001 -o json > cfg.json`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
 		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -35,21 +35,22 @@ func NewCmdSetEnabled(f *cmdutil.Factory, enabled bool, runF func(context.Contex
 /groups/{project_id}/alertConfigs/{alert_config_id}). ` + enableEffect(enabled) + `
 
 Several configurations: give several ids, or - to read them from standard
-input (one a line, the first field of each, as ` + "`alertconfigs list | cut -f1`" + `
+input (one a line, the first field of each, as ` + "`alertconfigs list --all | cut -f1`" + `
 prints them), or --event to choose the configurations of an event type that
 are not ` + verb + `d already (ids given are acted on as given).
 They are changed 8 at a time, and one line per configuration says what
 happened: a table on a terminal, tab-separated ID, RESULT and DETAIL when
 piped, a JSON object per line with -o json or jsonl. Every one is tried; the
 exit code is 1 when any failed. --dry-run prints, for each configuration,
-the PATCH it would send and its diff, and changes nothing. At a terminal
+the PATCH it would send and its diff (and, for disable, on stderr, the
+active alerts it would cancel), and changes nothing. At a terminal
 omctl asks before changing several; --yes skips that.
 
 Without ids or --event, at a terminal, omctl offers the configurations the
 command would change to choose from; elsewhere it is a usage error.`,
-		Example: "  omctl alertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
+		Example: "  omctl alertconfigs " + verb + " 5f2a0c2e8f9d4b0000000001\n" +
 			"  omctl alertconfigs " + verb + " --event HOST_DOWN --dry-run\n" +
-			"  omctl alertconfigs list | cut -f1 | omctl alertconfigs " + verb + " -",
+			"  omctl alertconfigs list --all | cut -f1 | omctl alertconfigs " + verb + " -",
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/url"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
@@ -73,9 +75,14 @@ func bulkSetEnabledRun(ctx context.Context, opts *SetEnabledOptions) error {
 		if err != nil {
 			return bulk.Failure(id, err)
 		}
-		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
+		return bulk.Result{ID: id, Outcome: enabledWord(opts.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(c.Content(res))}
 	})
 	if opts.DryRun {
+		if !opts.Enabled {
+			if err := sayWouldCancel(ctx, opts.IO.ErrOut, c, projectID, results); err != nil {
+				return err
+			}
+		}
 		return previews.Print(opts.IO, printer.Format(), results, "alert configuration", verb+"d")
 	}
 	return bulk.Report(opts.IO, printer.Format(), results, "alert configurations")
@@ -88,4 +95,38 @@ func configsOfEvent(ctx context.Context, c *client.Client, projectID, event stri
 	return bulk.Select(ctx, c, api.ListAlertConfigs.Path(projectID), nil, "an alert configuration", func(cfg api.AlertConfig) (string, bool) {
 		return cfg.ID, cfg.EventTypeName == event && cfg.Enabled != enabled
 	})
+}
+
+// sayWouldCancel says, for a dry run of disable, which alerts each
+// configuration the run would disable would cancel: its TRACKING and OPEN
+// alerts, which the API cancels with it.
+func sayWouldCancel(ctx context.Context, w io.Writer, c *client.Client, projectID string, results []bulk.Result) error {
+	active := map[string][]api.Alert{}
+	for _, status := range []string{api.StatusOpen, api.StatusTracking} {
+		lo := client.ListOptions{All: true, ItemsPerPage: client.MaxItemsPerPage, Query: url.Values{"status": {status}}}
+		for raw, err := range c.Items(ctx, api.ListAlerts.Path(projectID), lo) {
+			if err != nil {
+				return fmt.Errorf("the alerts that disabling would cancel could not be listed: %w", err)
+			}
+			var a api.Alert
+			if json.Unmarshal(raw, &a) == nil && a.AlertConfigID != "" {
+				active[a.AlertConfigID] = append(active[a.AlertConfigID], a)
+			}
+		}
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			continue
+		}
+		alerts := active[r.ID]
+		if len(alerts) == 0 {
+			fmt.Fprintf(w, "Disabling %s would cancel no alert: it has none TRACKING or OPEN.\n", r.ID)
+			continue
+		}
+		fmt.Fprintf(w, "Disabling %s would cancel its %d active alert(s):\n", r.ID, len(alerts))
+		for _, a := range alerts {
+			fmt.Fprintf(w, "  %s  %s  %s\n", a.ID, a.Status, a.EventTypeName)
+		}
+	}
+	return nil
 }

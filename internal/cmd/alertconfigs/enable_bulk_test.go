@@ -120,3 +120,27 @@ func TestBulkEnableByEventWithNoMatchChangesNothing(t *testing.T) {
 		t.Errorf("request = %s", req.Method)
 	}
 }
+
+// A dry run of disable says which alerts disabling would cancel: the
+// configuration's TRACKING and OPEN alerts, which the API cancels with it.
+func TestDisableDryRunSaysWhichAlertsItWouldCancel(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+configID, 200, cfgJSON)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[{"id":"5f1a0c2e8f9d4b0000000001","alertConfigId":"`+configID+`","status":"OPEN","eventTypeName":"HOST_DOWN"},`+
+		`{"id":"5f1a0c2e8f9d4b0000000002","alertConfigId":"`+config2+`","status":"OPEN","eventTypeName":"REPLICA_SET"}],"totalCount":2}`)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[{"id":"5f1a0c2e8f9d4b0000000003","alertConfigId":"`+configID+`","status":"TRACKING","eventTypeName":"HOST_DOWN"}],"totalCount":1}`)
+	ios, _, _, stderr := iostreams.Test()
+	err := setEnabledRun(context.Background(), &SetEnabledOptions{Deps: srv.Deps(ios, "json", project), ConfigID: configID, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Disabling " + configID + " would cancel its 2 active alert(s):\n  5f1a0c2e8f9d4b0000000001  OPEN  HOST_DOWN\n  5f1a0c2e8f9d4b0000000003  TRACKING  HOST_DOWN\n"
+	if !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "5f1a0c2e8f9d4b0000000002") {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	for _, r := range srv.Requests() {
+		if r.Method != "GET" {
+			t.Errorf("a dry run sent %s %s", r.Method, r.Path)
+		}
+	}
+}

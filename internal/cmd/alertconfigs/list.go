@@ -72,5 +72,5 @@ func allProjectsRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	return r.Printer.List(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlertConfigs, lo), true, output.WithProject(Table))
+	return r.Printer.List(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlertConfigs, lo), output.AllPages, output.WithProject(Table))
 }

@@ -63,7 +63,7 @@ func (s Scope) ListRun(ctx context.Context, deps cmdutil.Deps, list *cmdutil.Lis
 	if err != nil {
 		return err
 	}
-	return r.Printer.List(r.Client.Pages(ctx, s.path(s.List, r.ProjectID), lo), lo.All, s.Table)
+	return r.Printer.List(r.Client.Pages(ctx, s.path(s.List, r.ProjectID), lo), list.Part(), s.Table)
 }
 
 // SetEnabledRun enables or disables one configuration and confirms what
@@ -87,11 +87,11 @@ func (s Scope) SetEnabledRun(ctx context.Context, deps cmdutil.Deps, id string, 
 		}
 		return w.Preview(deps.IO.Out, r.Printer.Format())
 	}
-	res, got, err := s.setEnabled(ctx, r.Client, r.ProjectID, id, enabled)
+	res, _, err := s.setEnabled(ctx, r.Client, r.ProjectID, id, enabled)
 	if err != nil {
 		return err
 	}
-	return r.Printer.Confirm(res, s.Table, fmt.Sprintf("%s %s %s", cmdutil.Title(s.Noun), id, enabledWord(got.Enabled)))
+	return r.Printer.Confirm(res, s.Table, fmt.Sprintf("%s %s %s", cmdutil.Title(s.Noun), id, enabledWord(enabled)))
 }
 
 // BulkSetEnabledRun enables or disables the configurations of args (ids,
@@ -131,7 +131,7 @@ func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []
 		if err != nil {
 			return bulk.Failure(id, err)
 		}
-		return bulk.Result{ID: id, Outcome: enabledWord(got.Enabled), Detail: got.EventTypeName, Body: json.RawMessage(r.Client.Content(res))}
+		return bulk.Result{ID: id, Outcome: enabledWord(enabled), Detail: got.EventTypeName, Body: json.RawMessage(r.Client.Content(res))}
 	})
 	if dryRun {
 		return previews.Print(deps.IO, r.Printer.Format(), results, s.Noun, verb+"d")
@@ -140,18 +140,23 @@ func (s Scope) BulkSetEnabledRun(ctx context.Context, deps cmdutil.Deps, args []
 }
 
 // setEnabled sends one change, changing nothing but enabled, and reads
-// the configuration the server answers with, which must show the change.
+// the configuration the server answers with, which must not show the
+// other state (an answer without enabled is the server's word).
 func (s Scope) setEnabled(ctx context.Context, c *client.Client, projectID, id string, enabled bool) ([]byte, api.AlertConfig, error) {
 	var got api.AlertConfig
 	res, err := c.Send(ctx, s.Enable.Method, s.path(s.Enable, projectID, id), api.EnabledRequest{Enabled: enabled})
 	if err != nil {
 		return nil, got, err
 	}
+	var shown struct {
+		Enabled *bool `json:"enabled"`
+	}
 	if err := cmdutil.DecodeAnswer(c.Content(res), s.ANoun, &got); err != nil {
 		return nil, got, err
 	}
-	if got.Enabled != enabled {
-		return nil, got, fmt.Errorf("the server answered with success, but its answer shows %s %s still %s", s.Noun, id, enabledWord(got.Enabled))
+	_ = json.Unmarshal(c.Content(res), &shown)
+	if shown.Enabled != nil && *shown.Enabled != enabled {
+		return nil, got, fmt.Errorf("the server answered with success, but its answer shows %s %s still %s", s.Noun, id, enabledWord(*shown.Enabled))
 	}
 	return res, got, nil
 }

@@ -40,10 +40,10 @@ a body whose secret (webhookSecret, webhookUrl, an integration key or token)
 is still redacted is refused, each field named, and nothing is sent. Give
 each secret as the real value or as a reference, ${env:NAME} or
 ${file:PATH}, read when the body is sent (docs/apply.md, Secrets).`,
-		Example: `  omctl alertconfigs describe 5f1a0c2e8f9d4b0012345678 -o json > cfg.json
+		Example: `  omctl alertconfigs describe 5f2a0c2e8f9d4b0000000001 -o json > cfg.json
   # edit cfg.json: "webhookSecret": "${file:/run/secrets/hook}" in place of "******"
-  omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file cfg.json
-  jq '.enabled = true' cfg.json | omctl alertconfigs update 5f1a0c2e8f9d4b0012345678 --file -`,
+  omctl alertconfigs update 5f2a0c2e8f9d4b0000000001 --file cfg.json
+  jq '.enabled = true' cfg.json | omctl alertconfigs update 5f2a0c2e8f9d4b0000000001 --file -`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_CONFIG_ID"),
 		ValidArgsFunction: completeConfigIDs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -73,11 +73,11 @@ func (o *AckOptions) runE(runF func(context.Context, *AckOptions) error) func(*c
 
 // addBulkFlags adds the flags that choose alerts and preview the action.
 func (o *AckOptions) addBulkFlags(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatusFilters, ", "))
+	cmd.Flags().StringVar(&o.Status, "status", "", "act on every alert in this status: "+strings.Join(api.AlertStatuses, ", ")+" (any case)")
 	cmd.Flags().StringVar(&o.Event, "event", "", "act on every alert of this event type (HOST_DOWN, REPLICA_SET, ...)")
 	cmdutil.AddDryRunFlag(cmd, &o.DryRun)
 	cmd.Flags().BoolVarP(&o.Yes, "yes", "y", false, "change several alerts without asking at a terminal")
-	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
+	_ = cmd.RegisterFlagCompletionFunc("status", completeStatus)
 }
 
 // NewCmdAck builds `alerts ack`.
@@ -95,10 +95,10 @@ recommends for an indefinite acknowledgement. Acknowledging an alert again
 keeps its comment unless --comment gives another (--comment "" removes it).
 
 ` + bulkHelp,
-		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --until 4h --comment "disk swap in progress"
-  omctl alerts ack 5f1a0c2e8f9d4b0012345678 --forever
+		Example: `  omctl alerts ack 5f1a0c2e8f9d4b0000000025 --until 4h --comment "disk swap in progress"
+  omctl alerts ack 5f1a0c2e8f9d4b0000000025 --forever
   omctl alerts ack --status OPEN --event HOST_DOWN --until 4h
-  omctl alerts list --status OPEN | cut -f1 | omctl alerts ack - --until 4h --dry-run`,
+  omctl alerts list --status OPEN --all | cut -f1 | omctl alerts ack - --until 4h --dry-run`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),
 		RunE:              opts.runE(runF),
@@ -114,7 +114,7 @@ keeps its comment unless --comment gives another (--comment "" removes it).
 
 // bulkHelp describes how ack and unack choose several alerts.
 const bulkHelp = `Several alerts: give several ALERT_IDs, or - to read them from standard
-input (one a line, the first field of each, as ` + "`alerts list | cut -f1`" + ` prints
+input (one a line, the first field of each, as ` + "`alerts list --all | cut -f1`" + ` prints
 them), or choose them with --status and --event instead of ids. A filter
 selects only alerts the action means something for: without --status, ack
 takes the OPEN and TRACKING alerts (never CLOSED or CANCELLED ones), and
@@ -141,7 +141,7 @@ func NewCmdUnack(f *cmdutil.Factory, runF func(context.Context, *AckOptions) err
 (PATCH /groups/{project_id}/alerts/{alert_id} without acknowledgedUntil).
 
 ` + bulkHelp,
-		Example: `  omctl alerts unack 5f1a0c2e8f9d4b0012345678
+		Example: `  omctl alerts unack 5f1a0c2e8f9d4b0000000025
   omctl alerts unack --event HOST_DOWN --status OPEN`,
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: completeAlertIDs(f, true),

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
@@ -26,11 +24,12 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 		return cmdutil.FlagErrorf("give alert ids or --status/--event, not both")
 	case !filtered && len(args) == 0:
 		return cmdutil.FlagErrorf("which alerts? give ALERT_ID..., - to read ids from standard input, or --status and --event")
-	case opts.Status != "" && !api.OneOf(opts.Status, api.AlertStatusFilters):
-		return cmdutil.FlagErrorf("invalid --status %q: valid values are %s", opts.Status, strings.Join(api.AlertStatusFilters, ", "))
-	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
-		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
 	}
+	filter, err := ParseFilter(opts.Status, opts.Event)
+	if err != nil {
+		return err
+	}
+	opts.Status = filter.Status
 	if err := opts.checkAckFlags(); err != nil {
 		return err
 	}
@@ -123,13 +122,12 @@ func bulkAckRun(ctx context.Context, opts *AckOptions) error {
 // the action means something for: OPEN and TRACKING alerts to
 // acknowledge, and those of them that are acknowledged to unacknowledge.
 func matchingAlerts(ctx context.Context, c *client.Client, projectID string, opts *AckOptions) ([]string, map[string][]byte, error) {
-	q := url.Values{}
-	if opts.Status != "" {
-		q.Set("status", opts.Status)
-	}
-	return bulk.Select(ctx, c, alertsPath(projectID), q, "an alert", func(a api.Alert) (string, bool) {
+	filter := Filter{Status: opts.Status, Event: opts.Event}
+	return bulk.Select(ctx, c, alertsPath(projectID), filter.Query(), "an alert", func(a api.Alert) (string, bool) {
 		switch {
 		case opts.Event != "" && a.EventTypeName != opts.Event:
+			return "", false
+		case opts.Status != "" && a.Status != opts.Status:
 			return "", false
 		case opts.Status == "" && a.Status != api.StatusOpen && a.Status != api.StatusTracking:
 			return "", false

@@ -48,4 +48,4 @@ func completeAlertIDs(f *cmdutil.Factory, activeOnly bool) cobra.CompletionFunc 
 	})
 }
 
-var completeStatusFilter = cmdutil.CompleteValues(api.AlertStatusFilters...)
+var completeStatus = cmdutil.CompleteValues(api.AlertStatuses...)

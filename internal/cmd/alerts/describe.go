@@ -23,7 +23,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Use:               "describe ALERT_ID",
 		Short:             "Show one alert",
 		Long:              "Show one alert of a project (GET /groups/{project_id}/alerts/{alert_id}). Its fields depend on its event type.",
-		Example:           "  omctl alerts describe 5f1a0c2e8f9d4b0012345678 -o json",
+		Example:           "  omctl alerts describe 5f1a0c2e8f9d4b0000000025 -o json",
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
 		ValidArgsFunction: completeAlertIDs(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -71,31 +71,95 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 // AddStatusFlag adds --status, the filter of alerts list and globalalerts
 // list, with its completion.
 func AddStatusFlag(cmd *cobra.Command, status *string) {
-	cmd.Flags().StringVar(status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatusFilters, ", "))
-	_ = cmd.RegisterFlagCompletionFunc("status", completeStatusFilter)
+	cmd.Flags().StringVar(status, "status", "", "only alerts in this status: "+strings.Join(api.AlertStatuses, ", ")+" (any case)")
+	_ = cmd.RegisterFlagCompletionFunc("status", completeStatus)
 }
 
-// StatusQuery checks --status and returns the query of a list of alerts
-// that asks for it (none when status is empty).
-func StatusQuery(status string) (url.Values, error) {
-	q := url.Values{}
-	if status != "" {
-		if !api.OneOf(status, api.AlertStatusFilters) {
-			return nil, cmdutil.FlagErrorf("invalid --status %q: valid values are %s", status, strings.Join(api.AlertStatusFilters, ", "))
-		}
-		q.Set("status", status)
+// Filter is what a list of alerts keeps: a status and an event type.
+// The API filters by TRACKING, OPEN and CLOSED itself (its `status`
+// parameter); CANCELLED, a status it does not filter by, and an event
+// type, which it has no filter for, are kept by omctl from the pages it
+// receives.
+type Filter struct {
+	Status, Event string
+}
+
+// ParseFilter checks --status (in any case: open is OPEN) and --event.
+func ParseFilter(status, event string) (Filter, error) {
+	f := Filter{Status: strings.ToUpper(strings.TrimSpace(status)), Event: event}
+	if f.Status != "" && !api.OneOf(f.Status, api.AlertStatuses) {
+		return f, cmdutil.FlagErrorf("invalid --status %q: valid values are %s", status, strings.Join(api.AlertStatuses, ", "))
 	}
-	return q, nil
+	if f.Event != "" && !api.IsEventTypeName(f.Event) {
+		return f, cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", f.Event)
+	}
+	return f, nil
+}
+
+// Query is the query of a list of alerts that asks the server for what
+// it can filter.
+func (f Filter) Query() url.Values {
+	q := url.Values{}
+	if f.Status != "" && api.OneOf(f.Status, api.AlertStatusFilters) {
+		q.Set("status", f.Status)
+	}
+	return q
+}
+
+// byOmctl says whether omctl keeps items itself, beyond the server's
+// filter.
+func (f Filter) byOmctl() bool {
+	return f.Event != "" || (f.Status != "" && !api.OneOf(f.Status, api.AlertStatusFilters))
+}
+
+// Keep is the items of a page that f keeps, each as the server sent it.
+func (f Filter) Keep(items []json.RawMessage) []json.RawMessage {
+	if !f.byOmctl() {
+		return items
+	}
+	var kept []json.RawMessage
+	for _, item := range items {
+		var a struct {
+			Status        string `json:"status"`
+			EventTypeName string `json:"eventTypeName"`
+		}
+		if json.Unmarshal(item, &a) != nil || (f.Event != "" && a.EventTypeName != f.Event) || (f.Status != "" && a.Status != f.Status) {
+			continue
+		}
+		kept = append(kept, item)
+	}
+	return kept
+}
+
+// Pages keeps, of each page, the items f keeps. A page filtered by omctl
+// is a list of its own, `{"results": [...], "totalCount": N}` of the
+// items kept (as --all merges pages), so that -o json and yaml print
+// only them; the page the server sent stays its Unfiltered.
+func (f Filter) Pages(pages iter.Seq2[*client.Page, error]) iter.Seq2[*client.Page, error] {
+	if !f.byOmctl() {
+		return pages
+	}
+	return func(yield func(*client.Page, error) bool) {
+		for page, err := range pages {
+			if page != nil {
+				kept := client.Page{Number: page.Number, IsList: true, Results: f.Keep(page.Results), Unfiltered: page}
+				kept.TotalCount, kept.Body = len(kept.Results), listBody(kept.Results)
+				page = &kept
+			}
+			if !yield(page, err) {
+				return
+			}
+		}
+	}
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	q, err := StatusQuery(opts.Status)
+	filter, err := ParseFilter(opts.Status, opts.Event)
 	if err != nil {
 		return err
 	}
+	opts.Status = filter.Status
 	switch {
-	case opts.Event != "" && !api.IsEventTypeName(opts.Event):
-		return cmdutil.FlagErrorf("invalid --event %q: want an event type name in capitals, such as HOST_DOWN or REPLICA_SET", opts.Event)
 	case opts.IntervalSet && !opts.Watch:
 		return cmdutil.FlagErrorf("--interval is the time between polls of --watch: add --watch, or leave --interval out")
 	case opts.Watch && opts.Interval <= 0:
@@ -110,7 +174,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	lo.Query = q
+	lo.Query = filter.Query()
 	printer, err := opts.Printer()
 	if err != nil {
 		return err
@@ -119,14 +183,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		if opts.Watch {
 			return cmdutil.FlagErrorf("--watch follows one project: leave out --all-projects")
 		}
-		if opts.Event != "" {
-			return cmdutil.FlagErrorf("--event goes with one project: leave out --all-projects, or filter with --jq 'select(.eventTypeName == \"%s\")'", opts.Event)
-		}
 		r, err := opts.Resolve(cmdutil.NeedClient)
 		if err != nil {
 			return err
 		}
-		return printer.List(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlerts, lo), true, output.WithProject(Table))
+		return printer.List(filter.Pages(cmdutil.EveryProjectsPages(ctx, r.Client, api.ListAlerts, lo)), output.AllPages, output.WithProject(Table))
 	}
 	switch {
 	case opts.Watch && printer.Format() == api.FormatJSON:
@@ -135,10 +196,6 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		// A redraw is a table; piped, one line per change is what a
 		// reader of the stream can split.
 		return cmdutil.FlagErrorf("--watch takes -o table or -o jsonl, not -o %s", printer.Format())
-	case opts.Event != "" && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
-		// -o json and yaml print the server's answer as received; a
-		// filtered one would be omctl's.
-		return cmdutil.FlagErrorf("--event filters alerts one by one: use -o table or -o jsonl, or --jq 'select(.eventTypeName == \"%s\")' with -o json", opts.Event)
 	}
 	r, err := opts.Resolve(cmdutil.NeedProject | cmdutil.NeedClient)
 	if err != nil {
@@ -148,39 +205,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if opts.Watch {
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
-	return printer.List(ofEvent(c.Pages(ctx, alertsPath(projectID), lo), opts.Event), lo.All, Table)
-}
-
-// ofEvent keeps the alerts of event in each page (all when event is "").
-// A filtered page has no total: it is no longer the server's count.
-func ofEvent(pages iter.Seq2[*client.Page, error], event string) iter.Seq2[*client.Page, error] {
-	if event == "" {
-		return pages
-	}
-	return func(yield func(*client.Page, error) bool) {
-		for page, err := range pages {
-			if page != nil {
-				kept := *page
-				kept.Results = keepEvent(page.Results, event)
-				kept.TotalCount, kept.HasTotal = len(kept.Results), false
-				page = &kept
-			}
-			if !yield(page, err) {
-				return
-			}
-		}
-	}
-}
-
-func keepEvent(items []json.RawMessage, event string) []json.RawMessage {
-	var kept []json.RawMessage
-	for _, item := range items {
-		var a struct {
-			EventTypeName string `json:"eventTypeName"`
-		}
-		if json.Unmarshal(item, &a) == nil && a.EventTypeName == event {
-			kept = append(kept, item)
-		}
-	}
-	return kept
+	return printer.List(filter.Pages(c.Pages(ctx, alertsPath(projectID), lo)), opts.List.Part(), Table)
 }

@@ -24,8 +24,8 @@ func NewCmdWait(f *cmdutil.Factory, runF func(context.Context, *WaitOptions) err
 
 --max-wait is how long to wait in all; each poll gives up after --request-timeout,
 the time limit of every request.`,
-		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status CLOSED --max-wait 30m
-  omctl alerts wait 5f1a0c2e8f9d4b0012345678 --for-status OPEN --interval 5s`,
+		Example: `  omctl alerts wait 5f1a0c2e8f9d4b0000000025 --for-status CLOSED --max-wait 30m
+  omctl alerts wait 5f1a0c2e8f9d4b0000000025 --for-status OPEN --interval 5s`,
 		Args:              cmdutil.ExactArgs(1, "ALERT_ID"),
 		ValidArgsFunction: completeAlertIDs(f, false),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -31,14 +31,14 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 			}
 			items = append(items, item)
 		}
-		items = keepEventOf(items, opts.Event)
+		items = Filter{Status: opts.Status, Event: opts.Event}.Keep(items)
 		if opts.List.LimitGiven() {
 			items = items[:min(len(items), opts.List.Limit)] // the first --limit, as a list shows
 		}
 		if opts.IO.IsStdoutTTY() {
 			fmt.Fprintf(opts.IO.Out, "\x1b[H\x1b[2JEvery %s: omctl alerts list%s    %s\n\n", opts.Interval, describeFilter(opts), watchNow(opts).UTC().Format("15:04:05Z"))
 			shown, hidden := fitScreen(items, opts.IO.TerminalHeight())
-			if err := printer.List(client.SinglePage(listBody(shown)), false, Table); err != nil {
+			if err := printer.List(client.SinglePage(listBody(shown)), output.PageAsked, Table); err != nil {
 				return err
 			}
 			if hidden > 0 {
@@ -102,13 +102,6 @@ func listBody(items []json.RawMessage) []byte {
 	}
 	fmt.Fprintf(&b, `],"totalCount":%d}`, len(items))
 	return b.Bytes()
-}
-
-func keepEventOf(items []json.RawMessage, event string) []json.RawMessage {
-	if event == "" {
-		return items
-	}
-	return keepEvent(items, event)
 }
 
 // watchNow is the time of a redraw, on the server's clock when known.

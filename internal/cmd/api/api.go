@@ -59,9 +59,9 @@ and numbers as JSON, @FILE for a file's content). Fields go in the query of a
 GET and in a JSON object body otherwise; with fields and no -X the method is
 POST. -i prints the answer's status line and headers first.`,
 		Example: `  omctl api /groups/{project_id}/alerts --paginate --jq '.results | length'
-  omctl api -X PATCH /groups/{project_id}/alertConfigs/5f1a0c2e8f9d4b0012345678 --input - <<< '{"enabled":false}'
+  omctl api -X PATCH /groups/{project_id}/alertConfigs/5f2a0c2e8f9d4b0000000001 --input - <<< '{"enabled":false}'
   omctl api /admin/backup/oplog/s3Configs/oplog-east-1
-  omctl api -X PATCH /groups/{project_id}/alertConfigs/5f1a0c2e8f9d4b0012345678 -F enabled=false
+  omctl api -X PATCH /groups/{project_id}/alertConfigs/5f2a0c2e8f9d4b0000000001 -F enabled=false
   omctl api -X GET /groups/{project_id}/alerts -f status=OPEN -F itemsPerPage=5 -i`,
 		Args: cmdutil.ExactArgs(1, "PATH"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -217,7 +217,7 @@ func printPaginated(printer *output.Printer, pages iter.Seq2[*client.Page, error
 				return
 			}
 		}
-	}, true, output.TableDef{})
+	}, output.AllPages, output.TableDef{})
 }
 
 // expandPath fills {project_id} and {org_id} and splits off a query.

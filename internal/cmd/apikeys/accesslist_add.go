@@ -9,6 +9,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // AccessListAddOptions are the inputs of `apikeys accesslist add`.
@@ -32,8 +33,8 @@ func NewCmdAccessListAdd(f *cmdutil.Factory, runF func(context.Context, *AccessL
 are kept once; the list is extended, never replaced. A key with a non-empty
 access list can be used only from the addresses in it. --dry-run prints the
 POST and sends nothing.`,
-		Example: `  omctl apikeys accesslist add 5f4d0c2e8f9d4b0012345678 --org 5e1a0c2e8f9d4b0012345678 --ip 203.0.113.7
-  omctl apikeys accesslist add 5f4d0c2e8f9d4b0012345678 --cidr 10.0.0.0/16 --cidr 192.0.2.0/24`,
+		Example: `  omctl apikeys accesslist add 5f4d0c2e8f9d4b0012340005 --org 5e1a0c2e8f9d4b0012340001 --ip 203.0.113.7
+  omctl apikeys accesslist add 5f4d0c2e8f9d4b0012340005 --cidr 10.0.0.0/16 --cidr 192.0.2.0/24`,
 		Args: cmdutil.ExactArgs(1, "API_KEY_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.KeyID = args[0]
@@ -72,7 +73,7 @@ func accessListAddRun(ctx context.Context, opts *AccessListAddOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(client.SinglePage(res), false, AccessListTable)
+	return printer.List(client.SinglePage(res), output.PageAsked, AccessListTable)
 }
 
 // accessListEntries checks every address and block, one entry each.

@@ -25,8 +25,8 @@ func NewCmdAccessListDescribe(f *cmdutil.Factory, runF func(context.Context, *Ac
 		Long: `Show one entry of the access list of an organization API key
 (GET /orgs/{org_id}/apiKeys/{api_key_id}/accessList/{entry}). ADDRESS is an IP
 address or a CIDR block; an address and its /32 (/128) block name the same entry.`,
-		Example: `  omctl apikeys accesslist describe 5f4d0c2e8f9d4b0012345678 203.0.113.7 --org 5e1a0c2e8f9d4b0012345678
-  omctl apikeys accesslist describe 5f4d0c2e8f9d4b0012345678 10.0.0.0/16`,
+		Example: `  omctl apikeys accesslist describe 5f4d0c2e8f9d4b0012340005 203.0.113.7 --org 5e1a0c2e8f9d4b0012340001
+  omctl apikeys accesslist describe 5f4d0c2e8f9d4b0012340005 10.0.0.0/16`,
 		Args:              cmdutil.ExactArgs(2, "API_KEY_ID", "ADDRESS"),
 		ValidArgsFunction: completeKeyThenEntry(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,5 +51,5 @@ func accessListDescribeRun(ctx context.Context, opts *AccessListDescribeOptions)
 	if err != nil {
 		return err
 	}
-	return r.Printer.Describe(body, AccessListTable, AccessListDetail.Of("cidrBlock", ""))
+	return r.Printer.Describe(body, AccessListTable, AccessListDetail.OfEither("ipAddress", "cidrBlock"))
 }

@@ -26,7 +26,7 @@ func NewCmdAccessListList(f *cmdutil.Factory, runF func(context.Context, *Access
 		Long: `List the addresses and blocks an organization API key may be used from
 (GET /orgs/{org_id}/apiKeys/{api_key_id}/accessList), with how often and when
 each was last used. The ADDRESS column is what remove and describe take.`,
-		Example:           `  omctl apikeys accesslist list 5f4d0c2e8f9d4b0012345678 --org 5e1a0c2e8f9d4b0012345678`,
+		Example:           `  omctl apikeys accesslist list 5f4d0c2e8f9d4b0012340005 --org 5e1a0c2e8f9d4b0012340001`,
 		Args:              cmdutil.ExactArgs(1, "API_KEY_ID"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.APIKeysListed),
 		RunE: func(cmd *cobra.Command, args []string) error {

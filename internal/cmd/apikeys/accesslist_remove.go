@@ -32,8 +32,8 @@ IP address or a CIDR block, as accesslist list shows it. It takes effect from
 the next request; removing the last entry lets the key be used from anywhere.
 Piped, it prints the entry removed. --dry-run prints the DELETE and the entry
 it would remove, and sends nothing.`,
-		Example: `  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 203.0.113.7 --org 5e1a0c2e8f9d4b0012345678
-  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012345678 10.0.0.0/16`,
+		Example: `  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012340005 203.0.113.7 --org 5e1a0c2e8f9d4b0012340001
+  omctl apikeys accesslist remove 5f4d0c2e8f9d4b0012340005 10.0.0.0/16`,
 		Args:              cmdutil.ExactArgs(2, "API_KEY_ID", "ADDRESS"),
 		ValidArgsFunction: completeKeyThenEntry(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

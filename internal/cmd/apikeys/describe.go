@@ -24,7 +24,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Short: "Show an API key of an organization",
 		Long: `Show an API key of an organization, its private key masked
 (GET /orgs/{org_id}/apiKeys/{api_key_id}).`,
-		Example:           `  omctl apikeys describe 5f4d0c2e8f9d4b0012345678 --org 5e1a0c2e8f9d4b0012345678`,
+		Example:           `  omctl apikeys describe 5f4d0c2e8f9d4b0012340005 --org 5e1a0c2e8f9d4b0012340001`,
 		Args:              cmdutil.ExactArgs(1, "API_KEY_ID"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.APIKeysListed),
 		RunE: func(cmd *cobra.Command, args []string) error {

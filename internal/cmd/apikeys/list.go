@@ -25,7 +25,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Long: `List the API keys of an organization (GET /orgs/{org_id}/apiKeys): those with a
 role in it or in one of its projects. Private keys are shown masked. Only an
 ORG_OWNER of the organization or a GLOBAL_OWNER may list them.`,
-		Example: `  omctl apikeys list --org 5e1a0c2e8f9d4b0012345678
+		Example: `  omctl apikeys list --org 5e1a0c2e8f9d4b0012340001
   omctl apikeys list -o jsonl --jq 'select(.desc == "CI") | .id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

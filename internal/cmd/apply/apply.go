@@ -2,11 +2,13 @@ package apply
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
@@ -28,12 +30,14 @@ first with the rules the server checks requests with (unknown kind, unknown
 field, wrong type, a value the API refuses), and its secret references are
 resolved; then each resource is read and the request it needs is checked
 again, merged with what the server has. If any document cannot be applied,
-nothing is sent: every problem is listed, naming the file, the document and
-the field, and apply exits 1. The writes are made in dependency order, not
-file order: stores, then backup jobs configurations (which name stores),
-backup configurations, alert configurations, access lists. A write that fails
-stops the run, which says what was done and what was not; the summary line
-comes last.
+nothing is written: every problem of every document is listed at once,
+naming the file, the document and the field, and apply exits 1. The writes
+are made in dependency order, not file order: stores, then backup jobs
+configurations (which name stores), backup configurations, alert
+configurations, access lists. A write that fails stops the run, which says
+what was done and what was not; the summary line comes last. A write whose
+connection is lost after it was sent is said to be unknown (it may or may
+not have been applied) and counted apart from failures.
 
 A resource that does not exist is created where the API can create it, one
 that differs is updated, one already as described is left alone, so a second
@@ -135,10 +139,18 @@ func applyRun(ctx context.Context, opts *Options) error {
 }
 
 // reportFailure says, when the write of list[failed] failed, what was
-// done and what was not, the summary line last.
+// done and what was not, the summary line last. A write whose connection
+// was lost after it was sent is neither done nor failed: it is said once
+// to be unknown, and counted apart.
 func reportFailure(opts *Options, list []*Plan, failed int, err error) {
 	pl := list[failed]
-	fmt.Fprintf(opts.IO.ErrOut, "Error: %s (%s) was not applied: %s\n", pl.Label, pl.Doc.Source, err)
+	unknown := errors.Is(err, client.ErrOutcomeUnknown)
+	if unknown {
+		fmt.Fprintf(opts.IO.ErrOut, "Error: %s (%s): unknown whether it was applied: %s; omctl diff -f %s shows whether it was\n",
+			pl.Label, pl.Doc.Source, lostRequest(err), strings.Join(opts.Files, " -f "))
+	} else {
+		fmt.Fprintf(opts.IO.ErrOut, "Error: %s (%s) was not applied: %s\n", pl.Label, pl.Doc.Source, err)
+	}
 	var notSent []string
 	for _, rest := range list[failed+1:] {
 		if rest.Action != Unchanged {
@@ -154,6 +166,18 @@ func reportFailure(opts *Options, list []*Plan, failed int, err error) {
 			n[p.Action]++
 		}
 	}
-	fmt.Fprintf(opts.IO.Out, "Stopped at a failure: %d created, %d updated, %d unchanged, 1 failed, %d not sent.\n",
-		n[Create], n[Update], n[Unchanged], len(notSent))
+	at, outcome := "a failure", "1 failed"
+	if unknown {
+		at, outcome = "a lost connection", "1 unknown"
+	}
+	fmt.Fprintf(opts.IO.Out, "Stopped at %s: %d created, %d updated, %d unchanged, %s, %d not sent.\n",
+		at, n[Create], n[Update], n[Unchanged], outcome, len(notSent))
+}
+
+// lostRequest says which request lost its connection ("the connection was
+// lost before POST https://… answered"), from the client's error, whose
+// own words say the rest.
+func lostRequest(err error) string {
+	request, _, _ := strings.Cut(err.Error(), ": ")
+	return "the connection was lost before " + request + " answered"
 }

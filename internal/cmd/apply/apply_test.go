@@ -154,24 +154,56 @@ func TestApplyRefusesGlobalConfigEditsAndSendsNothing(t *testing.T) {
 	}
 }
 
-// A valid store followed by a document the server would refuse: nothing
-// is sent, not even the valid one (the strict stub fails on any request),
-// and every problem is listed.
+// A valid store followed by documents the server would refuse: no write
+// is sent, not even the valid one's (only reads: the strict stub fails on
+// any other request), and every problem is listed.
 func TestApplySendsNothingWhenAnyDocumentIsRefused(t *testing.T) {
 	for bad, second := range map[string]string{
 		"s3MaxConnections: 0": storeDoc + "s3MaxConnections: 0\n",
 		"acceptedTos: false":  strings.Replace(storeDoc, "acceptedTos: true", "acceptedTos: false", 1) + "s3MaxConnections: 5\n",
 	} {
 		srv := stubapi.New(t)
+		srv.Reply("GET", "/admin/backup/oplog/s3Configs/o1", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
 		text := "kind: OplogStore\nid: o1\n" + storeDoc + "s3MaxConnections: 5\n---\nkind: OplogStore\nid: o2\n" + second + "---\nkind: OplogStore\nid: o3\nssl: 'no'\n"
-		_, _, err := runApply(t, srv, text, false)
-		if cmdutil.ExitCode(err) == 0 || len(srv.Requests()) != 0 {
-			t.Fatalf("%s: exit %d, %d requests sent", bad, cmdutil.ExitCode(err), len(srv.Requests()))
+		out, errOut, err := runApply(t, srv, text, false)
+		if cmdutil.ExitCode(err) != 1 || out != "Nothing was sent: 2 of 3 document(s) cannot be applied.\n" {
+			t.Fatalf("%s: exit %d, stdout %q", bad, cmdutil.ExitCode(err), out)
 		}
-		for _, want := range []string{"docs.yaml#2 (OplogStore)", "docs.yaml#3 (OplogStore): field ssl must be true or false"} {
-			if !strings.Contains(err.Error(), want) {
-				t.Errorf("%s: %v lacks %q", bad, err, want)
+		for _, r := range srv.Requests() {
+			if r.Method != "GET" {
+				t.Errorf("%s: sent %s %s", bad, r.Method, r.Path)
 			}
+		}
+		for _, want := range []string{"docs.yaml#2 (OplogStore): ", "docs.yaml#3 (OplogStore): field ssl must be true or false"} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("%s: %q lacks %q", bad, errOut, want)
+			}
+		}
+	}
+}
+
+// The first check lists every problem of a run at once: each field's of
+// an invalid document (the rules stop at a body's first), its secret
+// references', and those of the valid documents once read and merged
+// with what the server has, so that one fix-and-run finds them all.
+func TestApplyListsEveryProblemOfEveryStageAtOnce(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs/o2", 404, `{"error":404,"errorCode":"RESOURCE_NOT_FOUND"}`)
+	t.Setenv("OMCTL_TEST_UNSET_SECRET", "")
+	text := "kind: OplogStore\nid: o1\nssl: 'no'\nloadFactor: x\ncloudSecretKey: ${env:OMCTL_TEST_UNSET_SECRET}\n---\nkind: OplogStore\nid: o2\ns3MaxConnections: 5\n"
+	out, errOut, err := runApply(t, srv, text, false)
+	if cmdutil.ExitCode(err) != 1 || out != "Nothing was sent: 2 of 2 document(s) cannot be applied.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", cmdutil.ExitCode(err), out, errOut)
+	}
+	for _, want := range []string{
+		"docs.yaml#1 (OplogStore):\n",
+		"\n  field ssl must be true or false",
+		"\n  unknown field loadFactor: valid fields are",
+		"\n  the environment variable of 1 secret reference is not set:\n    OMCTL_TEST_UNSET_SECRET  cloudSecretKey\n",
+		"docs.yaml#2) cannot be applied, nothing of it is sent:\n  the server would refuse it: The required attribute acceptedTos was not specified",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
 }

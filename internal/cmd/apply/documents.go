@@ -37,6 +37,41 @@ type Document struct {
 	Refs map[string]secretref.Ref
 }
 
+// Invalid is a document apply cannot take, with every problem found in
+// it: of its form, its fields, what identifies it and its secret
+// references, all at once.
+type Invalid struct {
+	Source string
+	// Line is the line of the file the document begins on (0 where the
+	// file could not be read as far as its beginning).
+	Line int
+	// Kind is nil when the document names no known kind.
+	Kind     *Kind
+	Problems []string
+}
+
+// String names the document and its problems, one a line when several;
+// the lines of a problem keep their own indentation under it.
+func (iv Invalid) String() string {
+	head := iv.Source
+	if iv.Kind != nil {
+		head += " (" + iv.Kind.Name + ")"
+	}
+	at := ""
+	if iv.Line > 0 {
+		at = fmt.Sprintf(" (document at line %d)", iv.Line)
+	}
+	if len(iv.Problems) == 1 {
+		return head + ": " + strings.ReplaceAll(iv.Problems[0], "\n", "\n  ") + at
+	}
+	var b strings.Builder
+	b.WriteString(head + at + ":")
+	for _, p := range iv.Problems {
+		b.WriteString("\n  " + strings.ReplaceAll(p, "\n", "\n  "))
+	}
+	return b.String()
+}
+
 // ReadDocuments reads every -f argument (a file, a directory of .yaml, .yml
 // and .json files, or - for standard input) and validates each document.
 // Every problem of every document is reported at once; no document is
@@ -46,18 +81,50 @@ func ReadDocuments(ios *iostreams.IOStreams, files []string) ([]*Document, error
 }
 
 // ReadDocumentsOf is ReadDocuments for the arguments of another flag
-// (omctl server --apply), which its messages name. An invalid document
-// makes a *DocumentsError.
+// (omctl server --apply), which its messages name. Invalid documents
+// make a *DocumentsError.
 func ReadDocumentsOf(ios *iostreams.IOStreams, flag string, files []string) ([]*Document, error) {
+	docs, invalid, err := readDocuments(ios, flag, files)
+	if err != nil {
+		return nil, err
+	}
+	if len(invalid) > 0 {
+		problems := make([]string, len(invalid))
+		for i, iv := range invalid {
+			problems[i] = iv.String()
+		}
+		return nil, &DocumentsError{Problems: problems}
+	}
+	return docs, nil
+}
+
+// DocumentsError lists every invalid document of a run, each with its
+// problems, naming the document and the line it begins on.
+type DocumentsError struct {
+	Problems []string
+}
+
+func (e *DocumentsError) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = strings.ReplaceAll(p, "\n", "\n  ")
+	}
+	return fmt.Sprintf("invalid documents, nothing was sent:\n  %s", strings.Join(lines, "\n  "))
+}
+
+// readDocuments is ReadDocumentsOf with the valid documents and the
+// invalid ones apart, so that apply can still read and check the valid
+// ones and report every problem of the run at once.
+func readDocuments(ios *iostreams.IOStreams, flag string, files []string) ([]*Document, []Invalid, error) {
 	if len(files) == 0 {
-		return nil, cmdutil.FlagErrorf("no documents: give %[1]s FILE, %[1]s DIR or %[1]s - (standard input)", flag)
+		return nil, nil, cmdutil.FlagErrorf("no documents: give %[1]s FILE, %[1]s DIR or %[1]s - (standard input)", flag)
 	}
 	var docs []*Document
-	var problems []string
+	var invalid []Invalid
 	for _, f := range files {
 		names, err := expand(flag, f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, name := range names {
 			var data []byte
@@ -67,35 +134,17 @@ func ReadDocumentsOf(ios *iostreams.IOStreams, flag string, files []string) ([]*
 				data, err = os.ReadFile(name)
 			}
 			if err != nil {
-				return nil, cmdutil.FlagErrorf("cannot read %s %s: %s", flag, name, cmdutil.DescribeFileError(err))
+				return nil, nil, cmdutil.FlagErrorf("cannot read %s %s: %s", flag, name, cmdutil.DescribeFileError(err))
 			}
-			d, p := parse(displayName(name), data)
+			d, iv := parse(displayName(name), data)
 			docs = append(docs, d...)
-			problems = append(problems, p...)
+			invalid = append(invalid, iv...)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, &DocumentsError{Problems: problems}
+	if len(docs)+len(invalid) == 0 {
+		return nil, nil, cmdutil.FlagErrorf("no documents in %s", strings.Join(files, ", "))
 	}
-	if len(docs) == 0 {
-		return nil, cmdutil.FlagErrorf("no documents in %s", strings.Join(files, ", "))
-	}
-	return docs, nil
-}
-
-// DocumentsError lists every problem of the invalid documents of a run,
-// each naming its document and the line the document begins on.
-type DocumentsError struct {
-	Problems []string
-}
-
-func (e *DocumentsError) Error() string {
-	return fmt.Sprintf("invalid documents, nothing was sent:\n  %s", strings.Join(e.Problems, "\n  "))
-}
-
-// atLine tells where a document begins, after what is wrong with it.
-func atLine(problem string, line int) string {
-	return fmt.Sprintf("%s (document at line %d)", problem, line)
+	return docs, invalid, nil
 }
 
 func displayName(name string) string {
@@ -141,13 +190,13 @@ func expand(flag, f string) ([]string, error) {
 // parse splits a file into documents (YAML separated by ---, or JSON
 // values one after another, a JSON array counting as its elements) and
 // validates each.
-func parse(name string, data []byte) ([]*Document, []string) {
+func parse(name string, data []byte) ([]*Document, []Invalid) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return parseJSON(name, data)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*Document
-	var problems []string
+	var invalid []Invalid
 	for i := 1; ; i++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -156,8 +205,7 @@ func parse(name string, data []byte) ([]*Document, []string) {
 		}
 		src := fmt.Sprintf("%s#%d", name, i)
 		if err != nil {
-			// The decoder's message says the line.
-			problems = append(problems, fmt.Sprintf("%s: not YAML or JSON: %s", src, strings.TrimPrefix(err.Error(), "yaml: ")))
+			invalid = append(invalid, Invalid{Source: src, Problems: []string{"not YAML or JSON: " + yamlProblem(err)}})
 			break
 		}
 		if len(n.Content) == 0 || (n.Content[0].Kind == yaml.ScalarNode && n.Content[0].Tag == "!!null") {
@@ -167,27 +215,54 @@ func parse(name string, data []byte) ([]*Document, []string) {
 		line := n.Content[0].Line
 		var v any
 		if err := n.Decode(&v); err != nil {
-			problems = append(problems, atLine(fmt.Sprintf("%s: %s", src, strings.TrimPrefix(err.Error(), "yaml: ")), line))
+			invalid = append(invalid, Invalid{Source: src, Line: line, Problems: []string{yamlProblem(err)}})
 			continue
 		}
-		d, err := newDocument(src, v)
-		if err != nil {
-			problems = append(problems, atLine(err.Error(), line))
+		d, iv := newDocument(src, v)
+		if iv != nil {
+			iv.Line = line
+			invalid = append(invalid, *iv)
 			continue
 		}
 		d.Line = line
 		docs = append(docs, d)
 	}
-	return docs, problems
+	return docs, invalid
 }
 
-// jsonDoc is one document of a JSON file and the line it begins on.
-type jsonDoc struct {
-	v    any
-	line int
+// yamlParserProblems are the problems of the YAML parser (not of its
+// scanner), whose line the YAML library counts from 0 (line 2 is said to
+// be line 1, and line 1 has no number at all), where it counts the
+// scanner's from 1: yamlProblem counts them all from 1.
+var yamlParserProblems = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'", "did not find expected '-' indicator",
+	"did not find expected <document start>", "did not find expected <stream-start>", "did not find expected key",
+	"did not find expected node content", "found duplicate %TAG directive", "found duplicate %YAML directive",
+	"found incompatible YAML document", "found undefined tag handle",
 }
 
-func parseJSON(name string, data []byte) ([]*Document, []string) {
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// yamlProblem is the YAML library's error in a user's words: without its
+// "yaml: " prefix, and with the line of the file it is on, counted from 1.
+func yamlProblem(err error) string {
+	var typeErr *yaml.TypeError
+	if errors.As(err, &typeErr) {
+		return strings.Join(typeErr.Errors, "; ") // each "line N: ...", counted from 1
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	problem, line := msg, 0
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		problem = m[2]
+	}
+	if !slices.Contains(yamlParserProblems, problem) {
+		return msg
+	}
+	return fmt.Sprintf("line %d: %s", line+1, problem)
+}
+
+func parseJSON(name string, data []byte) ([]*Document, []Invalid) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var values []jsonDoc
 	for {
@@ -197,27 +272,35 @@ func parseJSON(name string, data []byte) ([]*Document, []string) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		src := fmt.Sprintf("%s#%d", name, len(values)+1)
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, []string{fmt.Sprintf("%s#%d: not JSON: the file ends inside a value", name, len(values)+1)}
+			return nil, []Invalid{{Source: src, Problems: []string{"not JSON: the file ends inside a value"}}}
 		}
 		if err != nil {
-			return nil, []string{fmt.Sprintf("%s#%d: not JSON: %s", name, len(values)+1, cmdutil.DescribeJSONError(err))}
+			return nil, []Invalid{{Source: src, Problems: []string{"not JSON: " + cmdutil.DescribeJSONError(err)}}}
 		}
 		start += int64(len(data[start:]) - len(bytes.TrimLeft(data[start:], " \t\r\n")))
 		values = append(values, jsonDocs(raw, lineAt(data, start))...)
 	}
 	var docs []*Document
-	var problems []string
+	var invalid []Invalid
 	for i, jd := range values {
-		d, err := newDocument(fmt.Sprintf("%s#%d", name, i+1), jd.v)
-		if err != nil {
-			problems = append(problems, atLine(err.Error(), jd.line))
+		d, iv := newDocument(fmt.Sprintf("%s#%d", name, i+1), jd.v)
+		if iv != nil {
+			iv.Line = jd.line
+			invalid = append(invalid, *iv)
 			continue
 		}
 		d.Line = jd.line
 		docs = append(docs, d)
 	}
-	return docs, problems
+	return docs, invalid
+}
+
+// jsonDoc is one document of a JSON file and the line it begins on.
+type jsonDoc struct {
+	v    any
+	line int
 }
 
 // jsonDocs are the documents of one JSON value that begins on line: the
@@ -246,31 +329,35 @@ func lineAt(data []byte, offset int64) int {
 	return 1 + bytes.Count(data[:offset], []byte("\n"))
 }
 
-// newDocument checks one decoded document against its kind.
-func newDocument(src string, v any) (*Document, error) {
+// newDocument checks one decoded document against its kind: its fields,
+// what identifies it, and its secret references, every problem of each.
+func newDocument(src string, v any) (*Document, *Invalid) {
 	obj, ok := jsonValue(v).(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s: a document must be a mapping of fields, with a kind", src)
+		return nil, &Invalid{Source: src, Problems: []string{"a document must be a mapping of fields, with a kind"}}
 	}
 	kindName, _ := obj["kind"].(string)
 	if kindName == "" {
-		return nil, fmt.Errorf("%s: field kind is missing: give one of %s", src, strings.Join(KindNames(), ", "))
+		return nil, &Invalid{Source: src, Problems: []string{"field kind is missing: give one of " + strings.Join(KindNames(), ", ")}}
 	}
 	k := KindByName(kindName)
 	if k == nil {
-		return nil, fmt.Errorf("%s: unknown kind %q: valid kinds are %s", src, kindName, strings.Join(KindNames(), ", "))
+		return nil, &Invalid{Source: src, Problems: []string{fmt.Sprintf("unknown kind %q: valid kinds are %s", kindName, strings.Join(KindNames(), ", "))}}
 	}
 	delete(obj, "kind")
-	if err := checkSchema(k.Schema, obj); err != nil {
-		return nil, fmt.Errorf("%s (%s): %w", src, k.Name, err)
-	}
+	iv := &Invalid{Source: src, Kind: k, Problems: checkSchema(k.Schema, obj)}
 	d := &Document{Source: src, Kind: k, Fields: obj}
-	if err := k.check(d); err != nil {
-		return nil, fmt.Errorf("%s (%s): %w", src, k.Name, err)
+	if len(iv.Problems) == 0 {
+		// What identifies it, once its fields are of the right types
+		// (a wrong one is said once, by the schema).
+		if err := k.check(d); err != nil {
+			iv.Problems = append(iv.Problems, err.Error())
+		}
 	}
 	res := secretref.Resolver{}.Resolve(obj)
-	if len(res.Problems) > 0 {
-		return nil, fmt.Errorf("%s (%s): %s", src, k.Name, strings.Join(res.Problems, "; "))
+	iv.Problems = append(iv.Problems, res.Report()...)
+	if len(iv.Problems) > 0 {
+		return nil, iv
 	}
 	d.Fields, d.Refs = res.Value.(map[string]any), res.Refs
 	return d, nil
@@ -279,17 +366,29 @@ func newDocument(src string, v any) (*Document, error) {
 // checkSchema checks a document's fields with the rules the server checks
 // a body with (internal/rules), on a copy: the document's values stay as
 // written. Fields the server reads only (an answer's own) may repeat any
-// value, since apply never sends them.
-func checkSchema(s rules.Schema, obj map[string]any) error {
-	body, err := numbered(obj)
+// value, since apply never sends them. The rules stop at a body's first
+// problem, so each field is checked alone, and every field's is found.
+func checkSchema(s rules.Schema, obj map[string]any) []string {
+	current, err := numbered(obj)
 	if err != nil {
-		return err
+		return []string{err.Error()}
 	}
-	current, _ := numbered(obj)
-	if e := s.Check(body, "", current); e != nil {
-		return ruleProblem(s, obj, e)
+	var problems []string
+	for _, k := range sortedKeys(obj) {
+		one, _ := numbered(map[string]any{k: obj[k]})
+		if e := s.Check(one, "", current); e != nil {
+			problems = append(problems, ruleProblem(s, obj, e).Error())
+		}
 	}
-	return nil
+	if len(problems) == 0 {
+		// What only the whole body shows (none of the kinds' partial
+		// schemas has such a rule today).
+		body, _ := numbered(obj)
+		if e := s.Check(body, "", current); e != nil {
+			problems = append(problems, ruleProblem(s, obj, e).Error())
+		}
+	}
+	return problems
 }
 
 // numbered is a deep copy of a JSON object with its numbers as

@@ -106,6 +106,25 @@ func TestReadDocumentsValidationMessages(t *testing.T) {
 	}
 }
 
+// A YAML mistake is reported at the line of the file it is on, counted
+// from 1, whether the YAML library's scanner or its parser finds it (the
+// parser's lines it counts from 0, and its first line not at all).
+func TestYAMLMistakesAreReportedAtTheirLine(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"kind: OplogStore\nid: [x\n", "#1: not YAML or JSON: line 2: did not find expected ',' or ']'"},
+		{"kind: OplogStore\nid: x\n---\nkind: OplogStore\nid: {a: 1\n", "#2: not YAML or JSON: line 5: did not find expected ',' or '}'"},
+		{"kind: OplogStore\n  id: x\n", "#1: not YAML or JSON: line 2: mapping values are not allowed in this context"},
+		{"kind: OplogStore\nid: x\nid: y\n", `#1: line 3: mapping key "id" already defined at line 2`},
+	} {
+		path := write(t, "docs.yaml", tt.text)
+		ios, _, _, _ := iostreams.Test()
+		_, err := ReadDocuments(ios, []string{path})
+		if err == nil || !strings.Contains(err.Error(), path+tt.want) {
+			t.Errorf("%q: %v, want %q", tt.text, err, tt.want)
+		}
+	}
+}
+
 func TestReadDocumentsReportsEveryInvalidDocument(t *testing.T) {
 	path := write(t, "docs.yaml", "kind: OplogStore\n---\nkind: OplogStore\nid: ok\n---\nkind: Nope\n")
 	ios, _, _, _ := iostreams.Test()

@@ -45,9 +45,9 @@ AlertConfig exports every alert configuration of the project (--project or the
 profile's), GlobalAlertConfig every global one, BackupJobsConfig the project's
 backup jobs configuration, OplogStore and SnapshotStore every store of their
 kind, BackupConfig every backup configuration of the project. One of them is
-named as OplogStore/ID, SnapshotStore/ID or BackupConfig/CLUSTER_ID. An access
-list is always named: AccessList/API_KEY_ID (of --org or the profile's
-organization).
+named as AlertConfig/ID, GlobalAlertConfig/ID, OplogStore/ID, SnapshotStore/ID
+or BackupConfig/CLUSTER_ID. An access list is always named:
+AccessList/API_KEY_ID (of --org or the profile's organization).
 
 Fields the server manages are left out. An alert configuration carrying the
 tag omctl:name=NAME is written with that name and no id, so the file applies to
@@ -66,6 +66,7 @@ named hosts-down is ALERTCONFIG_HOSTS_DOWN_NOTIFICATIONS_0_WEBHOOKSECRET.`,
   omctl export AlertConfig --secret-refs > alerts.yaml
   omctl export OplogStore SnapshotStore BackupJobsConfig > storage.yaml
   omctl export OplogStore/oplog-us-east-1 BackupConfig > backup.yaml
+  omctl export AlertConfig/5f2a0c2e8f9d4b0000000001 --secret-refs > hosts-down.yaml
   omctl diff -f storage.yaml --exit-code`,
 		Args: cobra.MinimumNArgs(1),
 		ValidArgsFunction: func(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -97,15 +98,17 @@ func exportRun(ctx context.Context, opts *ExportOptions) error {
 			return cmdutil.FlagErrorf("unknown kind %q: valid kinds are %s", kind, strings.Join(KindNames(), ", "))
 		}
 		needsID := kind == "AccessList"
-		mayName := needsID || kind == "OplogStore" || kind == "SnapshotStore" || kind == "BackupConfig"
 		if needsID && id == "" {
 			return cmdutil.FlagErrorf("%s has no list to export: name one, as %s/ID", kind, kind)
 		}
-		if !mayName && id != "" {
-			return cmdutil.FlagErrorf("%s/%s: %s is exported whole, without an ID", kind, id, kind)
+		if kind == "BackupJobsConfig" && id != "" {
+			return cmdutil.FlagErrorf("%s/%s: BackupJobsConfig is the project's (--project), without an ID", kind, id)
 		}
-		if (kind == "BackupConfig" && id != "" || kind == "AccessList") && cmdutil.CheckID("ID", id) != nil {
-			return cmdutil.CheckID(kind+" ID", id)
+		// Ids of 24 hexadecimal digits; a store's is its name.
+		if id != "" && kind != "OplogStore" && kind != "SnapshotStore" {
+			if err := cmdutil.CheckID(kind, id); err != nil {
+				return err
+			}
 		}
 		targets = append(targets, target{kind, id})
 	}
@@ -269,6 +272,9 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		}
 		return one(api.GetBackupConfig.Path(project, id), "groupId")
 	case "GlobalAlertConfig":
+		if id != "" {
+			return one(api.GetGlobalAlertConfig.Path(id))
+		}
 		items, err := list(api.ListGlobalAlertConfigs.Path())
 		if err != nil {
 			return nil, err
@@ -282,6 +288,13 @@ func (opts *ExportOptions) export(ctx context.Context, c *client.Client, kind, i
 		project, err := opts.ProjectID()
 		if err != nil {
 			return nil, err
+		}
+		if id != "" {
+			got, err := one(api.GetAlertConfig.Path(project, id), "groupId")
+			for i := range got {
+				got[i].fields = namedConfig(got[i].fields)
+			}
+			return got, err
 		}
 		items, err := list(api.ListAlertConfigs.Path(project))
 		if err != nil {

@@ -145,6 +145,27 @@ func TestExportedAlertConfigsApplyWithoutChange(t *testing.T) {
 	}
 }
 
+// One alert configuration, or one global one, is exported by its id: a
+// named configuration with its name and no id, as the whole export writes
+// it, so that the document applies unchanged.
+func TestExportOneAlertConfigByID(t *testing.T) {
+	const id = "5f2a0c2e8f9d4b0000000002"
+	one := `{"id":"` + id + `","groupId":"` + project + `","eventTypeName":"HOST_DOWN","enabled":true,"tags":["omctl:name=down"],"created":"2026-01-01T00:00:00Z",
+		"notifications":[{"typeName":"EMAIL","emailAddress":"ops@example.com","delayMin":0}]}`
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs/"+id, 200, one)
+	out, err := runExport(t, srv, "AlertConfig/"+id)
+	if err != nil || !strings.HasPrefix(out, "kind: AlertConfig\nname: down\n") || strings.Contains(out, id) || strings.Contains(out, "groupId") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	const global = "5f2b0c2e8f9d4b0012340003"
+	srv.Reply("GET", "/globalAlertConfigs/"+global, 200, `{"id":"`+global+`","enabled":true,"eventTypeName":"BACKUP_AGENT_DOWN","forAllGroups":true,"notifications":[]}`)
+	out, err = runExport(t, srv, "GlobalAlertConfig/"+global)
+	if err != nil || !strings.HasPrefix(out, "kind: GlobalAlertConfig\nid: "+global+"\n") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
 func TestNewCmdExport(t *testing.T) {
 	ios, _, _, _ := iostreams.Test()
 	var got *ExportOptions
@@ -160,10 +181,11 @@ func TestNewCmdExport(t *testing.T) {
 
 func TestExportRefusesBadKinds(t *testing.T) {
 	for arg, want := range map[string]string{
-		"Bucket":            `unknown kind "Bucket": valid kinds are OplogStore`,
-		"AccessList":        "AccessList has no list to export: name one, as AccessList/ID",
-		"AlertConfig/x":     "AlertConfig is exported whole",
-		"BackupConfig/nope": "BackupConfig ID",
+		"Bucket":             `unknown kind "Bucket": valid kinds are OplogStore`,
+		"AccessList":         "AccessList has no list to export: name one, as AccessList/ID",
+		"AlertConfig/x":      `invalid AlertConfig ID "x": want 24 hexadecimal digits`,
+		"BackupJobsConfig/x": "BackupJobsConfig is the project's (--project), without an ID",
+		"BackupConfig/nope":  "BackupConfig ID",
 	} {
 		ios, _, _, _ := iostreams.Test()
 		err := exportRun(context.Background(), &ExportOptions{Deps: cmdutil.Deps{IO: ios}, Kinds: []string{arg}})

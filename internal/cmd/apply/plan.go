@@ -42,6 +42,9 @@ type Plan struct {
 	write func(ctx context.Context, c *client.Client) (string, error)
 	// done is set once the write was answered 2xx.
 	done bool
+	// invalid says the document itself is refused (its form, fields or
+	// secret references), before anything was read for it.
+	invalid bool
 }
 
 // Write sends the change of a plan to create or update through c, and

@@ -38,21 +38,30 @@ func addFileFlag(cmd *cobra.Command, opts *Options) {
 	_ = cmd.MarkFlagFilename("file", "yaml", "yml", "json")
 }
 
-// plans validates every document, then reads what each names, and
-// returns the plans in the order they are applied: by dependency (stores
-// before the backup jobs configurations that name them, and so on), then
-// as the files give them. Only reads are sent.
+// plans validates every document, then reads what each valid one names,
+// and returns the plans in the order they are applied: by dependency
+// (stores before the backup jobs configurations that name them, and so
+// on), then as the files give them; an invalid document is a refused
+// plan, first, so that one run lists every problem of every document.
+// Only reads are sent, and none when no document is valid.
 func plans(ctx context.Context, opts *Options) ([]*Plan, *client.Client, error) {
-	docs, err := ReadDocuments(opts.IO, opts.Files)
+	docs, invalid, err := readDocuments(opts.IO, "-f", opts.Files)
 	if err != nil {
 		return nil, nil, err
+	}
+	var out []*Plan
+	for _, iv := range invalid {
+		out = append(out, &Plan{Doc: &Document{Source: iv.Source, Kind: iv.Kind, Line: iv.Line}, Action: Refused, Problems: iv.Problems, invalid: true})
+	}
+	if len(docs) == 0 {
+		return out, nil, nil
 	}
 	c, err := opts.Client()
 	if err != nil {
 		return nil, nil, err
 	}
 	list, err := PlanDocuments(ctx, &Planner{Client: c, ProjectID: opts.ProjectID, OrgID: opts.OrgID}, docs)
-	return list, c, err
+	return append(out, list...), c, err
 }
 
 // PlanDocuments plans docs with p in the order they are applied (see
@@ -98,6 +107,10 @@ func showPlan(opts *Options, list []*Plan) {
 }
 
 func reportRefused(ios *iostreams.IOStreams, pl *Plan) {
+	if pl.invalid {
+		fmt.Fprintf(ios.ErrOut, "Invalid document %s\n", Invalid{Source: pl.Doc.Source, Kind: pl.Doc.Kind, Problems: pl.Problems})
+		return
+	}
 	fmt.Fprintf(ios.ErrOut, "%s (%s) cannot be applied, nothing of it is sent:\n  %s\n", pl.Label, pl.Doc.Source, strings.Join(pl.Problems, "\n  "))
 }
 

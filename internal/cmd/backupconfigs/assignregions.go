@@ -2,6 +2,7 @@ package backupconfigs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -35,11 +36,13 @@ until every new member has a region.
 RS_ID is the replica set name of a shard (as a snapshot's parts name it);
 the server refuses one that is not a shard of the cluster. A shard keeps
 its region until it is given another. omctl reports the regions the
-server's answer shows, and fails if the answer lacks one it assigned.
+server's answer shows, and fails if the answer shows another region or
+multi-region setting than was sent; an answer that does not list regions
+(the API's backup configuration has no field for them) is the server's word.
 --dry-run prints the PATCH and the diff of the configuration, and sends
 nothing.`,
-		Example: `  omctl backupconfigs assign-regions 5e2b0c2e8f9d4b0012345678 \
-    --region shard0=us-east --region shard1=eu-west`,
+		Example: `  omctl backupconfigs assign-regions 5e3c0c2e8f9d4b0012340001 \
+    --region rs0=us-east`,
 		Args: cmdutil.ExactArgs(1, "CLUSTER_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClusterID = args[0]
@@ -102,31 +105,58 @@ func assignRegionsRun(ctx context.Context, opts *AssignRegionsOptions) error {
 	if err != nil {
 		return err
 	}
-	var got api.BackupConfig
+	var got map[string]json.RawMessage
 	if err := cmdutil.DecodeAnswer(c.Content(res), "a backup configuration", &got); err != nil {
 		return err
 	}
+	msg, err := regionsShown(opts.ClusterID, body, got)
+	if err != nil {
+		return err
+	}
+	return printer.Confirm(res, Table, msg)
+}
+
+// regionsShown checks the answer to an assignment against what was sent,
+// reading only what it shows: the API's backup configuration has
+// multiRegionBackupEnabled but no deploymentConfigs (omctl server adds
+// them, the real service does not), so an answer without them confirms
+// nothing and denies nothing, and the 2xx is the server's word.
+func regionsShown(clusterID string, body api.AssignRegionsRequest, got map[string]json.RawMessage) (string, error) {
+	mode := map[bool]string{true: "enabled", false: "disabled"}[body.MultiRegionBackupEnabled]
+	if raw, ok := got["multiRegionBackupEnabled"]; ok {
+		var enabled bool
+		if json.Unmarshal(raw, &enabled) != nil || enabled != body.MultiRegionBackupEnabled {
+			return "", cmdutil.ErrNotApplied("backup configuration of cluster "+clusterID, []string{"multiRegionBackupEnabled"})
+		}
+	}
+	var sent []string
+	for _, d := range body.DeploymentConfigs {
+		sent = append(sent, d.RSID+"="+d.DeploymentID)
+	}
+	raw, ok := got["deploymentConfigs"]
+	if !ok {
+		return fmt.Sprintf("Cluster %s: deployment regions %s sent (multi-region backup %s); the answer does not show regions, so that is the server's word",
+			clusterID, strings.Join(sent, ", "), mode), nil
+	}
+	var shownList []api.DeploymentConfig
+	if err := json.Unmarshal(raw, &shownList); err != nil {
+		return "", fmt.Errorf("the server's answer is not a backup configuration: its deploymentConfigs is not a list of {rsId, deploymentId}")
+	}
 	shown := map[string]string{}
-	for _, d := range got.DeploymentConfigs {
+	for _, d := range shownList {
 		shown[d.RSID] = d.DeploymentID
 	}
-	var assigned, missing []string
+	var missing []string
 	for _, d := range body.DeploymentConfigs {
 		if shown[d.RSID] != d.DeploymentID {
 			missing = append(missing, d.RSID+"="+d.DeploymentID)
-			continue
 		}
-		assigned = append(assigned, d.RSID+"="+shown[d.RSID])
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("the server answered with success, but its answer does not show the region of %s for cluster %s: the regions may not have been assigned; check with describe",
-			strings.Join(missing, ", "), opts.ClusterID)
+		return "", fmt.Errorf("the server answered with success, but its answer does not show the region of %s for cluster %s: the regions may not have been assigned; check with describe",
+			strings.Join(missing, ", "), clusterID)
 	}
-	if got.MultiRegionBackupEnabled != body.MultiRegionBackupEnabled {
-		return cmdutil.ErrNotApplied("backup configuration of cluster "+opts.ClusterID, []string{"multiRegionBackupEnabled"})
-	}
-	return printer.Confirm(res, Table, fmt.Sprintf("Cluster %s: deployment regions %s (multi-region backup %s)",
-		opts.ClusterID, strings.Join(assigned, ", "), map[bool]string{true: "enabled", false: "disabled"}[got.MultiRegionBackupEnabled]))
+	return fmt.Sprintf("Cluster %s: deployment regions %s (multi-region backup %s)", clusterID, strings.Join(sent, ", "), mode), nil
 }
 
 // withRegions is a configuration's deploymentConfigs, as shown, with the

@@ -103,17 +103,44 @@ func TestAssignRegionsConfirmsOnTerminal(t *testing.T) {
 	}
 }
 
-// The confirmation comes from the answer: an answer that does not show a
-// region assigned (as the server of old answered) is an error, not a ✓.
-func TestAssignRegionsAnswerWithoutTheRegionsIsAnError(t *testing.T) {
-	for _, answer := range []string{bcJSON, strings.Replace(assignedJSON, `"eu-west"`, `"ap-south"`, 1)} {
+// The confirmation comes from the answer: an answer that shows another
+// region, or another multi-region setting, than was sent is an error, not
+// a ✓.
+func TestAssignRegionsAnswerShowingOtherRegionsIsAnError(t *testing.T) {
+	for answer, want := range map[string]string{
+		strings.Replace(assignedJSON, `"eu-west"`, `"ap-south"`, 1):                                             "does not show the region of shard1=eu-west",
+		strings.Replace(assignedJSON, `"multiRegionBackupEnabled":true`, `"multiRegionBackupEnabled":false`, 1): "does not show the new multiRegionBackupEnabled",
+	} {
 		srv := stubapi.New(t)
 		srv.Reply("PATCH", configPathWant, 200, answer)
 		ios, _, out, _ := iostreams.Test()
 		ios.SetStdoutTTY(true)
 		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard1=eu-west"}, MultiRegion: true})
-		if err == nil || !strings.Contains(err.Error(), "does not show the region of shard1=eu-west") || cmdutil.ExitCode(err) != cmdutil.ExitError || out.Len() != 0 {
-			t.Errorf("err = %v, output %q", err, out.String())
+		if err == nil || !strings.Contains(err.Error(), want) || cmdutil.ExitCode(err) != cmdutil.ExitError || out.Len() != 0 {
+			t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
+		}
+	}
+}
+
+// The real service answers with a backup configuration as the API defines
+// it, which has no deploymentConfigs (only omctl server adds them), and
+// its vendor's client shows answers without multiRegionBackupEnabled
+// either: such an answer neither confirms nor denies the regions, so the
+// 2xx is the server's word, and the confirmation says so.
+func TestAssignRegionsAnswerAsTheAPIDefinesItSucceeds(t *testing.T) {
+	for _, answer := range []string{
+		`{"clusterId":"` + cluster + `","groupId":"` + project + `","statusName":"STARTED","storageEngineName":"WIRED_TIGER","encryptionEnabled":false,"sslEnabled":true,"multiRegionBackupEnabled":true,"multiRegionMisconfigured":false,"links":[]}`,
+		`{"clusterId":"` + cluster + `","encryptionEnabled":false,"groupId":"` + project + `","SSLEnabled":false,"statusName":"STARTED","storageEngineName":"WIRED_TIGER"}`,
+	} {
+		srv := stubapi.New(t)
+		srv.Reply("PATCH", configPathWant, 200, answer)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		ios.SetNoColor(true)
+		err := assignRegionsRun(context.Background(), &AssignRegionsOptions{Deps: cmdutil.Deps{Printer: cmdtest.Printer(ios, "table", now), ProjectID: stubapi.Project(project), Client: srv.Client()}, ClusterID: cluster, Regions: []string{"shard1=eu-west"}, MultiRegion: true})
+		want := "✓ Cluster " + cluster + ": deployment regions shard1=eu-west sent (multi-region backup enabled); the answer does not show regions, so that is the server's word\n"
+		if err != nil || out.String() != want {
+			t.Errorf("err = %v, output %q, want %q", err, out.String(), want)
 		}
 	}
 }

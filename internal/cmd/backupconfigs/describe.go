@@ -27,8 +27,8 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 (GET /groups/{project_id}/backupConfigs/{cluster_id}). With --members, also the
 members available for backup and the preferred member
 (GET .../backupConfigs/{cluster_id}/availableMembers).`,
-		Example: `  omctl backupconfigs describe 5e2b0c2e8f9d4b0012345678
-  omctl backupconfigs describe 5e2b0c2e8f9d4b0012345678 --members -o json`,
+		Example: `  omctl backupconfigs describe 5e3c0c2e8f9d4b0012340001
+  omctl backupconfigs describe 5e3c0c2e8f9d4b0012340001 --members -o json`,
 		Args: cmdutil.ExactArgs(1, "CLUSTER_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ClusterID = args[0]

@@ -25,7 +25,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Long: `List the backup configurations of a project
 (GET /groups/{project_id}/backupConfigs), each as describe shows it without
 its members.`,
-		Example: `  omctl backupconfigs list --project 5e2b0c2e8f9d4b0012345678
+		Example: `  omctl backupconfigs list --project 5e2b0c2e8f9d4b0012340001
   omctl backupconfigs list -o jsonl --jq 'select(.statusName == "STARTED") | .clusterId'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -61,7 +61,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 (GET /admin/backup/groups/{project_id}). PROJECT_ID defaults to --project.
 A project with no such settings answers 404.`,
 		Example: `  omctl backupjobs describe
-  omctl backupjobs describe 5e2b0c2e8f9d4b0012345678 -o json`,
+  omctl backupjobs describe 5e2b0c2e8f9d4b0012340001 -o json`,
 		Args: cmdutil.RangeArgs(0, 1, "PROJECT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

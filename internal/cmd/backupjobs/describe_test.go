@@ -147,3 +147,20 @@ func TestDescribeServerErrorKeepsItsExitCode(t *testing.T) {
 		t.Errorf("403: %v (exit %d), output %q", err, cmdutil.ExitCode(err), out.String())
 	}
 }
+
+// At a terminal the KMIP certificate's password is masked, as a diff
+// masks it, in the detail view and with -o yaml; -o json shows it as the
+// server sent it.
+func TestDescribeAtATerminalMasksTheKMIPPassword(t *testing.T) {
+	body := `{"id":"` + project + `","kmipClientCertPath":"/certs/kmip.pem","kmipClientCertPassword":"kmip-secret!"}`
+	for format, want := range map[string]string{"table": "KMIP password:    ********", "yaml": "kmipClientCertPassword: '********'", "json": `"kmipClientCertPassword": "kmip-secret!"`} {
+		srv := stubapi.New(t)
+		srv.Reply("GET", "/admin/backup/groups/"+project, 200, body)
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		err := describeRun(context.Background(), &DescribeOptions{Deps: srv.Deps(ios, format, project)})
+		if err != nil || !strings.Contains(out.String(), want) || (format != "json" && strings.Contains(out.String(), "kmip-secret!")) {
+			t.Errorf("-o %s: err %v, output:\n%s\nwant %q", format, err, out.String(), want)
+		}
+	}
+}

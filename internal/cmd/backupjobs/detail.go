@@ -5,6 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/rules"
 )
 
 // Detail is the terminal view of `backupjobs describe`.
@@ -24,5 +25,7 @@ var Detail = output.Details("a backup job configuration", func(c api.BackupJobCo
 		{Name: "Sync stores", Value: strings.Join(c.SyncStoreFilter, "\n")},
 		{Name: "Daemons", Value: strings.Join(daemons, "\n")},
 		{Name: "KMIP client cert", Value: c.KMIPClientCertPath},
+		// Said to be set, never shown: -o json shows it as the server sent it.
+		{Name: "KMIP password", Value: rules.Mask("kmipClientCertPassword", c.KMIPClientCertPassword)},
 	}
 })

@@ -157,15 +157,17 @@ func updateRun(ctx context.Context, opts *UpdateOptions) error {
 	if err != nil {
 		return err
 	}
+	var unshown []string
 	if opts.File == "" {
-		if missing := cmdutil.Unapplied(changes, answer); len(missing) > 0 {
-			return cmdutil.ErrNotApplied("backup job settings of project "+projectID, missing)
+		var differ []string
+		if differ, unshown = cmdutil.Unapplied(changes, answer); len(differ) > 0 {
+			return cmdutil.ErrNotApplied("backup job settings of project "+projectID, differ)
 		}
 	}
 	var msg string
 	switch {
 	case current != nil:
-		msg = fmt.Sprintf("Backup job settings of project %s saved: %s", projectID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)))
+		msg = fmt.Sprintf("Backup job settings of project %s saved: %s%s", projectID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)), cmdutil.NotShown(unshown))
 	case readModify:
 		msg = fmt.Sprintf("Backup job settings of project %s created", projectID)
 	default:

@@ -23,7 +23,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Use:               "describe CLUSTER_ID",
 		Short:             "Show a cluster",
 		Long:              `Show a cluster of a project (GET /groups/{project_id}/clusters/{cluster_id}).`,
-		Example:           `  omctl clusters describe 5e3c0c2e8f9d4b0012345678`,
+		Example:           `  omctl clusters describe 5e3c0c2e8f9d4b0012340001`,
 		Args:              cmdutil.ExactArgs(1, "CLUSTER_ID"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.ClustersListed),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -26,7 +26,7 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 order the service discovered them. A sharded cluster is listed with its shards'
 replica sets (their SHARD column set). The ID column is what
 snapshots --cluster and backupconfigs describe take.`,
-		Example: `  omctl clusters list --project 5e2b0c2e8f9d4b0012345678
+		Example: `  omctl clusters list --project 5e2b0c2e8f9d4b0012340001
   omctl clusters list --project shop -o jsonl --jq 'select(.typeName == "REPLICA_SET") | .id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

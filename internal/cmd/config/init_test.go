@@ -9,6 +9,7 @@ import (
 
 	"github.com/zalando/go-keyring"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -20,7 +21,7 @@ import (
 func TestInitOfASecondProfileLeavesTheActiveOne(t *testing.T) {
 	path := configDir(t)
 	ios, _, _, _ := iostreams.Test()
-	ask := func(_ context.Context, _ *InitOptions, a *Answers) error {
+	ask := func(_ context.Context, _ *InitOptions, a *Answers, _ []cfg.Key, _ []api.Project) error {
 		*a = Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "p", PrivateKey: "k"}}
 		return nil
 	}
@@ -35,36 +36,108 @@ func TestInitOfASecondProfileLeavesTheActiveOne(t *testing.T) {
 	}
 }
 
-func TestCheckCredentialsReadsOneAlert(t *testing.T) {
-	const project = "5e2b0c2e8f9d4b0012345678"
-	for _, tt := range []struct {
-		project, path string
-	}{
-		{project, "/groups/" + project + "/alerts"},
-		{"", "/globalAlerts"},
-	} {
-		srv := stubapi.New(t)
-		srv.Reply("GET", tt.path, 200, `{"results":[],"totalCount":0}`)
-		err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv", ProjectID: tt.project}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		req := srv.Only()
-		if req.Method != "GET" || req.Query.Get("itemsPerPage") != "1" || len(req.Body) != 0 {
-			t.Errorf("sent %s %s?%v %q", req.Method, req.Path, req.Query, req.Body)
-		}
+// The key is tried by listing the projects it reads, every page.
+func TestCheckCredentialsListsTheProjects(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups", 200, `{"results":[{"id":"5e2b0c2e8f9d4b0012345678","name":"production","orgId":"5e1a0c2e8f9d4b0012345678"},{"id":"bad"}],"totalCount":2}`)
+	projects, err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(projects) != 1 || projects[0].Name != "production" {
+		t.Errorf("projects %+v", projects)
+	}
+	req := srv.Only()
+	if req.Method != "GET" || req.Query.Get("itemsPerPage") != "500" || len(req.Body) != 0 {
+		t.Errorf("sent %s %s?%v %q", req.Method, req.Path, req.Query, req.Body)
 	}
 }
 
 func TestCheckCredentialsRefusedKeyIsAnAuthError(t *testing.T) {
 	srv := stubapi.New(t)
-	srv.Reply("GET", "/globalAlerts", 403, `{"detail":"no","error":403,"errorCode":"ORG_REQUIRES_ACCESS_LIST","reason":"Forbidden"}`)
-	err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv"}})
+	srv.Reply("GET", "/groups", 403, `{"detail":"no","error":403,"errorCode":"ORG_REQUIRES_ACCESS_LIST","reason":"Forbidden"}`)
+	_, err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: srv.URL, PublicKey: "pub", PrivateKey: "priv"}})
 	if cmdutil.ExitCode(err) != cmdutil.ExitAuth {
 		t.Errorf("err = %v (exit %d)", err, cmdutil.ExitCode(err))
 	}
-	if err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: "://bad"}}); err == nil {
+	if _, err := checkCredentials(context.Background(), &Answers{Profile: cfg.Profile{BaseURL: "://bad"}}); err == nil {
 		t.Error("a bad base URL gave no error")
+	}
+}
+
+// A project typed at "Default project ID" is checked against the projects
+// the key reads once the key is accepted: a name is saved as its id, and
+// a project the key does not read is the project's mistake, never said to
+// be the key's (the key was fine).
+func TestInitChecksTheProjectNotTheKey(t *testing.T) {
+	const id, org = "5e2b0c2e8f9d4b0012345678", "5e1a0c2e8f9d4b0012345678"
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups", 200, `{"results":[{"id":"`+id+`","name":"production","orgId":"`+org+`"}],"totalCount":1}`)
+	for _, tt := range []struct {
+		project, wantErr, wantSaved string
+	}{
+		{"production", "", id},
+		{id, "", id},
+		{"Production Cluster", `project "Production Cluster": the key reads no project of that id or name (the key itself was accepted); it reads production (` + id + `)`, ""},
+	} {
+		path := tempPath(t)
+		ios, _, _, errOut := iostreams.Test()
+		opts := &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Check: checkCredentials,
+			Ask: func(_ context.Context, _ *InitOptions, a *Answers, keys []cfg.Key, _ []api.Project) error {
+				a.BaseURL, a.PublicKey, a.PrivateKey = srv.URL, "pub", "priv"
+				if keys[0].Name == "project_id" {
+					a.ProjectID = tt.project
+				}
+				return nil
+			}}
+		err := initRun(context.Background(), opts)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || strings.Contains(err.Error()+errOut.String(), "key was not accepted") || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+				t.Errorf("%s: err %v, stderr %q", tt.project, err, errOut.String())
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.project, err)
+		}
+		p, _ := path()
+		file, _ := cfg.Load(p)
+		if got := file.Profiles["default"].ProjectID; got != tt.wantSaved {
+			t.Errorf("%s: saved project %q", tt.project, got)
+		}
+	}
+}
+
+// Once the key is accepted, the default project is chosen from the
+// projects it reads (ids first, the current one first of all), and the
+// organization offered is the chosen project's.
+func TestInitOffersThePickerOfProjects(t *testing.T) {
+	const id, other, org = "5e2b0c2e8f9d4b0012345678", "5e2b0c2e8f9d4b0012340002", "5e1a0c2e8f9d4b0012345678"
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups", 200, `{"results":[{"id":"`+other+`","name":"staging","orgId":"5e1a0c2e8f9d4b0012340009"},{"id":"`+id+`","name":"production","orgId":"`+org+`"}],"totalCount":2}`)
+	path := tempPath(t)
+	ios, _, _, errOut := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStdoutTTY(true)
+	script := prompttest.New(t, srv.URL, "pub", "priv", id, "")
+	opts := &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path, Ask: askAtTerminal, Check: checkCredentials, InsecureStorage: true}
+	if err := initRun(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Base URL", "Public key", "Private key", "Default project", "Default organization ID"}; !slices.Equal(script.Asked, want) {
+		t.Errorf("asked %q, want %q", script.Asked, want)
+	}
+	offered := script.Offered["Default project"]
+	if len(offered) != 3 || offered[0].Value != other || offered[0].Label != other+"  staging" || offered[2].Value != noProject {
+		t.Errorf("offered %+v", offered)
+	}
+	p, _ := path()
+	file, _ := cfg.Load(p)
+	if got := file.Profiles["default"]; got.ProjectID != id || got.OrgID != org {
+		t.Errorf("saved %+v", got)
+	}
+	if !strings.Contains(errOut.String(), "The server accepted the key; it reads 2 project(s).") {
+		t.Errorf("stderr %q", errOut.String())
 	}
 }
 
@@ -80,8 +153,11 @@ func TestInitRefusesWithoutTerminal(t *testing.T) {
 func TestInitSavesValidatedAnswers(t *testing.T) {
 	path := tempPath(t)
 	ios, _, _, _ := iostreams.Test()
-	answer := func(a Answers) func(context.Context, *InitOptions, *Answers) error {
-		return func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = a; return nil }
+	answer := func(a Answers) func(context.Context, *InitOptions, *Answers, []cfg.Key, []api.Project) error {
+		return func(_ context.Context, _ *InitOptions, ans *Answers, _ []cfg.Key, _ []api.Project) error {
+			*ans = a
+			return nil
+		}
 	}
 	bad := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", ProjectID: "not\nhex"}}
 	if err := initRun(context.Background(), &InitOptions{Deps: cmdutil.Deps{IO: ios}, ConfigPath: path, Ask: answer(bad)}); err == nil {
@@ -109,10 +185,16 @@ func TestInitChecksTheKeyBeforeSaving(t *testing.T) {
 	org := "5e1a0c2e8f9d4b0012345678"
 	answers := Answers{Profile: cfg.Profile{BaseURL: "https://om:8443", PublicKey: "pub", PrivateKey: "priv", OrgID: org}}
 	var checked *Answers
-	refused := func(_ context.Context, ans *Answers) error { checked = ans; return errors.New("401 UNAUTHORIZED") }
+	refused := func(_ context.Context, ans *Answers) ([]api.Project, error) {
+		checked = ans
+		return nil, errors.New("401 UNAUTHORIZED")
+	}
 	newOpts := func(ios *iostreams.IOStreams, script *prompttest.Script) *InitOptions {
 		return &InitOptions{Deps: cmdutil.Deps{IO: ios, Prompter: script}, ConfigPath: path,
-			Ask:   func(_ context.Context, _ *InitOptions, ans *Answers) error { *ans = answers; return nil },
+			Ask: func(_ context.Context, _ *InitOptions, ans *Answers, _ []cfg.Key, _ []api.Project) error {
+				*ans = answers
+				return nil
+			},
 			Check: refused}
 	}
 	// Refused, and nobody to ask: nothing saved.
@@ -146,8 +228,8 @@ func TestInitChecksTheKeyBeforeSaving(t *testing.T) {
 	// Accepted: saved without a question.
 	ios, _, _, errOut := iostreams.Test()
 	opts := newOpts(ios, nil)
-	opts.Check = func(context.Context, *Answers) error { return nil }
-	if err := initRun(context.Background(), opts); err != nil || !strings.Contains(errOut.String(), "The server accepted the key.") ||
+	opts.Check = func(context.Context, *Answers) ([]api.Project, error) { return nil, nil }
+	if err := initRun(context.Background(), opts); err != nil || !strings.Contains(errOut.String(), "The server accepted the key;") ||
 		!strings.Contains(errOut.String(), "the private key in the OS credential store") {
 		t.Errorf("err = %v, stderr %q", err, errOut.String())
 	}

@@ -38,7 +38,7 @@ echo on a terminal, or reads one line from standard input. It goes to the
 OS credential store, or to the file with --insecure-storage or when no
 store answers (omctl says so).`,
 		Example: `  omctl config set base_url https://opsmanager.example.com:8443
-  omctl config set -P staging project_id 5e2b0c2e8f9d4b0012345678
+  omctl config set -P staging project_id 5e2b0c2e8f9d4b0012340002
   omctl config set private_key
   omctl config set private_key < /run/secrets/om-key`,
 		Args:              cmdutil.RangeArgs(1, 2, "KEY", "VALUE"),

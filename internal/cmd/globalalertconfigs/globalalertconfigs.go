@@ -87,8 +87,8 @@ input (one a line, the first field of each). They are changed 8 at a time,
 and one line per configuration says what happened, as for alertconfigs.
 --dry-run prints each PUT and the configuration's diff, and sends nothing.
 At a terminal omctl asks before changing several; --yes skips that.`,
-		Example: "  omctl globalalertconfigs " + verb + " 5f1a0c2e8f9d4b0012345678\n" +
-			"  omctl globalalertconfigs list | cut -f1 | omctl globalalertconfigs " + verb + " -",
+		Example: "  omctl globalalertconfigs " + verb + " 5f2b0c2e8f9d4b0012340003\n" +
+			"  omctl globalalertconfigs list --all | cut -f1 | omctl globalalertconfigs " + verb + " -",
 		Args:              cmdutil.RangeArgs(1, math.MaxInt, "GLOBAL_ALERT_CONFIG_ID"),
 		ValidArgsFunction: alertconfigs.CompleteIDs(f, func() (string, error) { return api.ListGlobalAlertConfigs.Path(), nil }),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -63,10 +63,11 @@ is a time to come.)`,
 }
 
 func listRun(ctx context.Context, opts *ListOptions) error {
-	q, err := alerts.StatusQuery(opts.Status)
+	filter, err := alerts.ParseFilter(opts.Status, "")
 	if err != nil {
 		return err
 	}
+	q := filter.Query()
 	for flag, value := range map[string]string{"--since": opts.Since, "--until": opts.Until} {
 		if _, err := cmdutil.ParsePastTime(value, time.Time{}); value != "" && err != nil {
 			return cmdutil.FlagErrorf("invalid %s %v", flag, strings.TrimPrefix(err.Error(), "invalid time "))
@@ -102,5 +103,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	lo.Query = q
-	return printer.List(c.Pages(ctx, api.ListGlobalAlerts.Path(), lo), lo.All, alerts.Table)
+	return printer.List(filter.Pages(c.Pages(ctx, api.ListGlobalAlerts.Path(), lo)), opts.List.Part(), alerts.Table)
 }

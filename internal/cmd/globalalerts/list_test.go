@@ -47,7 +47,7 @@ func TestListRejectsBadFilters(t *testing.T) {
 		opts ListOptions
 		want string
 	}{
-		{ListOptions{Status: "open"}, "valid values are TRACKING, OPEN, CLOSED"},
+		{ListOptions{Status: "opened"}, "valid values are TRACKING, OPEN, CLOSED, CANCELLED"},
 		{ListOptions{Since: "last tuesday"}, `invalid --since "last tuesday": want RFC 3339 (2026-12-01T10:00:00Z), a date (2026-12-01) or a duration back from now`},
 		{ListOptions{Since: "2026-11-20", Until: "2026-11-01"}, "is before --since"},
 	} {
@@ -113,7 +113,7 @@ func TestStatusCompletion(t *testing.T) {
 		t.Fatal("--status has no completion")
 	}
 	got, _ := complete(cmd, nil, "")
-	if len(got) != 3 || got[0] != "TRACKING" || got[1] != "OPEN" || got[2] != "CLOSED" {
+	if len(got) != 4 || got[0] != "TRACKING" || got[1] != "OPEN" || got[2] != "CLOSED" || got[3] != "CANCELLED" {
 		t.Errorf("completions = %v", got)
 	}
 }
@@ -237,7 +237,7 @@ func TestListRefusesBadInputBeforeSending(t *testing.T) {
 		{ListOptions{Until: "yesterday"}, "table", `invalid --until "yesterday"`},
 		// 7 days ago is before 1 day ago.
 		{ListOptions{Since: "1d", Until: "7d"}, "table", "--until 7d is before --since 1d"},
-		{ListOptions{Status: "CANCELLED"}, "table", `invalid --status "CANCELLED"`},
+		{ListOptions{Status: "GONE"}, "table", `invalid --status "GONE"`},
 		{ListOptions{List: &cmdutil.ListFlags{Page: 1, Limit: 0}}, "table", "invalid --limit 0"},
 		{ListOptions{List: &cmdutil.ListFlags{Page: -1, Limit: 10}}, "table", "invalid --page -1"},
 		{ListOptions{List: &cmdutil.ListFlags{Page: 1, Limit: 10, Parallel: 99}}, "table", "invalid --parallel 99"},

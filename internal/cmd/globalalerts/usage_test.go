@@ -21,7 +21,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		want string
 	}{
 		{[]string{"globalalerts", "list", "OPEN"}, `unknown command "OPEN"`},
-		{[]string{"globalalerts", "list", "--status", "open"}, `invalid --status "open": valid values are TRACKING, OPEN, CLOSED`},
+		{[]string{"globalalerts", "list", "--status", "opened"}, `invalid --status "opened": valid values are TRACKING, OPEN, CLOSED, CANCELLED`},
 		{[]string{"globalalerts", "list", "--limit", "ten"}, `invalid --limit "ten": want an integer`},
 		{[]string{"globalalerts", "list", "--since", "1d", "--until", "7d"}, "--until 7d is before --since 1d\nRun 'omctl globalalerts list --help'"},
 	} {

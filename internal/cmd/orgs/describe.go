@@ -23,7 +23,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Use:               "describe ORG_ID",
 		Short:             "Show an organization",
 		Long:              `Show an organization (GET /orgs/{org_id}).`,
-		Example:           `  omctl orgs describe 5e1a0c2e8f9d4b0012345678`,
+		Example:           `  omctl orgs describe 5e1a0c2e8f9d4b0012340001`,
 		Args:              cmdutil.ExactArgs(1, "ORG_ID"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.OrgsListed),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -28,8 +28,8 @@ func NewCmdProjects(f *cmdutil.Factory, runF func(context.Context, *ProjectsOpti
 		Long: `List the projects of an organization that the API key reads
 (GET /orgs/{org_id}/groups). --name keeps those of that whole name, without
 regard to case.`,
-		Example: `  omctl orgs projects 5e1a0c2e8f9d4b0012345678
-  omctl orgs projects 5e1a0c2e8f9d4b0012345678 --name shop`,
+		Example: `  omctl orgs projects 5e1a0c2e8f9d4b0012340001
+  omctl orgs projects 5e1a0c2e8f9d4b0012340001 --name production`,
 		Args:              cmdutil.ExactArgs(1, "ORG_ID"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.OrgsListed),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -25,7 +25,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Short: "Show a project by ID or name",
 		Long: `Show a project: by its ID (GET /groups/{project_id}), or by its name
 (GET /groups/byName/{name}; names are matched exactly, case included).`,
-		Example: `  omctl projects describe 5e2b0c2e8f9d4b0012345678
+		Example: `  omctl projects describe 5e2b0c2e8f9d4b0012340001
   omctl projects describe shop -o json`,
 		Args:              cmdutil.ExactArgs(1, "PROJECT_ID|NAME"),
 		ValidArgsFunction: cmdutil.CompleteListed(f, 0, cmdutil.ProjectsListed),

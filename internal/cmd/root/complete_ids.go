@@ -26,10 +26,11 @@ func completeIDs(root *cobra.Command, f *cmdutil.Factory) {
 		"backupjobs describe":          cmdutil.ProjectsListed,
 		"backupjobs update":            cmdutil.ProjectsListed,
 	}
-	flags := map[string]cmdutil.Listed{
-		"snapshots list":     cmdutil.ClustersListed,
-		"snapshots describe": cmdutil.ClustersListed,
-		"snapshots expire":   cmdutil.ClustersListed,
+	flags := map[string]map[string]cmdutil.Listed{
+		"snapshots list":     {"cluster": cmdutil.ClustersListed},
+		"snapshots describe": {"cluster": cmdutil.ClustersListed},
+		"snapshots expire":   {"cluster": cmdutil.ClustersListed},
+		"backupjobs update":  {"oplog-store": cmdutil.OplogStoresListed, "snapshot-store": cmdutil.SnapshotStoresListed},
 	}
 	for _, group := range root.Commands() {
 		for _, cmd := range group.Commands() {
@@ -42,8 +43,10 @@ func completeIDs(root *cobra.Command, f *cmdutil.Factory) {
 			if l, ok := args[path]; ok && cmd.ValidArgsFunction == nil {
 				cmd.ValidArgsFunction = cmdutil.CompleteListed(f, 0, l)
 			}
-			if l, ok := flags[path]; ok && cmd.Flags().Lookup("cluster") != nil {
-				_ = cmd.RegisterFlagCompletionFunc("cluster", cmdutil.CompleteListed(f, -1, l))
+			for flag, l := range flags[path] {
+				if cmd.Flags().Lookup(flag) != nil {
+					_ = cmd.RegisterFlagCompletionFunc(flag, cmdutil.CompleteListed(f, -1, l))
+				}
 			}
 		}
 	}

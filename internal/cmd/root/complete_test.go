@@ -80,3 +80,16 @@ func TestProfileCompletion(t *testing.T) {
 		t.Errorf("profiles = %q", out.String())
 	}
 }
+
+// backupjobs update offers the stores' ids for its store filters.
+func TestBackupJobsStoreFlagsCompleteStoreIDs(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/admin/backup/oplog/s3Configs", 200, `{"results":[{"id":"oplog-us-east-1","s3BucketName":"acme-oplogs"}],"totalCount":1}`)
+	srv.Reply("GET", "/admin/backup/snapshot/s3Configs", 200, `{"results":[{"id":"blockstore-us-1","s3BucketName":"acme-blocks"}],"totalCount":1}`)
+	for flag, want := range map[string]string{"--oplog-store": "oplog-us-east-1", "--snapshot-store": "blockstore-us-1"} {
+		code, out, _ := run(t, srv.URL, "__complete", "backupjobs", "update", flag, "")
+		if code != 0 || !strings.HasPrefix(out, want+"\t") {
+			t.Errorf("%s: completion = %q (exit %d), want %s first", flag, out, code, want)
+		}
+	}
+}

@@ -39,10 +39,11 @@ Without --exit-code, diff exits 0 whether or not something would change.
 
 apply:
   0  every document applied, or nothing to change
-  1  a document cannot be applied: nothing was sent, every problem listed
-     on stderr; or a write failed (then the code of that error, 3 or 4 when
-     it is a 404 or 401/403): the run stops and says what was done and
-     what was not, the summary line last
+  1  a document cannot be applied: nothing was written, every problem
+     listed on stderr; or a write failed (then the code of that error, 3 or
+     4 when it is a 404 or 401/403), or lost its connection once sent (its
+     outcome unknown, counted apart): the run stops and says what was done
+     and what was not, the summary line last
 `},
 	{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
 profile of the config file, in that order of precedence. CI jobs can run on
@@ -68,7 +69,7 @@ environment variables alone, with no config file.
 	{"formatting", "Output formats, --jq and pipelines", `-o table (default)
   On a terminal: an aligned table with headers. Piped: tab-separated rows
   without a header, one resource per line, for cut and awk:
-    omctl alerts list --status OPEN | cut -f1
+    omctl alerts list --status OPEN --all | cut -f1
   --no-headers leaves the header out on a terminal too. Colour: NO_COLOR or
   CLICOLOR=0 turn it off, CLICOLOR_FORCE keeps it when piped.
 
@@ -92,6 +93,12 @@ environment variables alone, with no config file.
   results print raw, like jq -r. A bad expression fails before any request.
     omctl alerts list --all --jq '.results[] | select(.status=="OPEN") | .id'
     omctl alerts list --all -o jsonl --jq '.eventTypeName' | sort | uniq -c
+
+Pages
+  A list prints its first page (100 items) unless --all, --page or --limit
+  says otherwise; when more items exist, stderr says so in every format,
+  piped or not (Showing 100 of 250; --all for every page). A pipeline that
+  acts on every item wants --all.
 
 alerts list --watch
   Prints alerts one at a time, as they appear or change, so it takes -o table

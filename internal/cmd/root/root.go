@@ -250,6 +250,7 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 	} else {
 		err = timeoutError(err, f.Flags.RequestTimeout)
 	}
+	err = f.NoteSource(err)
 	fmt.Fprintf(ios.ErrOut, "Error: %v\n", err)
 	code := cmdutil.ExitCode(err)
 	if code == cmdutil.ExitUsage && executed != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -163,6 +164,32 @@ func TestEveryCommandHasExampleAndLong(t *testing.T) {
 		if c.Runnable() && !c.HasSubCommands() && c.Name() != "help" && !strings.HasPrefix(c.CommandPath(), "omctl completion") && c.GroupID != "help" {
 			if c.Example == "" || c.Long == "" {
 				t.Errorf("%s lacks Long or Example", c.CommandPath())
+			}
+		}
+	}
+}
+
+// Every id in a help example is one of omctl server --demo's, so that an
+// example copied against the demo finds what it names (README: "Examples
+// use the ids of omctl server --demo").
+func TestHelpExamplesUseTheDemoIDs(t *testing.T) {
+	data, err := json.Marshal(store.DemoFixtures(time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hex := regexp.MustCompile(`\b[0-9a-f]{24}\b`)
+	demo := map[string]bool{}
+	for _, id := range hex.FindAllString(string(data), -1) {
+		demo[id] = true
+	}
+	ios, _, _, _ := iostreams.Test()
+	for _, c := range allCommands(NewCmdRoot(cmdutil.New(ios))) {
+		if strings.HasPrefix(c.CommandPath(), "omctl server faults") {
+			continue // a fault's id is made by the running server
+		}
+		for _, id := range hex.FindAllString(c.Example, -1) {
+			if !demo[id] {
+				t.Errorf("%s: the example's id %s is not one of the demo's", c.CommandPath(), id)
 			}
 		}
 	}

@@ -4,14 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/prompt"
+	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -95,5 +100,57 @@ func TestACancelledPromptExits130Silently(t *testing.T) {
 	}
 	if _, silent := silentExit(context.Background(), errors.New("boom")); silent {
 		t.Error("an error was kept silent")
+	}
+}
+
+// A value the server, the network or a command refuses names where it
+// came from, for every setting: OMCTL_PROJECT_ID=bad is the variable's
+// mistake, and a user who forgot it was set learns it from the error.
+func TestARefusedSettingNamesWhereItCameFrom(t *testing.T) {
+	const unknown = "5e2b0c2e8f9d4b00123400ff"
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/byName/bad", 404, `{"detail":"No group with name \"bad\" exists.","error":404,"errorCode":"GROUP_NAME_NOT_FOUND","parameters":["bad"],"reason":"Not Found"}`)
+	srv.Reply("GET", "/groups/"+unknown+"/alerts", 404, `{"detail":"No group with ID `+unknown+` exists.","error":404,"errorCode":"GROUP_NOT_FOUND","parameters":["`+unknown+`"],"reason":"Not Found"}`)
+	srv.Reply("GET", "/groups/"+project+"/alertConfigs", 401, `{"error":401,"reason":"Unauthorized","detail":"You are not authorized for this resource."}`)
+	srv.Reply("GET", "/orgs/5e1a0c2e8f9d4b00123400ff/apiKeys", 404, `{"detail":"No organization with ID 5e1a0c2e8f9d4b00123400ff exists.","error":404,"errorCode":"ORG_NOT_FOUND","reason":"Not Found"}`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	emptyFile := filepath.Join(dir, "empty")
+	if err := os.WriteFile(emptyFile, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{map[string]string{"OMCTL_PROJECT_ID": "bad"}, []string{"alerts", "list"}, `project "bad" (from OMCTL_PROJECT_ID; not 24 hexadecimal digits, so read as a name): 404 GROUP_NAME_NOT_FOUND`},
+		{map[string]string{"OMCTL_PROJECT_ID": unknown}, []string{"alerts", "list"}, `404 GROUP_NOT_FOUND: No group with ID ` + unknown + ` exists. (project_id "` + unknown + `" from OMCTL_PROJECT_ID)`},
+		{nil, []string{"alerts", "list", "--project", unknown}, `(project_id "` + unknown + `" from --project)`},
+		{nil, []string{"alertconfigs", "list"}, `401 UNAUTHORIZED: You are not authorized for this resource. (public_key "pub" from OMCTL_PUBLIC_KEY, private_key from OMCTL_PRIVATE_KEY)`},
+		{map[string]string{"OMCTL_ORG_ID": "5e1a0c2e8f9d4b00123400ff"}, []string{"apikeys", "list"}, `404 ORG_NOT_FOUND: No organization with ID 5e1a0c2e8f9d4b00123400ff exists. (org_id "5e1a0c2e8f9d4b00123400ff" from OMCTL_ORG_ID)`},
+		{map[string]string{"OMCTL_ORG_ID": "5E1A0C2E8F9D4B0012340001"}, []string{"apikeys", "list"}, `did you mean 5e1a0c2e8f9d4b0012340001? (from OMCTL_ORG_ID)`},
+		{map[string]string{"OMCTL_BASE_URL": closed}, []string{"alerts", "list"}, `the connection was refused: is the server running, and is the base URL's port right? (base_url "` + closed + `" from OMCTL_BASE_URL)`},
+		{map[string]string{"OMCTL_PROFILE": "nope"}, []string{"alerts", "list"}, `profile "nope" (from OMCTL_PROFILE) not found`},
+		{map[string]string{"OMCTL_OUTPUT": "yaml"}, []string{"alerts", "list", "--watch"}, `--watch takes -o table or -o jsonl, not -o yaml (output "yaml" from OMCTL_OUTPUT)`},
+		{map[string]string{"OMCTL_CA_CERT": emptyFile}, []string{"alerts", "list"}, `holds no PEM certificate (ca_cert from OMCTL_CA_CERT)`},
+		{map[string]string{"OMCTL_PRIVATE_KEY": "", "OMCTL_PRIVATE_KEY_FILE": emptyFile}, []string{"alerts", "list"}, `is empty (private_key_file from OMCTL_PRIVATE_KEY_FILE)`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmdtest.Env(t, srv.URL, project)
+			t.Setenv("OMCTL_RETRIES", "0")
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			ios, _, _, errOut := iostreams.Test()
+			if code := Run(tc.args, ios); code == 0 || !strings.Contains(errOut.String(), tc.want) {
+				t.Errorf("%v %v: exit %d, stderr %q; want %q", tc.env, tc.args, code, errOut.String(), tc.want)
+			}
+		})
 	}
 }

@@ -77,7 +77,8 @@ func describe(t *testing.T, kind rules.StoreKind, format string, tty bool) (stri
 	return out.String(), err
 }
 
-func TestDescribeOnATerminalShowsEveryFieldButTheSecret(t *testing.T) {
+// The secret key is said to be set, masked as a diff masks it.
+func TestDescribeOnATerminalShowsEveryFieldTheSecretMasked(t *testing.T) {
 	out, err := describe(t, rules.OplogStore, "table", true)
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +90,7 @@ Region override:        eu-west-1
 Path-style access:      true
 Auth method:            KEYS
 Access key:             AKIA1
+Secret key:             ********
 Max connections:        50
 Load factor:            2
 Server-side encryption: false
@@ -106,6 +108,19 @@ Custom certificates:    ca.pem
 	}
 	if strings.Contains(out, "secret!") {
 		t.Error("the secret key is shown")
+	}
+}
+
+// At a terminal -o yaml masks the secret key, which -o json shows as the
+// server sent it, terminal or not.
+func TestDescribeYAMLAtATerminalMasksTheSecret(t *testing.T) {
+	out, err := describe(t, rules.OplogStore, "yaml", true)
+	if err != nil || strings.Contains(out, "secret!") || !strings.Contains(out, "cloudSecretKey: '********'") {
+		t.Errorf("err %v, yaml at a terminal:\n%s", err, out)
+	}
+	out, err = describe(t, rules.OplogStore, "json", true)
+	if err != nil || !strings.Contains(out, "secret!") {
+		t.Errorf("err %v, json at a terminal:\n%s", err, out)
 	}
 }
 

@@ -5,10 +5,12 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/output"
+	"github.com/omctl/omctl/internal/rules"
 )
 
-// Detail is the terminal view of a store's describe. Secret keys are left
-// out: -o json shows the store as the server sent it.
+// Detail is the terminal view of a store's describe. A secret key is said
+// to be set, masked, never shown: -o json shows the store as the server
+// sent it.
 var Detail = output.Details("a store", func(s api.S3Store) []output.Field {
 	certs := make([]string, len(s.CustomCertificates))
 	for i, c := range s.CustomCertificates {
@@ -22,6 +24,7 @@ var Detail = output.Details("a store", func(s api.S3Store) []output.Field {
 		{Name: "Path-style access", Value: optBool(s.PathStyleAccessEnabled)},
 		{Name: "Auth method", Value: authMethod(s)},
 		{Name: "Access key", Value: s.CloudAccessKey + s.AWSAccessKey},
+		{Name: "Secret key", Value: rules.Mask("cloudSecretKey", s.CloudSecretKey+s.AWSSecretKey)},
 		{Name: "Max connections", Value: optInt(s.S3MaxConnections)},
 		{Name: "Load factor", Value: optInt(s.LoadFactor)},
 		{Name: "Server-side encryption", Value: optBool(s.SSEEnabled)},

@@ -165,17 +165,19 @@ func Write(ctx context.Context, opts *WriteOptions, e api.Endpoint, kind rules.S
 		return err
 	}
 	msg := fmt.Sprintf("%s %s created", cmdutil.Title(what), got.ID)
+	if got.ID == "" {
+		msg = fmt.Sprintf("%s %v created; the answer does not show its id, so that is the server's word", cmdutil.Title(what), body["id"])
+	}
 	if op == rules.Replace {
 		answer, _ := cmdutil.Object(c.Content(res), aWhat)
+		var unshown []string
 		if readModify {
-			for _, key := range []string{"cloudAccessKey", "awsAccessKey"} {
-				delete(changes, key) // not shown for a store that authenticates with a role
-			}
-			if missing := cmdutil.Unapplied(changes, answer); len(missing) > 0 {
-				return cmdutil.ErrNotApplied(what+" "+storeID, missing)
+			var differ []string
+			if differ, unshown = cmdutil.Unapplied(changes, answer); len(differ) > 0 {
+				return cmdutil.ErrNotApplied(what+" "+storeID, differ)
 			}
 		}
-		msg = fmt.Sprintf("%s %s updated: %s", cmdutil.Title(what), storeID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)))
+		msg = fmt.Sprintf("%s %s updated: %s%s", cmdutil.Title(what), storeID, cmdutil.ChangeSummary(cmdutil.ChangedFields(current, answer)), cmdutil.NotShown(unshown))
 		if current == nil {
 			msg = fmt.Sprintf("%s %s updated", cmdutil.Title(what), storeID)
 		}

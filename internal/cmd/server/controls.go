@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"iter"
+	"net/http"
 
 	"github.com/spf13/cobra"
 
@@ -30,9 +33,26 @@ func control(ctx context.Context, d cmdutil.Deps, e api.Endpoint, body any, valu
 	}
 	res, err := c.Do(ctx, e.Method, e.Path(values...), nil, body)
 	if err != nil {
-		return nil, err
+		return nil, notOmctlServer(e, err)
 	}
 	return res.Body, nil
+}
+
+// notOmctlServer is err, or, when the answer to a test control shows that
+// the base URL's server is not omctl server (a real service answers the
+// unknown path without the API's error body: 404, 405 or 501, an HTML
+// page), an error that says so: only omctl server has test controls.
+func notOmctlServer(e api.Endpoint, err error) error {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.ErrorCode != "" {
+		return err
+	}
+	switch apiErr.StatusCode {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return fmt.Errorf("the base URL's server is not omctl server: it answered %s %s with %d %s, not as omctl server's test controls do; `omctl server` trigger, clock, reset, dump, requests, faults and notifications work only against omctl server (omctl server --demo, or the server of omctl server --env-file)",
+			e.Method, e.Pattern, apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+	}
+	return err
 }
 
 // onePage shows a body holding a list under key as a list of one page.

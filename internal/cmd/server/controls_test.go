@@ -3,9 +3,13 @@ package server
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
@@ -63,6 +67,52 @@ func TestTriggerSendsTheConditionAndPrintsTheAlerts(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "5f1a0c2e8f9d4b0012345678\tTRACKING\tHOST_DOWN\t") {
 		t.Errorf("output = %q", out.String())
+	}
+}
+
+// Without a target the condition is the project's own, and the command
+// says so: an alert naming no host would look like a mistake.
+func TestTriggerWithoutATargetSaysTheAlertIsAboutTheProject(t *testing.T) {
+	srv := stubapi.New(t)
+	srv.ReplyControl("POST", "events", 200, `{"alerts":[{"id":"5f1a0c2e8f9d4b0012345678","status":"OPEN","eventTypeName":"HOST_DOWN","created":"2026-01-01T00:00:00Z"}]}`)
+	ios, _, _, errOut := iostreams.Test()
+	err := triggerRun(context.Background(), &TriggerOptions{Deps: srv.Deps(ios, "table", project), Event: "HOST_DOWN", Target: map[string]*string{}})
+	if want := "the condition was reported for project " + project + " itself, so its alerts name no host, replica set or cluster"; err != nil || !strings.Contains(errOut.String(), want) {
+		t.Errorf("err %v, stderr %q", err, errOut.String())
+	}
+	if _, sent := srv.Only().JSON(t)["target"]; sent {
+		t.Error("an empty target was sent")
+	}
+}
+
+// Against a server that is not omctl server (the real service answers the
+// unknown control path with an HTML page and no API error body), every
+// control command says so, not "501 … an HTML page".
+func TestControlsAgainstAnotherServerSayItIsNotOmctlServer(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusNotImplemented)
+		io.WriteString(w, "<html><head><title>Not Implemented</title></head></html>")
+	}))
+	defer other.Close()
+	none := 0
+	deps := func(ios *iostreams.IOStreams) cmdutil.Deps {
+		return cmdutil.Deps{IO: ios, ProjectID: stubapi.Project(project), Printer: stubapi.Printer(ios, "table", ""),
+			Client: func() (*client.Client, error) { return client.New(client.Options{BaseURL: other.URL, Retries: &none}) }}
+	}
+	ios, _, _, _ := iostreams.Test()
+	for name, run := range map[string]func() error{
+		"trigger": func() error {
+			return triggerRun(context.Background(), &TriggerOptions{Deps: deps(ios), Event: "HOST_DOWN", Target: map[string]*string{}})
+		},
+		"requests": func() error {
+			return requestsRun(context.Background(), &RequestsOptions{Deps: deps(ios), List: &cmdutil.ListFlags{Page: 1, Limit: 100}})
+		},
+	} {
+		err := run()
+		if err == nil || !strings.Contains(err.Error(), "the base URL's server is not omctl server: it answered") || !strings.Contains(err.Error(), "501 Not Implemented") {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 

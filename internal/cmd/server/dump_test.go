@@ -12,6 +12,7 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/testutil/answers"
+	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
 // A server started on the dump of a demo server answers every list and
@@ -27,7 +28,7 @@ func TestDumpLoadsIntoAServerThatAnswersTheSame(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "dump.json")
 	ios, _, _, errOut := iostreams.Test()
 	err := dumpRun(context.Background(), &DumpOptions{
-		Deps: cmdutil.Deps{IO: ios, Client: func() (*client.Client, error) { return src, nil }},
+		Deps: cmdutil.Deps{IO: ios, Client: func() (*client.Client, error) { return src, nil }, Printer: stubapi.Printer(ios, "json", "")},
 		File: file,
 	})
 	if err != nil {
@@ -54,5 +55,31 @@ func TestDumpLoadsIntoAServerThatAnswersTheSame(t *testing.T) {
 	}
 	if diff := answers.Diff(a, answers.Collect(t, dst, answers.DemoHosts())); len(diff) > 0 {
 		t.Errorf("%d answers differ:\n%s", len(diff), strings.Join(diff, "\n"))
+	}
+}
+
+// -o is the format, as for every command: the dump goes to --file, and a
+// file given to -o, as before, is a usage error that says how it is
+// written now, before anything is asked of the server.
+func TestDumpOutputIsAFormatAndOldUsageIsExplained(t *testing.T) {
+	ios, _, _, _ := iostreams.Test()
+	for output, want := range map[string]string{
+		"json.out": "-o is the output format (json or yaml), as for every command, no longer the file: write the dump with --file json.out",
+		"-":        "the dump goes to standard output when --file is not given",
+	} {
+		err := dumpRun(context.Background(), &DumpOptions{Deps: cmdutil.Deps{IO: ios}, Output: output})
+		if err == nil || !strings.Contains(err.Error(), want) || cmdutil.ExitCode(err) != cmdutil.ExitUsage {
+			t.Errorf("-o %s: %v, want %q", output, err, want)
+		}
+	}
+	srv := stubapi.New(t)
+	srv.ReplyControl("GET", "fixtures", 200, `{"projects":[{"id":"5e2b0c2e8f9d4b0012340001","name":"p"}]}`)
+	ios, _, out, _ := iostreams.Test()
+	err := dumpRun(context.Background(), &DumpOptions{Deps: srv.Deps(ios, "yaml", ""), Output: "yaml"})
+	if err != nil || out.String() != "projects:\n  - id: 5e2b0c2e8f9d4b0012340001\n    name: p\n" {
+		t.Errorf("-o yaml: %v %q", err, out.String())
+	}
+	if _, err := os.Stat("yaml"); err == nil {
+		t.Error("-o yaml wrote a file named yaml")
 	}
 }

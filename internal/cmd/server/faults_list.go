@@ -47,5 +47,5 @@ func faultsListRun(ctx context.Context, opts *FaultsListOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, api.ListFaults.Path(), lo), lo.All, FaultTable)
+	return notOmctlServer(api.ListFaults, printer.List(c.Pages(ctx, api.ListFaults.Path(), lo), opts.List.Part(), FaultTable))
 }

@@ -71,5 +71,5 @@ func notificationsRun(ctx context.Context, opts *NotificationsOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, api.ListNotifications.Path(), lo), lo.All, notificationsTable)
+	return notOmctlServer(api.ListNotifications, printer.List(c.Pages(ctx, api.ListNotifications.Path(), lo), opts.List.Part(), notificationsTable))
 }

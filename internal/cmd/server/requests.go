@@ -109,5 +109,5 @@ func requestsRun(ctx context.Context, opts *RequestsOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(c.Pages(ctx, api.ListRequests.Path(), lo), lo.All, RequestTable)
+	return notOmctlServer(api.ListRequests, printer.List(c.Pages(ctx, api.ListRequests.Path(), lo), opts.List.Part(), RequestTable))
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/alerts"
 	"github.com/omctl/omctl/internal/cmdutil"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // TriggerOptions are the inputs of `omctl server trigger`.
@@ -46,7 +48,10 @@ func NewCmdTrigger(f *cmdutil.Factory, runF func(context.Context, *TriggerOption
 		Long: `Report to a running omctl server (the profile's) that an event holds, or has
 cleared with --resolve, for a target in the project; or report a metric sample
 with --metric and --value. The engine raises, updates or closes the alerts of
-every enabled alert configuration that applies, and prints them.
+every enabled alert configuration that applies, and prints them. Without a
+target flag the condition is the project's own: its alerts name no host,
+replica set or cluster. Only omctl server has this control; another server
+(the real service) is said not to be omctl server.
 docs/server.md explains the engine.`,
 		Example: `  omctl server trigger HOST_DOWN --host db1.example.com:27017
   omctl server trigger HOST_DOWN --host db1.example.com:27017 --resolve
@@ -130,5 +135,9 @@ func triggerRun(ctx context.Context, opts *TriggerOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer.List(onePage(res, "alerts"), false, alerts.Table)
+	if len(target) == 0 {
+		// An alert with an empty target would look like a mistake.
+		fmt.Fprintf(opts.IO.ErrOut, "No target given (--host, --replica-set, --cluster-id, ...): the condition was reported for project %s itself, so its alerts name no host, replica set or cluster.\n", project)
+	}
+	return printer.List(onePage(res, "alerts"), output.PageAsked, alerts.Table)
 }

@@ -23,7 +23,7 @@ func NewCmdDescribe(f *cmdutil.Factory, runF func(context.Context, *DescribeOpti
 		Use:     "describe SNAPSHOT_ID (--cluster CLUSTER_ID | --host HOST_ID)",
 		Short:   "Show one snapshot",
 		Long:    "Show one snapshot of a cluster or, deprecated, of a legacy config server.",
-		Example: "  omctl snapshots describe 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 -o json",
+		Example: "  omctl snapshots describe 5f3c0c2e8f9d4b000000019c --cluster 5e3c0c2e8f9d4b0012340001 -o json",
 		Args:    cmdutil.ExactArgs(1, "SNAPSHOT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SnapshotID = args[0]

@@ -44,8 +44,8 @@ diff, and sends nothing.
 
 Without SNAPSHOT_ID, at a terminal, omctl offers the cluster's snapshots to
 choose from; elsewhere it is a usage error.`,
-		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --expires 30d
-  omctl snapshots expire 5f3c0c2e8f9d4b0012345678 --cluster 5e2b0c2e8f9d4b0012345678 --do-not-delete`,
+		Example: `  omctl snapshots expire 5f3c0c2e8f9d4b000000019c --cluster 5e3c0c2e8f9d4b0012340001 --expires 30d
+  omctl snapshots expire 5f3c0c2e8f9d4b000000019c --cluster 5e3c0c2e8f9d4b0012340001 --do-not-delete`,
 		Args: cmdutil.RangeArgs(0, 1, "SNAPSHOT_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -141,30 +141,52 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	if err != nil {
 		return err
 	}
-	var got api.Snapshot
+	var got shownExpiry
 	if err := cmdutil.DecodeAnswer(c.Content(res), "a snapshot", &got); err != nil {
 		return err
 	}
-	if !expiryShown(body, got) {
-		return cmdutil.ErrNotApplied("snapshot "+opts.SnapshotID, []string{map[bool]string{true: "doNotDelete", false: "expires"}[*body.DoNotDelete]})
-	}
-	msg := fmt.Sprintf("Snapshot %s has no expiry", opts.SnapshotID)
-	switch {
-	case got.DoNotDelete:
-		msg = fmt.Sprintf("Snapshot %s will not be deleted", opts.SnapshotID)
-	case got.Expires != "":
-		msg = fmt.Sprintf("Snapshot %s expires at %s", opts.SnapshotID, got.Expires)
+	msg, err := got.confirm(opts.SnapshotID, body)
+	if err != nil {
+		return err
 	}
 	return printer.Confirm(res, Table, msg)
 }
 
-// expiryShown says whether the server's answer shows the change asked for:
-// do-not-delete set, or the new expiry (the same instant, however written).
-func expiryShown(body api.SnapshotExpiryRequest, got api.Snapshot) bool {
+// shownExpiry is what an answer shows of a snapshot's expiry: nil for a
+// field it leaves out.
+type shownExpiry struct {
+	DoNotDelete *bool   `json:"doNotDelete"`
+	Expires     *string `json:"expires"`
+}
+
+// confirm says what the server's answer shows of the change asked for,
+// and fails when it shows another: do-not-delete not set, or another
+// expiry (the same instant, however written, is the same). A field the
+// answer leaves out confirms nothing and denies nothing: the 2xx is then
+// the server's word.
+func (got shownExpiry) confirm(id string, body api.SnapshotExpiryRequest) (string, error) {
 	if *body.DoNotDelete {
-		return got.DoNotDelete
+		switch {
+		case got.DoNotDelete == nil:
+			return fmt.Sprintf("Snapshot %s set not to be deleted%s", id, cmdutil.NotShown([]string{"doNotDelete"})), nil
+		case !*got.DoNotDelete:
+			return "", cmdutil.ErrNotApplied("snapshot "+id, []string{"doNotDelete"})
+		}
+		return fmt.Sprintf("Snapshot %s will not be deleted", id), nil
 	}
-	want, err1 := time.Parse(time.RFC3339, *body.Expires)
-	shown, err2 := time.Parse(time.RFC3339, got.Expires)
-	return !got.DoNotDelete && err1 == nil && err2 == nil && want.Equal(shown)
+	want, _ := time.Parse(time.RFC3339, *body.Expires)
+	switch {
+	case got.DoNotDelete != nil && *got.DoNotDelete:
+		// Kept for good, whatever was asked: no expiry applies.
+		return "", cmdutil.ErrNotApplied("snapshot "+id, []string{"expires"})
+	case got.Expires == nil && got.DoNotDelete != nil:
+		// The API removes expires only when doNotDelete is true.
+		return "", cmdutil.ErrNotApplied("snapshot "+id, []string{"expires"})
+	case got.Expires == nil:
+		return fmt.Sprintf("Snapshot %s set to expire at %s%s", id, *body.Expires, cmdutil.NotShown([]string{"expires"})), nil
+	}
+	if shown, err := time.Parse(time.RFC3339, *got.Expires); err != nil || !want.Equal(shown) {
+		return "", cmdutil.ErrNotApplied("snapshot "+id, []string{"expires"})
+	}
+	return fmt.Sprintf("Snapshot %s expires at %s", id, *got.Expires), nil
 }

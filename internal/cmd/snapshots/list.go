@@ -24,8 +24,8 @@ func NewCmdList(f *cmdutil.Factory, runF func(context.Context, *ListOptions) err
 		Short: "List the snapshots of a cluster or legacy config server",
 		Long: `List the snapshots of a cluster (GET /groups/{project_id}/clusters/{cluster_id}/snapshots)
 or, deprecated, of a legacy config server (GET /groups/{project_id}/hosts/{host_id}/snapshots).`,
-		Example: `  omctl snapshots list --cluster 5e2b0c2e8f9d4b0012345678
-  omctl snapshots list --cluster 5e2b0c2e8f9d4b0012345678 --all --jq '.results[] | select(.complete) | .id'`,
+		Example: `  omctl snapshots list --cluster 5e3c0c2e8f9d4b0012340001
+  omctl snapshots list --cluster 5e3c0c2e8f9d4b0012340001 --all --jq '.results[] | select(.complete) | .id'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -49,5 +49,5 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return err
 	}
 	printer, c := r.Printer, r.Client
-	return printer.List(c.Pages(ctx, at.list(), lo), lo.All, Table)
+	return printer.List(c.Pages(ctx, at.list(), lo), opts.List.Part(), Table)
 }
