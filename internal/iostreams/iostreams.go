@@ -74,3 +74,17 @@ func (s *IOStreams) TerminalHeight() int { return s.termHeight }
 
 // SetTerminalHeight lets tests act as a terminal of a given height.
 func (s *IOStreams) SetTerminalHeight(h int) { s.termHeight = h }
+
+// ClearTerminalLine erases the line the cursor is on, on stderr when it is
+// a terminal, else on stdout when it is one. After Ctrl-C that line holds
+// the ^C the terminal echoed (and the progress bar, if one was drawn), which
+// the next line, or the shell's prompt, would otherwise follow. The output
+// of omctl ends its lines, so the line is otherwise empty.
+func (s *IOStreams) ClearTerminalLine() {
+	switch {
+	case s.stderrTTY:
+		io.WriteString(s.ErrOut, "\r\x1b[K")
+	case s.stdoutTTY:
+		io.WriteString(s.Out, "\r\x1b[K")
+	}
+}

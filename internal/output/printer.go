@@ -93,11 +93,11 @@ func (p *Printer) Resource(body []byte, def TableDef) error {
 	}
 }
 
-// List prints the pages of a list. With several pages (all), JSON output is
-// one merged `{"results": [...], "totalCount": N}`, streamed as pages
-// arrive (through --jq, built once from every item); JSON lines and plain
-// table rows stream as pages arrive.
-func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
+// list prints the pages of a list. With several pages (all), JSON output is
+// one merged `{"results": [...], "totalCount": N}`, built as pages arrive
+// (through --jq, built once from every item); JSON lines and plain table
+// rows stream as pages arrive.
+func (p *Printer) list(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
 	if all {
 		pages = withProgress(p.io, pages)
 	}
@@ -130,7 +130,9 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.
-				_ = t.render(p.io)
+				if len(t.rows) > 0 {
+					_ = t.render(p.io)
+				}
 				return err
 			}
 			shown += len(page.Results)
