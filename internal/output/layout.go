@@ -21,6 +21,10 @@ const (
 	readable  = 12
 )
 
+// longCode is as wide as a code is kept whole while there may be room for
+// less important columns: most event types fit (OUTSIDE_METRIC_THRESHOLD).
+const longCode = 24
+
 // Lines lays rows out as a terminal table of at most width columns and
 // returns its lines, the header line first when withHeader. Times (RFC
 // 3339) in time columns are shown relative to now. A table too wide for
@@ -107,12 +111,17 @@ func (l *layout) natural(i int) int {
 }
 
 // comfortable is the width column i takes while there may be room for
-// less important ones: free text cut to a readable width, the shortest
-// header; and floor the narrowest it can be at all.
+// less important ones: free text cut to a readable width, the rare code
+// longer than most shortened, the shortest header; and floor the
+// narrowest it can be at all.
 func (l *layout) comfortable(i int) int {
 	values := l.valuesWidth(i)
-	if l.cols[i].kind == kindText && i > 0 {
+	switch {
+	case i == 0:
+	case l.cols[i].kind == kindText:
 		values = min(values, readable)
+	case l.cols[i].kind == kindCode:
+		values = min(values, max(longCode, l.floor(i)))
 	}
 	return max(values, l.headerWidth(i, true))
 }
@@ -182,28 +191,31 @@ func (l *layout) fit(width int) {
 		}
 	}
 	l.grow(order, width)
-	// A column still cut makes room for itself by leaving out columns
-	// less important than it, when that is enough to show it whole.
+	// A column still cut takes room from columns less important than it,
+	// down to their floor, and from columns with nothing in them but a
+	// header, which then are left out, when that shows it whole.
 	for _, i := range order {
 		need := l.natural(i) - l.widths[i]
 		if l.widths[i] == 0 || need <= 0 {
 			continue
 		}
-		var out []int
-		freed := 0
+		taken := slices.Clone(l.widths)
 		for _, j := range slices.Backward(order) {
-			if freed >= need || l.cols[j].rank >= l.cols[i].rank {
-				break
-			}
-			if j > 0 && l.widths[j] > 0 {
-				out = append(out, j)
-				freed += l.widths[j] + colGap
+			switch {
+			case need <= 0:
+			case j == 0 || j == i || taken[j] == 0:
+			case l.valuesWidth(j) == 0:
+				need -= taken[j] + colGap
+				taken[j] = 0
+			case l.cols[j].rank < l.cols[i].rank:
+				give := min(taken[j]-l.floor(j), need)
+				taken[j] -= give
+				need -= give
 			}
 		}
-		if freed >= need {
-			for _, j := range out {
-				l.widths[j] = 0
-			}
+		if need <= 0 {
+			taken[i] = l.natural(i)
+			l.widths = taken
 			l.grow(order, width)
 		}
 	}
