@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -74,11 +75,14 @@ func (p *Printer) sayPartial(t *tally) {
 	if t.total >= 0 {
 		missing = fmt.Sprintf("%d of %d were not fetched", max(t.total-t.items, 0), t.total)
 	}
-	if whole {
-		fmt.Fprintf(p.io.ErrOut, "The list stopped before its end: %d items printed, %s.\n", t.items, missing)
-		return
+	msg := fmt.Sprintf("The list stopped before its end: %d items printed, %s.", t.items, missing)
+	if !whole {
+		msg = fmt.Sprintf("The list stopped before its end: nothing printed (-o %s prints the whole list or nothing); %s.", p.opts.Format, missing)
 	}
-	fmt.Fprintf(p.io.ErrOut, "The list stopped before its end: nothing printed (-o %s prints the whole list or nothing); %s.\n", p.opts.Format, missing)
+	if p.io.IsStderrTTY() {
+		msg = strings.Join(wrapLines(msg, p.io.TerminalWidth()), "\n")
+	}
+	fmt.Fprintln(p.io.ErrOut, msg)
 }
 
 // of is how much of the list the tally is: "shown", or "of 252 shown".
