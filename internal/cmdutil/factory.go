@@ -183,12 +183,13 @@ func (f *Factory) Printer() (*output.Printer, error) {
 		return nil, err
 	}
 	return output.New(f.IOStreams, output.Options{
-		Format:    s.Output,
-		JQ:        f.Flags.JQ,
-		Pretty:    f.Flags.Pretty,
-		Envelope:  f.Flags.Envelope,
-		Now:       f.Now,
-		NoHeaders: f.Flags.NoHeaders,
+		Format:     s.Output,
+		FormatFrom: s.From["output"],
+		JQ:         f.Flags.JQ,
+		Pretty:     f.Flags.Pretty,
+		Envelope:   f.Flags.Envelope,
+		Now:        f.Now,
+		NoHeaders:  f.Flags.NoHeaders,
 	})
 }
 

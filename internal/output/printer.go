@@ -30,6 +30,9 @@ type Options struct {
 	// NoHeaders leaves the header line out of terminal tables (piped
 	// tables never have one).
 	NoHeaders bool
+	// FormatFrom names where Format came from ("--output", "OMCTL_OUTPUT",
+	// "output in profile \"ci\""); empty for the default.
+	FormatFrom string
 }
 
 // Printer writes results to the data stream of an IOStreams.
@@ -61,7 +64,7 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 	if opts.JQ != "" {
 		if opts.Format == api.FormatTable {
 			// --jq works on JSON; asking for it means JSON is wanted.
-			p.opts.Format = api.FormatJSON
+			p.opts.Format, p.opts.FormatFrom = api.FormatJSON, "--jq"
 		}
 		f, err := compileJQ(opts.JQ)
 		if err != nil {
@@ -74,6 +77,9 @@ func New(ios *iostreams.IOStreams, opts Options) (*Printer, error) {
 
 // Format is the effective output format.
 func (p *Printer) Format() string { return p.opts.Format }
+
+// FormatFrom names where the output format was set (Options.FormatFrom).
+func (p *Printer) FormatFrom() string { return p.opts.FormatFrom }
 
 // Resource prints one resource from the body the server sent.
 func (p *Printer) Resource(body []byte, def TableDef) error {

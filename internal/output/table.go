@@ -81,3 +81,18 @@ func (t *table) render(ios *iostreams.IOStreams) error {
 	_, err := fmt.Fprint(ios.Out, strings.Join(lines, "\n")+"\n")
 	return err
 }
+
+// TableLines are the lines of the terminal table of items (see Lines),
+// none for no items: for a screen drawn whole, as --watch draws it.
+func (p *Printer) TableLines(def TableDef, items []json.RawMessage) ([]string, error) {
+	t := newTable(def, p.opts)
+	for _, item := range items {
+		if err := t.add(item); err != nil {
+			return nil, err
+		}
+	}
+	if len(t.rows) == 0 {
+		return nil, nil
+	}
+	return layOut(def.Headers, t.rows, p.io.TerminalWidth(), t.now(), !t.noHeaders, p.io.ColorEnabled()), nil
+}

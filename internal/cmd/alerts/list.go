@@ -3,6 +3,7 @@ package alerts
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/url"
 	"strings"
@@ -130,11 +131,11 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	}
 	switch {
 	case opts.Watch && printer.Format() == api.FormatJSON:
-		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document: use -o jsonl (--jq then filters each alert)")
+		return cmdutil.FlagErrorf("--watch prints alerts one at a time, not one JSON document%s: use -o jsonl (--jq then filters each alert)", formatFrom(printer))
 	case opts.Watch && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
 		// A redraw is a table; piped, one line per change is what a
 		// reader of the stream can split.
-		return cmdutil.FlagErrorf("--watch takes -o table or -o jsonl, not -o %s", printer.Format())
+		return cmdutil.FlagErrorf("--watch takes -o table or -o jsonl, not -o %s%s", printer.Format(), formatFrom(printer))
 	case opts.Event != "" && printer.Format() != api.FormatTable && printer.Format() != api.FormatJSONL:
 		// -o json and yaml print the server's answer as received; a
 		// filtered one would be omctl's.
@@ -149,6 +150,16 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		return watchRun(ctx, opts, c, printer, alertsPath(projectID), lo)
 	}
 	return printer.List(ofEvent(c.Pages(ctx, alertsPath(projectID), lo), opts.Event), lo.All, Table)
+}
+
+// formatFrom says where an output format the command refuses was set,
+// when not by -o on its command line: a profile's or the environment's
+// format is what the user has to find.
+func formatFrom(p *output.Printer) string {
+	if from := p.FormatFrom(); from != "" && !strings.HasPrefix(from, "-") {
+		return fmt.Sprintf(" (-o %s is set by %s; give -o on the command line to override it)", p.Format(), from)
+	}
+	return ""
 }
 
 // ofEvent keeps the alerts of event in each page (all when event is "").
