@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,13 @@ type tmuxPane struct {
 // ends the pane shows "EXIT:<code>" and stays, so its last screen can be read.
 func startInTmux(t *testing.T, env []string, args ...string) *tmuxPane {
 	t.Helper()
+	return startSized(t, 120, 40, env, "", args...)
+}
+
+// startSized is startInTmux in a terminal of width x height, with stdout
+// sent where redirect says ("> FILE"), if anywhere.
+func startSized(t *testing.T, width, height int, env []string, redirect string, args ...string) *tmuxPane {
+	t.Helper()
 	omctl, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -36,9 +44,14 @@ func startInTmux(t *testing.T, env []string, args ...string) *tmuxPane {
 	for _, a := range append(append(env, omctl), args...) {
 		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
-	line := strings.Join(quoted, " ") + `; echo "EXIT:$?"; sleep 600`
+	// Before omctl, the line a shell's prompt and the command take, as at
+	// a shell (a screen drawn from the top row is not what people see).
+	// After it, the line the prompt would take: EXIT: at its start means
+	// nothing (such as a ^C) was left where it begins.
+	prompt := "'$ omctl " + strings.ReplaceAll(strings.Join(args, " "), "'", "") + "'"
+	line := "echo " + prompt + "; " + strings.Join(quoted, " ") + " " + redirect + `; echo "EXIT:$?"; sleep 600`
 	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "omctl", "-x", "120", "-y", "40", line)
+	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "omctl", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), line)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
 	return p
 }
@@ -52,23 +65,46 @@ func (p *tmuxPane) tmux(args ...string) string {
 	return string(out)
 }
 
+// screen is what the pane shows, each line whole (-J joins a line the
+// terminal wrapped: a line wider than the pane shows as such).
 func (p *tmuxPane) screen() string {
 	p.t.Helper()
 	return p.tmux("capture-pane", "-p", "-J", "-t", "omctl")
 }
 
+// scrollback is what scrolled off the top of the pane.
+func (p *tmuxPane) scrollback() string {
+	p.t.Helper()
+	n := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "omctl", "#{history_size}"))
+	if n == "0" {
+		return ""
+	}
+	return p.tmux("capture-pane", "-p", "-J", "-S", "-"+n, "-E", "-1", "-t", "omctl")
+}
+
 // waitFor waits until the screen matches re and returns the screen.
 func (p *tmuxPane) waitFor(re string) string {
 	p.t.Helper()
+	s, ok := p.waitUpTo(re, 20*time.Second)
+	if !ok {
+		p.t.Fatalf("the screen never showed %q:\n%s", re, s)
+	}
+	return s
+}
+
+// waitUpTo waits at most d until the screen matches re, and returns the
+// screen and whether it did.
+func (p *tmuxPane) waitUpTo(re string, d time.Duration) (string, bool) {
+	p.t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(d)
 	for {
 		s := p.screen()
 		if rx.MatchString(s) {
-			return s
+			return s, true
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("the screen never showed %q:\n%s", re, s)
+			return s, false
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
