@@ -33,7 +33,7 @@ APT_GET := $(if $(shell command -v apt-get),$(if $(filter 0,$(shell id -u)),,sud
 define need
 	@missing=""; for tool in $(1); do command -v $$tool >/dev/null || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  if [ -n "$(APT_GET)" ]; then $(APT_GET) install -y $(2); \
+	  if [ -n "$(APT_GET)" ]; then $(APT_GET) update -qq && $(APT_GET) install -y $(2); \
 	  else echo "install $(2) with your package manager"; fi; \
 	fi
 endef
