@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
-	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
 )
 
@@ -28,29 +26,19 @@ var terminalSizes = []struct{ width, height int }{{80, 40}, {60, 20}}
 // is), and returns the environment of omctl against it.
 func screenServer(t *testing.T) (env []string, held chan struct{}) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
-	}
-	clock := time.Now().UTC().Truncate(time.Minute)
-	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
-	if err != nil {
-		t.Fatal(err)
-	}
 	held = make(chan struct{}, 100)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n := r.URL.Query().Get("pageNum"); r.URL.Query().Get("itemsPerPage") == "10" && n != "1" && n != "2" {
-			held <- struct{}{}
-			<-r.Context().Done()
-			return
-		}
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	dir := t.TempDir()
-	return []string{asOmctl + "=1", "OMCTL_CONFIG_DIR=" + dir, "GORACE=atexit_sleep_ms=0", "NO_COLOR=1", "TERM=xterm-256color",
-		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"), "OMCTL_PROFILE=", "OMCTL_PRIVATE_KEY_FILE=",
-		"OMCTL_BASE_URL=" + ts.URL, "OMCTL_PUBLIC_KEY=demoowner", "OMCTL_PRIVATE_KEY=11111111-aaaa-4bbb-8ccc-000000000001",
-		"OMCTL_PROJECT_ID=" + store.DemoProjectID, "OMCTL_ORG_ID=" + store.DemoOrgID}, held
+	url, env := tmuxDemo(t, func(s http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n := r.URL.Query().Get("pageNum"); r.URL.Query().Get("itemsPerPage") == "10" && n != "1" && n != "2" {
+				held <- struct{}{}
+				<-r.Context().Done()
+				return
+			}
+			s.ServeHTTP(w, r)
+		})
+	})
+	return append(env, "OMCTL_BASE_URL="+url, "OMCTL_PUBLIC_KEY=demoowner", "OMCTL_PRIVATE_KEY=11111111-aaaa-4bbb-8ccc-000000000001",
+		"OMCTL_PROJECT_ID="+store.DemoProjectID, "OMCTL_ORG_ID="+store.DemoOrgID), held
 }
 
 // omctlOut runs omctl outside tmux and returns its stdout.

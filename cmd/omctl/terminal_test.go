@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -175,26 +176,15 @@ func (p *tmuxPane) until(n int, key string) {
 // ack picker used to acknowledge two alerts, and a confirmation declined.
 // `make test-terminal` installs tmux and runs it.
 func TestPromptsAndPickersInARealTerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
-	}
-	clock := time.Now().UTC().Truncate(time.Minute)
-	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	defer ts.Close()
+	url, env := tmuxDemo(t, nil)
+	// A config directory the test reads back.
 	dir := t.TempDir()
-	base := []string{asOmctl + "=1", "OMCTL_CONFIG_DIR=" + dir, "GORACE=atexit_sleep_ms=0", "NO_COLOR=1", "TERM=xterm-256color",
-		// No credential store of the machine's is touched here; the
-		// keyring test covers the store.
-		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"),
-		"OMCTL_BASE_URL=", "OMCTL_PUBLIC_KEY=", "OMCTL_PRIVATE_KEY=", "OMCTL_PRIVATE_KEY_FILE=", "OMCTL_PROJECT_ID=", "OMCTL_ORG_ID=", "OMCTL_PROFILE="}
+	base := append(env, "OMCTL_CONFIG_DIR="+dir,
+		"OMCTL_BASE_URL=", "OMCTL_PUBLIC_KEY=", "OMCTL_PRIVATE_KEY=", "OMCTL_PROJECT_ID=", "OMCTL_ORG_ID=")
 
 	t.Run("config init", func(t *testing.T) {
 		p := startInTmux(t, base, "config", "init", "-P", "tmux", "--insecure-storage")
-		p.fill("Base URL", ts.URL, false)
+		p.fill("Base URL", url, false)
 		p.fill("Public key", "demoowner", false)
 		p.fill("Private key", "11111111-aaaa-4bbb-8ccc-000000000001", true)
 		p.fill("Default project ID", store.DemoProjectID, false)
@@ -210,7 +200,7 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"base_url = '" + ts.URL + "'", "org_id = '" + store.DemoOrgID + "'", "project_id = '" + store.DemoProjectID + "'", "public_key = 'demoowner'"} {
+		for _, want := range []string{"base_url = '" + url + "'", "org_id = '" + store.DemoOrgID + "'", "project_id = '" + store.DemoProjectID + "'", "public_key = 'demoowner'"} {
 			if !strings.Contains(string(data), want) {
 				t.Errorf("config.toml lacks %s:\n%s", want, data)
 			}
@@ -246,6 +236,32 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 			t.Errorf("first configuration now %s, was %s", got, id)
 		}
 	})
+}
+
+// tmuxDemo skips t when tmux is missing, serves the demo data on a clock
+// that stands still (through wrap, when not nil) and returns its URL and
+// the environment of omctl inside tmux: the test binary as omctl, a config
+// directory of its own, no colour, and no credential store of the
+// machine's (the keyring test covers the store).
+func tmuxDemo(t *testing.T, wrap func(http.Handler) http.Handler) (string, []string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
+	}
+	clock := time.Now().UTC().Truncate(time.Minute)
+	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = s
+	if wrap != nil {
+		h = wrap(s)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	return ts.URL, []string{asOmctl + "=1", "OMCTL_CONFIG_DIR=" + dir, "GORACE=atexit_sleep_ms=0", "NO_COLOR=1", "TERM=xterm-256color",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"), "OMCTL_PROFILE=", "OMCTL_PRIVATE_KEY_FILE="}
 }
 
 // firstAlertConfig runs omctl outside tmux for the id of the project's
