@@ -245,14 +245,12 @@ func (l *layout) byImportance() []int {
 // cut returns the headers shown and the cells cut to their columns' widths.
 func (l *layout) cut() ([]string, [][]string) {
 	var headers []string
-	var widths []int
 	var keep []int
 	for i, c := range l.cols {
 		if l.widths[i] == 0 {
 			continue
 		}
 		keep = append(keep, i)
-		widths = append(widths, l.widths[i])
 		h := c.forms[len(c.forms)-1]
 		for _, f := range c.forms {
 			if twwidth.Width(f) <= l.widths[i] {

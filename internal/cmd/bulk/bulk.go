@@ -245,7 +245,7 @@ func Print(ios *iostreams.IOStreams, format string, results []Result) error {
 		head := fmt.Sprintf("%-*s  %-*s  ", idWidth, id, outcomeWidth, outcome)
 		lines := output.Wrap(oneLine(detail), room)
 		if indent != col && detail != "" {
-			head, lines = strings.TrimRight(head, " ")+"\n"+strings.Repeat(" ", indent), lines
+			head = strings.TrimRight(head, " ") + "\n" + strings.Repeat(" ", indent)
 		}
 		b.WriteString(strings.TrimRight(head+strings.Join(lines, "\n"+strings.Repeat(" ", indent)), " ") + "\n")
 	}
