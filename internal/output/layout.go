@@ -73,6 +73,52 @@ type layout struct {
 	withHeader bool
 	shortTimes bool
 	widths     []int
+	// measured are the widths of each column's values and its floor,
+	// with times long and short: measured once, for a table may have
+	// many rows.
+	measured [2]*measures
+}
+
+type measures struct{ values, floors []int }
+
+func (l *layout) measures() *measures {
+	k := 0
+	if l.shortTimes {
+		k = 1
+	}
+	if m := l.measured[k]; m != nil {
+		return m
+	}
+	m := &measures{values: make([]int, len(l.cols)), floors: make([]int, len(l.cols))}
+	for i := range l.cols {
+		shortest := func(string) int { return 0 }
+		switch l.cols[i].kind {
+		case kindCode:
+			shortest = abbreviatedWidth
+		case kindPath:
+			shortest = elidedWidth
+		}
+		least := 0
+		for _, r := range l.rows {
+			c := l.cell(r, i)
+			m.values[i] = max(m.values[i], twwidth.Width(c))
+			least = max(least, shortest(c))
+		}
+		switch {
+		case i == 0:
+			least = m.values[i]
+		case l.cols[i].kind == kindText:
+			least = min(m.values[i], textFloor)
+		case l.cols[i].kind != kindCode && l.cols[i].kind != kindPath:
+			least = m.values[i]
+		}
+		m.floors[i] = max(least, l.headerWidth(i, true))
+		if i == 0 {
+			m.floors[i] = max(m.values[i], l.headerWidth(i, false))
+		}
+	}
+	l.measured[k] = m
+	return m
 }
 
 // cell is the text of row r's column i as the layout shows it before any cut.
@@ -86,13 +132,7 @@ func (l *layout) cell(r []string, i int) string {
 	return r[i]
 }
 
-func (l *layout) valuesWidth(i int) int {
-	w := 0
-	for _, r := range l.rows {
-		w = max(w, twwidth.Width(l.cell(r, i)))
-	}
-	return w
-}
+func (l *layout) valuesWidth(i int) int { return l.measures().values[i] }
 
 func (l *layout) headerWidth(i int, shortest bool) int {
 	if !l.withHeader {
@@ -112,8 +152,7 @@ func (l *layout) natural(i int) int {
 
 // comfortable is the width column i takes while there may be room for
 // less important ones: free text cut to a readable width, the rare code
-// longer than most shortened, the shortest header; and floor the
-// narrowest it can be at all.
+// longer than most shortened, the shortest header.
 func (l *layout) comfortable(i int) int {
 	values := l.valuesWidth(i)
 	switch {
@@ -126,26 +165,10 @@ func (l *layout) comfortable(i int) int {
 	return max(values, l.headerWidth(i, true))
 }
 
-func (l *layout) floor(i int) int {
-	if i == 0 {
-		return l.natural(i)
-	}
-	values := l.valuesWidth(i)
-	switch l.cols[i].kind {
-	case kindText:
-		values = min(values, textFloor)
-	case kindCode, kindPath:
-		shortest := abbreviatedWidth
-		if l.cols[i].kind == kindPath {
-			shortest = elidedWidth
-		}
-		values = 0
-		for _, r := range l.rows {
-			values = max(values, shortest(l.cell(r, i)))
-		}
-	}
-	return max(values, l.headerWidth(i, true))
-}
+// floor is the narrowest column i can be: free text cut to a few
+// characters, codes shortened word by word, paths to their last segment,
+// the shortest header; the first column whole.
+func (l *layout) floor(i int) int { return l.measures().floors[i] }
 
 func (l *layout) total() int {
 	n, shown := 0, 0
@@ -208,7 +231,7 @@ func (l *layout) fit(width int) {
 				need -= taken[j] + colGap
 				taken[j] = 0
 			case l.cols[j].rank < l.cols[i].rank:
-				give := min(taken[j]-l.floor(j), need)
+				give := max(min(taken[j]-l.floor(j), need), 0)
 				taken[j] -= give
 				need -= give
 			}
