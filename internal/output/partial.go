@@ -19,7 +19,9 @@ import (
 func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
 	var walk tally
 	err := p.list(walk.count(p.io, pages), all, def)
-	if walk.err != nil {
+	if walk.err != nil && walk.pages > 0 {
+		// A list whose first page failed is no partial list: the error
+		// says it all.
 		p.sayPartial(&walk)
 	}
 	return err
@@ -28,7 +30,7 @@ func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 // tally counts what a walk of pages fetched, and keeps the error that
 // ended it.
 type tally struct {
-	items int
+	pages, items int
 	// total is the servers' totalCount, -1 when unknown: no page had
 	// one, or pages disagreed (--all-projects walks several lists).
 	total int
@@ -46,6 +48,7 @@ func (t *tally) count(ios *iostreams.IOStreams, pages iter.Seq2[*listpage.Page, 
 				// next starts on a clean line.
 				ios.ClearTerminalLine()
 			} else {
+				t.pages++
 				t.items += len(page.Results)
 				switch {
 				case !page.HasTotal:
@@ -67,7 +70,7 @@ func (t *tally) count(ios *iostreams.IOStreams, pages iter.Seq2[*listpage.Page, 
 // sayPartial says, after a walk that stopped, what was printed of it: a
 // line under a terminal's table, and on stderr what was not fetched.
 func (p *Printer) sayPartial(t *tally) {
-	whole := p.opts.Format == api.FormatJSONL || (p.opts.Format == api.FormatTable && p.jq == nil)
+	whole := p.opts.Format == api.FormatJSONL || p.opts.Format == api.FormatTable
 	if whole && p.opts.Format == api.FormatTable && p.io.IsStdoutTTY() && t.items > 0 {
 		fmt.Fprintf(p.io.Out, "(partial list: %d %s)\n", t.items, t.of())
 	}

@@ -173,3 +173,17 @@ func TestProgressBarFitsTheTerminal(t *testing.T) {
 		}
 	}
 }
+
+// A list whose first page fails is not partial: the error says it all.
+func TestAFirstPageThatFailsSaysNothingMore(t *testing.T) {
+	for _, format := range []string{"table", "json", "jsonl"} {
+		ios, _, out, errOut := iostreams.Test()
+		p, _ := New(ios, Options{Format: format})
+		if err := p.List(interrupted(0, 0, 0, nil), true, alertTable); !errors.Is(err, errStopped) {
+			t.Fatal(err)
+		}
+		if out.Len() != 0 || errOut.Len() != 0 {
+			t.Errorf("-o %s: stdout %q, stderr %q", format, out.String(), errOut.String())
+		}
+	}
+}
