@@ -76,18 +76,18 @@ func watchRun(ctx context.Context, opts *ListOptions, c *client.Client, printer 
 // newestFirst orders alerts by their creation, newest first, so an alert
 // raised now is at the top of the screen; the list is oldest first.
 func newestFirst(items []json.RawMessage) []json.RawMessage {
-	created := make(map[*json.RawMessage]time.Time, len(items))
-	for i := range items {
+	created := make([]time.Time, len(items))
+	for i, item := range items {
 		var a api.Alert
-		if json.Unmarshal(items[i], &a) == nil {
-			created[&items[i]], _ = time.Parse(time.RFC3339, a.Created)
+		if json.Unmarshal(item, &a) == nil {
+			created[i], _ = time.Parse(time.RFC3339, a.Created)
 		}
 	}
 	order := make([]int, len(items))
 	for i := range order {
 		order[i] = len(items) - 1 - i // later in the list first among equals
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return created[&items[b]].Compare(created[&items[a]]) })
+	slices.SortStableFunc(order, func(a, b int) int { return created[b].Compare(created[a]) })
 	out := make([]json.RawMessage, len(items))
 	for i, j := range order {
 		out[i] = items[j]
