@@ -13,7 +13,7 @@ LDFLAGS := -s -w \
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: all build install test test-keyring test-terminal fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check image test-image
+.PHONY: all build install test test-keyring test-terminal terminal-tools fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check image test-image
 
 all: build
 
@@ -33,7 +33,7 @@ APT_GET := $(if $(shell command -v apt-get),$(if $(filter 0,$(shell id -u)),,sud
 define need
 	@missing=""; for tool in $(1); do command -v $$tool >/dev/null || missing=1; done; \
 	if [ -n "$$missing" ]; then \
-	  if [ -n "$(APT_GET)" ]; then $(APT_GET) install -y $(2); \
+	  if [ -n "$(APT_GET)" ]; then $(APT_GET) update -qq && $(APT_GET) install -y $(2); \
 	  else echo "install $(2) with your package manager"; fi; \
 	fi
 endef
@@ -45,11 +45,15 @@ test-keyring:
 	$(call need,gnome-keyring-daemon secret-tool dbus-run-session,gnome-keyring dbus-daemon libsecret-tools)
 	$(GO) test -count=1 -v -run 'TestKeyring' ./cmd/omctl
 
-## test-terminal: drive config init, the alerts ack picker and a declined
-## confirmation inside tmux; make test skips it when tmux is missing.
-test-terminal:
+## test-terminal: drive omctl inside tmux at 80x40 and 60x20 (prompts, the
+## pickers, alerts list --watch, Ctrl-C during a table and -o json);
+## make test runs them too, and skips them, saying so, without tmux.
+test-terminal: terminal-tools
+	$(GO) test -count=1 -v -run 'InARealTerminal' ./cmd/omctl
+
+## terminal-tools: install tmux, which the terminal tests drive.
+terminal-tools:
 	$(call need,tmux,tmux)
-	$(GO) test -count=1 -v -run 'TestPromptsAndPickersInARealTerminal' ./cmd/omctl
 
 fmt-check:
 	@out="$$(gofmt -l cmd internal bench omtest)"; \

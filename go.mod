@@ -3,7 +3,9 @@ module github.com/omctl/omctl
 go 1.26.8
 
 require (
+	charm.land/bubbletea/v2 v2.1.1
 	charm.land/huh/v2 v2.0.3
+	charm.land/lipgloss/v2 v2.0.1
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/icholy/digest v1.2.0
 	github.com/itchyny/gojq v0.12.20
@@ -27,8 +29,6 @@ require (
 
 require (
 	charm.land/bubbles/v2 v2.0.0 // indirect
-	charm.land/bubbletea/v2 v2.1.1 // indirect
-	charm.land/lipgloss/v2 v2.0.1 // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/catppuccin/go v0.2.0 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

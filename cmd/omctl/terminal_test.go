@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +30,13 @@ type tmuxPane struct {
 // ends the pane shows "EXIT:<code>" and stays, so its last screen can be read.
 func startInTmux(t *testing.T, env []string, args ...string) *tmuxPane {
 	t.Helper()
+	return startSized(t, 120, 40, env, "", args...)
+}
+
+// startSized is startInTmux in a terminal of width x height, with stdout
+// sent where redirect says ("> FILE"), if anywhere.
+func startSized(t *testing.T, width, height int, env []string, redirect string, args ...string) *tmuxPane {
+	t.Helper()
 	omctl, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -36,9 +45,14 @@ func startInTmux(t *testing.T, env []string, args ...string) *tmuxPane {
 	for _, a := range append(append(env, omctl), args...) {
 		quoted = append(quoted, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
 	}
-	line := strings.Join(quoted, " ") + `; echo "EXIT:$?"; sleep 600`
+	// Before omctl, the line a shell's prompt and the command take, as at
+	// a shell (a screen drawn from the top row is not what people see).
+	// After it, the line the prompt would take: EXIT: at its start means
+	// nothing (such as a ^C) was left where it begins.
+	prompt := "'$ omctl " + strings.ReplaceAll(strings.Join(args, " "), "'", "") + "'"
+	line := "echo " + prompt + "; " + strings.Join(quoted, " ") + " " + redirect + `; echo "EXIT:$?"; sleep 600`
 	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "omctl", "-x", "120", "-y", "40", line)
+	p.tmux("-f", "/dev/null", "new-session", "-d", "-s", "omctl", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), line)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
 	return p
 }
@@ -52,23 +66,46 @@ func (p *tmuxPane) tmux(args ...string) string {
 	return string(out)
 }
 
+// screen is what the pane shows, each line whole (-J joins a line the
+// terminal wrapped: a line wider than the pane shows as such).
 func (p *tmuxPane) screen() string {
 	p.t.Helper()
 	return p.tmux("capture-pane", "-p", "-J", "-t", "omctl")
 }
 
+// scrollback is what scrolled off the top of the pane.
+func (p *tmuxPane) scrollback() string {
+	p.t.Helper()
+	n := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "omctl", "#{history_size}"))
+	if n == "0" {
+		return ""
+	}
+	return p.tmux("capture-pane", "-p", "-J", "-S", "-"+n, "-E", "-1", "-t", "omctl")
+}
+
 // waitFor waits until the screen matches re and returns the screen.
 func (p *tmuxPane) waitFor(re string) string {
 	p.t.Helper()
+	s, ok := p.waitUpTo(re, 20*time.Second)
+	if !ok {
+		p.t.Fatalf("the screen never showed %q:\n%s", re, s)
+	}
+	return s
+}
+
+// waitUpTo waits at most d until the screen matches re, and returns the
+// screen and whether it did.
+func (p *tmuxPane) waitUpTo(re string, d time.Duration) (string, bool) {
+	p.t.Helper()
 	rx := regexp.MustCompile(re)
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(d)
 	for {
 		s := p.screen()
 		if rx.MatchString(s) {
-			return s
+			return s, true
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("the screen never showed %q:\n%s", re, s)
+			return s, false
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -139,26 +176,15 @@ func (p *tmuxPane) until(n int, key string) {
 // ack picker used to acknowledge two alerts, and a confirmation declined.
 // `make test-terminal` installs tmux and runs it.
 func TestPromptsAndPickersInARealTerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
-	}
-	clock := time.Now().UTC().Truncate(time.Minute)
-	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s)
-	defer ts.Close()
+	url, env := tmuxDemo(t, nil)
+	// A config directory the test reads back.
 	dir := t.TempDir()
-	base := []string{asOmctl + "=1", "OMCTL_CONFIG_DIR=" + dir, "GORACE=atexit_sleep_ms=0", "NO_COLOR=1", "TERM=xterm-256color",
-		// No credential store of the machine's is touched here; the
-		// keyring test covers the store.
-		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"),
-		"OMCTL_BASE_URL=", "OMCTL_PUBLIC_KEY=", "OMCTL_PRIVATE_KEY=", "OMCTL_PRIVATE_KEY_FILE=", "OMCTL_PROJECT_ID=", "OMCTL_ORG_ID=", "OMCTL_PROFILE="}
+	base := append(env, "OMCTL_CONFIG_DIR="+dir,
+		"OMCTL_BASE_URL=", "OMCTL_PUBLIC_KEY=", "OMCTL_PRIVATE_KEY=", "OMCTL_PROJECT_ID=", "OMCTL_ORG_ID=")
 
 	t.Run("config init", func(t *testing.T) {
 		p := startInTmux(t, base, "config", "init", "-P", "tmux", "--insecure-storage")
-		p.fill("Base URL", ts.URL, false)
+		p.fill("Base URL", url, false)
 		p.fill("Public key", "demoowner", false)
 		p.fill("Private key", "11111111-aaaa-4bbb-8ccc-000000000001", true)
 		// The key checked, the projects it reads are offered, ids first;
@@ -179,7 +205,7 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"base_url = '" + ts.URL + "'", "org_id = '" + store.DemoOrgID + "'", "project_id = '" + store.DemoProjectID + "'", "public_key = 'demoowner'"} {
+		for _, want := range []string{"base_url = '" + url + "'", "org_id = '" + store.DemoOrgID + "'", "project_id = '" + store.DemoProjectID + "'", "public_key = 'demoowner'"} {
 			if !strings.Contains(string(data), want) {
 				t.Errorf("config.toml lacks %s:\n%s", want, data)
 			}
@@ -215,6 +241,32 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 			t.Errorf("first configuration now %s, was %s", got, id)
 		}
 	})
+}
+
+// tmuxDemo skips t when tmux is missing, serves the demo data on a clock
+// that stands still (through wrap, when not nil) and returns its URL and
+// the environment of omctl inside tmux: the test binary as omctl, a config
+// directory of its own, no colour, and no credential store of the
+// machine's (the keyring test covers the store).
+func tmuxDemo(t *testing.T, wrap func(http.Handler) http.Handler) (string, []string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
+	}
+	clock := time.Now().UTC().Truncate(time.Minute)
+	s, err := server.New(server.Options{Fixtures: store.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h http.Handler = s
+	if wrap != nil {
+		h = wrap(s)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	dir := t.TempDir()
+	return ts.URL, []string{asOmctl + "=1", "OMCTL_CONFIG_DIR=" + dir, "GORACE=atexit_sleep_ms=0", "NO_COLOR=1", "TERM=xterm-256color",
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=" + filepath.Join(dir, "no-bus"), "OMCTL_PROFILE=", "OMCTL_PRIVATE_KEY_FILE="}
 }
 
 // firstAlertConfig runs omctl outside tmux for the id of the project's

@@ -21,6 +21,8 @@ type IOStreams struct {
 	noColor                        bool
 	// colorForced keeps colour in output that is not a terminal.
 	colorForced bool
+	// size measures the terminal of stdout again (nil for tests).
+	size func() (width, height int, err error)
 }
 
 // System returns the process's own streams.
@@ -34,11 +36,21 @@ func System() *IOStreams {
 	s.stdoutTTY = term.IsTerminal(int(os.Stdout.Fd()))
 	s.stderrTTY = term.IsTerminal(int(os.Stderr.Fd()))
 	if s.stdoutTTY {
-		if w, h, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
-			s.termWidth, s.termHeight = w, h
-		}
+		s.size = func() (int, int, error) { return term.GetSize(int(os.Stdout.Fd())) }
+		s.Remeasure()
 	}
 	return s
+}
+
+// Remeasure reads the size of stdout's terminal again, for a screen drawn
+// again and again (--watch) while the terminal may be resized.
+func (s *IOStreams) Remeasure() {
+	if s.size == nil {
+		return
+	}
+	if w, h, err := s.size(); err == nil && w > 0 {
+		s.termWidth, s.termHeight = w, h
+	}
 }
 
 // Test returns streams backed by buffers, none of them a terminal.
@@ -74,3 +86,17 @@ func (s *IOStreams) TerminalHeight() int { return s.termHeight }
 
 // SetTerminalHeight lets tests act as a terminal of a given height.
 func (s *IOStreams) SetTerminalHeight(h int) { s.termHeight = h }
+
+// ClearTerminalLine erases the line the cursor is on, on stderr when it is
+// a terminal, else on stdout when it is one. After Ctrl-C that line holds
+// the ^C the terminal echoed (and the progress bar, if one was drawn), which
+// the next line, or the shell's prompt, would otherwise follow. The output
+// of omctl ends its lines, so the line is otherwise empty.
+func (s *IOStreams) ClearTerminalLine() {
+	switch {
+	case s.stderrTTY:
+		io.WriteString(s.ErrOut, "\r\x1b[K")
+	case s.stdoutTTY:
+		io.WriteString(s.Out, "\r\x1b[K")
+	}
+}

@@ -145,6 +145,10 @@ func (p *Printer) writeDetail(body []byte, detail DetailDef) error {
 	return err
 }
 
+// Wrap splits each line of s into lines of at most n columns (10 or
+// more), at a space when there is one (a long URL is cut where it must be).
+func Wrap(s string, n int) []string { return wrapLines(s, n) }
+
 // wrapLines splits each line of s into lines of at most n columns, at a
 // space when there is one (a long URL is cut where it must be).
 func wrapLines(s string, n int) []string {

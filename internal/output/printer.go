@@ -110,17 +110,15 @@ const (
 	AllPages
 )
 
-// List prints the pages of a list. With every page (AllPages), JSON output
-// is one merged `{"results": [...], "totalCount": N}`, streamed as pages
-// arrive (through --jq, built once from every item); JSON lines and plain
-// table rows stream as pages arrive. Of a FirstPage list that more items
-// follow, stderr says how many, in every format, piped or not.
+// List prints the pages of a list, whole (see whole) even when the walk
+// stops part way. Of a FirstPage list that more items follow, stderr says
+// how many, in every format, piped or not.
 func (p *Printer) List(pages iter.Seq2[*listpage.Page, error], part Part, def TableDef) error {
 	var first *listpage.Page
 	if part == FirstPage {
 		pages = keepFirst(pages, &first)
 	}
-	if err := p.list(pages, part == AllPages, def); err != nil {
+	if err := p.whole(pages, part == AllPages, def); err != nil {
 		return err
 	}
 	if first == nil {
@@ -171,7 +169,10 @@ func moreThan(page *listpage.Page) string {
 	return fmt.Sprintf("Showing %d; more pages follow", len(page.Results))
 }
 
-// list prints the pages: every page when all, else one.
+// list prints the pages of a list. With several pages (all), JSON output is
+// one merged `{"results": [...], "totalCount": N}`, built as pages arrive
+// (through --jq, built once from every item); JSON lines and plain table
+// rows stream as pages arrive.
 func (p *Printer) list(pages iter.Seq2[*listpage.Page, error], all bool, def TableDef) error {
 	if all {
 		pages = withProgress(p.io, pages)
@@ -204,7 +205,9 @@ func (p *Printer) list(pages iter.Seq2[*listpage.Page, error], all bool, def Tab
 		for page, err := range pages {
 			if err != nil {
 				// Rows already fetched are still worth showing.
-				_ = t.render(p.io)
+				if len(t.rows) > 0 {
+					_ = t.render(p.io)
+				}
 				return err
 			}
 			for _, item := range page.Results {

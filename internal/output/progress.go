@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"iter"
+	"strconv"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -14,9 +15,10 @@ import (
 // arrived while --all walks a list. It draws only when stdout and stderr
 // are both terminals: with stdout piped into a pager or `head` on the same
 // screen, the bar would land among the data's lines. The bar is cleared
-// before each page is printed and drawn again while the next is awaited,
-// and cleared for good however the walk ends (done, an error, Ctrl-C, or
-// the consumer stopping early).
+// before each page, or the error that ends the walk, is handed on, and
+// drawn again while the next is awaited; it is cleared for good however
+// the walk ends (done, an error, Ctrl-C, or the consumer stopping early).
+// Clearing erases the whole line, the ^C a terminal echoes included.
 func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*listpage.Page, error]) iter.Seq2[*listpage.Page, error] {
 	if !ios.IsStdoutTTY() || !ios.IsStderrTTY() {
 		return pages
@@ -33,22 +35,43 @@ func withProgress(ios *iostreams.IOStreams, pages iter.Seq2[*listpage.Page, erro
 			if err == nil {
 				items += len(page.Results)
 				if bar == nil {
-					bar = progressbar.NewOptions(max(page.TotalCount, items),
+					total := max(page.TotalCount, items)
+					bar = progressbar.NewOptions(total,
 						progressbar.OptionSetWriter(ios.ErrOut),
-						progressbar.OptionSetWidth(30),
+						progressbar.OptionSetWidth(barWidth(ios.TerminalWidth(), total)),
 						progressbar.OptionShowCount(),
 						progressbar.OptionClearOnFinish(),
+						progressbar.OptionUseANSICodes(true),
 						progressbar.OptionThrottle(0))
 				}
+			}
+			if bar != nil {
 				bar.Clear()
 			}
 			if !yield(page, err) {
 				return
 			}
 			if err == nil {
+				if items > bar.GetMax() {
+					// --all-projects: each project's pages have their own total.
+					bar.ChangeMax(items)
+				}
 				bar.Describe(fmt.Sprintf("page %d", page.Number))
 				bar.Set(items)
 			}
 		}
 	}
+}
+
+// barWidth is the width of the bar itself that keeps the whole line,
+// `page N  35% |███   | (90/252) [2s:5s]`, within a terminal of width
+// columns for a list of total items (or up to ten times as many, as the
+// pages of --all-projects add up), at most 30.
+func barWidth(width, total int) int {
+	digits := len(strconv.Itoa(total)) + 1
+	const times = len(" [59m59s:59m59s]")
+	// "page N", "%4d%% ", the bar's two ends, " (n/total)", the times
+	// and one column for the cursor.
+	rest := len("page ") + digits + len(" 100% ") + 2 + len(" (/)") + 2*digits + times + 1
+	return max(min(30, width-rest), 1)
 }

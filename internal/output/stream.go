@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"os"
 
 	"github.com/omctl/omctl/internal/listpage"
 )
@@ -83,13 +84,17 @@ func (p *Printer) streamLines(pages iter.Seq2[*listpage.Page, error]) error {
 }
 
 // streamMerged prints the items of every page as one document,
-// `{"results":[...],"totalCount":N}`, writing each page as it arrives
-// instead of holding the whole list. It prints what json.Indent (on a
-// terminal or with --pretty) or json.Compact would print of the merged
-// document; each item's bytes are those the server sent.
+// `{"results":[...],"totalCount":N}`, written page by page into a spool
+// instead of holding the whole list in memory, and printed once the last
+// page is in: a walk that stops (Ctrl-C, a failed page) prints nothing,
+// never part of a document. It prints what json.Indent (on a terminal or
+// with --pretty) or json.Compact would print of the merged document; each
+// item's bytes are those the server sent.
 func (p *Printer) streamMerged(pages iter.Seq2[*listpage.Page, error]) error {
 	indent := p.io.IsStdoutTTY() || p.opts.Pretty
-	w := newLineWriter(p.io.Out)
+	doc := &spool{}
+	defer doc.close()
+	w := newLineWriter(doc)
 	n, total := 0, 0
 	var scratch bytes.Buffer
 	if indent {
@@ -99,7 +104,7 @@ func (p *Printer) streamMerged(pages iter.Seq2[*listpage.Page, error]) error {
 	}
 	for page, err := range pages {
 		if err != nil {
-			return w.done(err)
+			return err
 		}
 		total = page.TotalCount
 		for _, item := range page.Results {
@@ -118,7 +123,7 @@ func (p *Printer) streamMerged(pages iter.Seq2[*listpage.Page, error]) error {
 					err = json.Compact(&scratch, item)
 				}
 				if err != nil {
-					return w.done(fmt.Errorf("the server sent invalid JSON: %w", err))
+					return fmt.Errorf("the server sent invalid JSON: %w", err)
 				}
 				out = scratch.Bytes()
 			}
@@ -137,7 +142,70 @@ func (p *Printer) streamMerged(pages iter.Seq2[*listpage.Page, error]) error {
 	default:
 		fmt.Fprintf(w, "],\"totalCount\":%d}\n", total)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return doc.copyTo(p.io.Out)
+}
+
+// spoolMemory is how much of a document a spool holds in memory before it
+// moves it to a temporary file.
+var spoolMemory = 8 << 20
+
+// spool holds a document until it is whole: in memory up to spoolMemory,
+// then in a temporary file whose name is removed at once where the system
+// allows it (so nothing is left behind, however omctl ends), else when
+// the spool is closed.
+type spool struct {
+	mem  bytes.Buffer
+	file *os.File
+	name string // the file's name while it still has one
+}
+
+func (s *spool) Write(b []byte) (int, error) {
+	if s.file == nil && s.mem.Len()+len(b) <= spoolMemory {
+		return s.mem.Write(b)
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp("", "omctl-list-*.json")
+		if err != nil {
+			return 0, fmt.Errorf("no room to hold the list until it is whole: %w", err)
+		}
+		s.file = f
+		if os.Remove(f.Name()) != nil {
+			s.name = f.Name()
+		}
+		if _, err := s.mem.WriteTo(f); err != nil {
+			return 0, fmt.Errorf("no room to hold the list until it is whole: %w", err)
+		}
+	}
+	n, err := s.file.Write(b)
+	if err != nil {
+		err = fmt.Errorf("no room to hold the list until it is whole: %w", err)
+	}
+	return n, err
+}
+
+// copyTo writes the whole document to w.
+func (s *spool) copyTo(w io.Writer) error {
+	if s.file == nil {
+		_, err := s.mem.WriteTo(w)
+		return err
+	}
+	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, s.file)
+	return err
+}
+
+func (s *spool) close() {
+	if s.file != nil {
+		s.file.Close()
+		if s.name != "" {
+			os.Remove(s.name)
+		}
+	}
 }
 
 // jqMerged runs --jq once over the merged list, decoding each item once

@@ -146,7 +146,14 @@ func BenchmarkJSONLines500(b *testing.B) {
 // BenchmarkFetchAllJSONL measures the client side of `--all -o jsonl`: 200
 // pages of 500 alerts fetched over loopback from a server that answers
 // from memory, split, and written as lines. MB/s is of page bytes.
-func BenchmarkFetchAllJSONL(b *testing.B) {
+func BenchmarkFetchAllJSONL(b *testing.B) { benchmarkFetchAll(b, "jsonl") }
+
+// BenchmarkFetchAllJSON is BenchmarkFetchAllJSONL for `--all -o json`, the
+// merged document (held in a spool until whole, 8 MiB in memory, the
+// rest in a temporary file).
+func BenchmarkFetchAllJSON(b *testing.B) { benchmarkFetchAll(b, "json") }
+
+func benchmarkFetchAll(b *testing.B, format string) {
 	const pages, perPage = 200, 500
 	var bodies [][]byte
 	size := 0
@@ -174,7 +181,7 @@ func BenchmarkFetchAllJSONL(b *testing.B) {
 	}
 	ios, _, _, _ := iostreams.Test()
 	ios.Out = io.Discard
-	p, _ := New(ios, Options{Format: "jsonl"})
+	p, _ := New(ios, Options{Format: format})
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {

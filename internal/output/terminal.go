@@ -18,22 +18,6 @@ const (
 
 var statusColors = map[string]string{"OPEN": ansiRed, "TRACKING": ansiYellow, "CLOSED": ansiGreen}
 
-// relativeTimes rewrites a terminal table's timestamps as relative times,
-// and returns the columns that held them; piped output keeps exact values
-// for scripts.
-func relativeTimes(rows [][]string, now time.Time) map[int]bool {
-	cols := map[int]bool{}
-	for _, r := range rows {
-		for i, c := range r {
-			if t, err := time.Parse(time.RFC3339, c); err == nil {
-				r[i] = relativeTime(t, now)
-				cols[i] = true
-			}
-		}
-	}
-	return cols
-}
-
 // shortUnits are the short forms of relativeTime's units.
 var shortUnits = strings.NewReplacer(" minutes", "m", " minute", "m", " hours", "h", " hour", "h",
 	" days", "d", " day", "d", " months", "mo", " month", "mo", " years", "y", " year", "y")

@@ -132,24 +132,43 @@ func TestNoHeadersLeavesTheHeaderLineOut(t *testing.T) {
 	}
 }
 
-// screen replays what a terminal shows of text with carriage returns:
-// each line as the cursor left it, trailing blanks dropped.
+// screen replays what a terminal shows of text with carriage returns and
+// the erasures of a line (ESC [K, ESC [0K, ESC [2K): each line as the
+// cursor left it, trailing blanks dropped.
 func screen(text string) []string {
 	var lines []string
 	for _, raw := range strings.Split(text, "\n") {
 		var line []rune
 		col := 0
-		for _, r := range raw {
-			if r == '\r' {
+		rs := []rune(raw)
+		for i := 0; i < len(rs); i++ {
+			switch r := rs[i]; {
+			case r == '\r':
 				col = 0
-				continue
+			case r == '\x1b' && i+1 < len(rs) && rs[i+1] == '[':
+				j := i + 2
+				for j < len(rs) && (rs[j] < '@' || rs[j] > '~') {
+					j++
+				}
+				if j < len(rs) && rs[j] == 'K' {
+					if string(rs[i+2:j]) == "2" {
+						line = nil
+					} else if col < len(line) {
+						line = line[:col]
+					}
+				}
+				i = j
+			default:
+				for len(line) < col {
+					line = append(line, ' ')
+				}
+				if col < len(line) {
+					line[col] = r
+				} else {
+					line = append(line, r)
+				}
+				col++
 			}
-			if col < len(line) {
-				line[col] = r
-			} else {
-				line = append(line, r)
-			}
-			col++
 		}
 		lines = append(lines, strings.TrimRight(string(line), " "))
 	}

@@ -9,10 +9,15 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync/atomic"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
 )
 
 // ErrCancelled is the answer of a person who pressed Ctrl-C at a prompt
@@ -66,8 +71,10 @@ type terminal struct {
 	height int
 }
 
-func (t *terminal) run(ctx context.Context, field huh.Field) error {
-	err := huh.NewForm(huh.NewGroup(field)).
+func (t *terminal) run(ctx context.Context, field huh.Field, opts ...tea.ProgramOption) error {
+	// Program options first: huh's WithProgramOptions replaces those
+	// that WithInput and WithOutput add.
+	err := huh.NewForm(huh.NewGroup(field)).WithProgramOptions(opts...).
 		WithInput(t.in).WithOutput(t.out).WithShowHelp(true).
 		RunWithContext(ctx)
 	if errors.Is(err, huh.ErrUserAborted) || ctx.Err() != nil {
@@ -106,16 +113,56 @@ func (t *terminal) Select(ctx context.Context, title string, options []Option) (
 
 func (t *terminal) MultiSelect(ctx context.Context, title string, options []Option) ([]string, error) {
 	var values []string
+	// huh checks the choice as soon as the field is drawn: nothing is
+	// wrong before the person pressed a key.
+	var pressed atomic.Bool
+	sawKey := tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if _, ok := msg.(tea.KeyPressMsg); ok {
+			pressed.Store(true)
+		}
+		return msg
+	})
 	sel := huh.NewMultiSelect[string]().Title(title).
 		Description("space or x selects, / filters, enter confirms").
 		Options(huhOptions(options)...).Value(&values).Height(t.listHeight(len(options))).
 		Validate(func(v []string) error {
-			if len(v) == 0 {
+			if len(v) == 0 && pressed.Load() {
 				return errors.New("select at least one, or press Ctrl-C to cancel")
 			}
 			return nil
 		})
-	return values, t.run(ctx, sel)
+	return values, t.run(ctx, sel, sawKey)
+}
+
+// LabelWidth is the room a picker's option has on the terminal of ios,
+// once the picker's border, cursor and (multi) check box are drawn, as
+// huh's theme draws them: labels at most this wide never wrap.
+func LabelWidth(ios *iostreams.IOStreams, multi bool) int {
+	st := huh.ThemeCharm(false).Focused
+	chrome := st.Base.GetHorizontalFrameSize()
+	if multi {
+		chrome += lipgloss.Width(st.MultiSelectSelector.String()) + lipgloss.Width(st.UnselectedPrefix.String())
+	} else {
+		chrome += lipgloss.Width(st.SelectSelector.String())
+	}
+	return max(ios.TerminalWidth()-chrome, 20)
+}
+
+// Rows are options laid out as the rows of a table that fits a picker on
+// the terminal of ios (multi for a multi-select; see LabelWidth), each
+// row's id first, which is what its option returns: headers say how each
+// column gives way (output.Lines) and are not shown; times are shown
+// relative to now.
+func Rows(ios *iostreams.IOStreams, multi bool, headers []string, rows [][]string, now time.Time) []Option {
+	labels := output.Lines(headers, rows, LabelWidth(ios, multi), now, false)
+	options := make([]Option, len(rows))
+	for i, r := range rows {
+		options[i] = Option{Label: r[0], Value: r[0]}
+		if len(labels) == len(rows) {
+			options[i].Label = labels[i]
+		}
+	}
+	return options
 }
 
 // listHeight fits a picker on the screen: the options, the title and

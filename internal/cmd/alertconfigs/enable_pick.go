@@ -3,6 +3,7 @@ package alertconfigs
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/bulk"
@@ -19,17 +20,18 @@ func pickAndSetEnabled(ctx context.Context, opts *SetEnabledOptions, picker prom
 	if err != nil {
 		return err
 	}
-	options, err := bulk.Options(ctx, r.Client, api.ListAlertConfigs.Path(r.ProjectID), nil, "an alert configuration", func(c api.AlertConfig) (prompt.Option, bool) {
-		return prompt.Option{Label: fmt.Sprintf("%-30s %-9s %s", c.EventTypeName, enabledWord(c.Enabled), c.ID), Value: c.ID}, c.Enabled != opts.Enabled
+	rows, err := bulk.Choices(ctx, r.Client, api.ListAlertConfigs.Path(r.ProjectID), nil, "an alert configuration", func(c api.AlertConfig) ([]string, bool) {
+		return []string{c.ID, c.EventTypeName, enabledWord(c.Enabled)}, c.Enabled != opts.Enabled
 	})
 	if err != nil {
 		return err
 	}
 	verb := EnableVerb(opts.Enabled)
-	if len(options) == 0 {
+	if len(rows) == 0 {
 		fmt.Fprintf(opts.IO.ErrOut, "No alert configuration of project %s to %s.\n", r.ProjectID, verb)
 		return nil
 	}
+	options := prompt.Rows(opts.IO, true, []string{"ID", "EVENT", "ENABLED"}, rows, time.Time{})
 	ids, err := picker.MultiSelect(ctx, "Alert configurations to "+verb, options)
 	if err != nil {
 		return err

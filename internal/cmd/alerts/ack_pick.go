@@ -9,7 +9,6 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/cmd/bulk"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/prompt"
 )
 
@@ -29,38 +28,47 @@ func pickAndAck(ctx context.Context, opts *AckOptions, picker prompt.Prompter) e
 	if err != nil {
 		return err
 	}
-	var options []prompt.Option
+	// The picker offers what the change can change: any OPEN or
+	// TRACKING alert to acknowledge (again, for a new time), only those
+	// still acknowledged to unacknowledge.
+	now := opts.Now()
+	var rows [][]string
 	for _, status := range pickStatuses {
-		more, err := bulk.Options(ctx, r.Client, alertsPath(r.ProjectID), url.Values{"status": {status}}, "an alert", func(a api.Alert) (prompt.Option, bool) {
-			return prompt.Option{Label: pickLabel(a, opts.Now()), Value: a.ID}, true
+		more, err := bulk.Choices(ctx, r.Client, alertsPath(r.ProjectID), url.Values{"status": {status}}, "an alert", func(a api.Alert) ([]string, bool) {
+			return []string{a.ID, a.Status, a.EventTypeName, Target(a), a.Created}, !opts.Unack || acknowledged(a, now)
 		})
 		if err != nil {
 			return err
 		}
-		options = append(options, more...)
+		rows = append(rows, more...)
 	}
-	if len(options) == 0 {
-		fmt.Fprintf(opts.IO.ErrOut, "No OPEN or TRACKING alerts in project %s.\n", r.ProjectID)
+	if len(rows) == 0 {
+		if opts.Unack {
+			fmt.Fprintf(opts.IO.ErrOut, "No acknowledged OPEN or TRACKING alerts in project %s.\n", r.ProjectID)
+		} else {
+			fmt.Fprintf(opts.IO.ErrOut, "No OPEN or TRACKING alerts in project %s.\n", r.ProjectID)
+		}
 		return nil
 	}
+	options := prompt.Rows(opts.IO, true, pickHeaders, rows, now)
 	verb := "acknowledge"
 	if opts.Unack {
 		verb = "unacknowledge"
 	}
-	ids, err := picker.MultiSelect(ctx, fmt.Sprintf("Alerts to %s", verb), options)
+	chosen, err := picker.MultiSelect(ctx, fmt.Sprintf("Alerts to %s", verb), options)
 	if err != nil {
 		return err
 	}
-	opts.AlertIDs, opts.Yes = ids, true
+	opts.AlertIDs, opts.Yes = chosen, true
 	return bulkAckRun(ctx, opts)
 }
 
-// pickLabel shows an alert as a picker's line: status, event, target,
-// age, and its id last, so a filter can match any of them.
-func pickLabel(a api.Alert, now time.Time) string {
-	age := a.Created
-	if t, err := time.Parse(time.RFC3339, a.Created); err == nil {
-		age = output.RelativeTime(t, now)
-	}
-	return fmt.Sprintf("%-8s %-28s %-30s %-14s %s", a.Status, a.EventTypeName, Target(a), age, a.ID)
+// pickHeaders are the columns of an alert in a picker, its id first so
+// that it is never cut and a filter can match it.
+var pickHeaders = []string{"ID", "STATUS", "EVENT", "TARGET", "CREATED"}
+
+// acknowledged says whether an alert is acknowledged at now.
+func acknowledged(a api.Alert, now time.Time) bool {
+	until, err := time.Parse(time.RFC3339, a.AcknowledgedUntil)
+	return err == nil && until.After(now)
 }

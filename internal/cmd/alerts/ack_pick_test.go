@@ -8,8 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/prompt"
 	"github.com/omctl/omctl/internal/testutil/prompttest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -44,6 +47,7 @@ func TestAckWithoutIDPicksFromOpenAndTrackingAlerts(t *testing.T) {
 	ios, _, out, _ := iostreams.Test()
 	ios.SetStdinTTY(true)
 	ios.SetStdoutTTY(true)
+	ios.SetTerminalWidth(120)
 	script := prompttest.New(t, []string{openAlert, trackingAlert})
 	deps := srv.Deps(ios, "table", project)
 	deps.Prompter = script
@@ -58,8 +62,8 @@ func TestAckWithoutIDPicksFromOpenAndTrackingAlerts(t *testing.T) {
 	if len(offered) != 3 || offered[0].Value != openAlert || offered[2].Value != trackingAlert {
 		t.Fatalf("offered %+v", offered)
 	}
-	if l := offered[0].Label; !strings.Contains(l, "HOST_DOWN") || !strings.Contains(l, "db1:27017") || !strings.Contains(l, "2 hours ago") || !strings.Contains(l, "OPEN") {
-		t.Errorf("label %q: want status, event, target and age", l)
+	if l := offered[0].Label; !strings.HasPrefix(l, openAlert+"  OPEN") || !strings.Contains(l, "HOST_DOWN") || !strings.Contains(l, "db1:27017") || !strings.Contains(l, "2 hours ago") {
+		t.Errorf("label %q: want the id, then status, event, target and age", l)
 	}
 	var statuses, patched []string
 	for _, r := range srv.Requests() {
@@ -124,5 +128,56 @@ func TestBulkAckAsksAtATerminal(t *testing.T) {
 	err = ackRun(context.Background(), &AckOptions{Deps: deps, Now: time.Now, Until: "4h", AlertIDs: []string{openAlert, "-"}[:1], Yes: true})
 	if err != nil || len(srv.Requests()) != 2 {
 		t.Errorf("--yes: %v, requests %d", err, len(srv.Requests()))
+	}
+}
+
+// unack offers only the alerts still acknowledged: unacknowledging the
+// others changes nothing (issue 32).
+func TestUnackPickerOffersOnlyAcknowledgedAlerts(t *testing.T) {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	acked := func(id, until string) string {
+		return strings.Replace(alert(id, "OPEN", "HOST_DOWN", "db1:27017"), `"status"`, `"acknowledgedUntil":"`+until+`","status"`, 1)
+	}
+	srv := stubapi.New(t)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, pickPage(acked(openAlert, "2026-11-22T00:00:00Z"), alert(otherAlert, "OPEN", "HOST_DOWN", "db3:27017")))
+	// An acknowledgement that has run out is none.
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, pickPage(acked(trackingAlert, "2026-11-20T00:00:00Z")))
+	ios, _, _, _ := iostreams.Test()
+	ios.SetStdinTTY(true)
+	ios.SetStdoutTTY(true)
+	script := prompttest.New(t, cmdutil.ErrInterrupted)
+	deps := srv.Deps(ios, "table", project)
+	deps.Prompter = script
+	_ = ackRun(context.Background(), &AckOptions{Deps: deps, Now: func() time.Time { return now }, Unack: true})
+	offered := script.Offered["Alerts to unacknowledge"]
+	if len(offered) != 1 || offered[0].Value != openAlert {
+		t.Errorf("offered %+v, want only %s", offered, openAlert)
+	}
+}
+
+// Each option of the picker fits the terminal, its id first and whole.
+func TestPickerLabelsFitTheTerminal(t *testing.T) {
+	now := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	for _, width := range []int{60, 80, 120} {
+		srv := stubapi.New(t)
+		srv.Reply("GET", "/groups/"+project+"/alerts", 200, pickPage(alert(openAlert, "OPEN", "OUTSIDE_METRIC_THRESHOLD", "db-a1.example.com:27017"), alert(otherAlert, "OPEN", "REPLICATION_OPLOG_WINDOW_RUNNING_OUT", "db3:27017")))
+		srv.Reply("GET", "/groups/"+project+"/alerts", 200, pickPage(alert(trackingAlert, "TRACKING", "HOST_DOWN", "db2:27017")))
+		ios, _, _, _ := iostreams.Test()
+		ios.SetStdinTTY(true)
+		ios.SetStdoutTTY(true)
+		ios.SetTerminalWidth(width)
+		script := prompttest.New(t, prompt.ErrCancelled)
+		deps := srv.Deps(ios, "table", project)
+		deps.Prompter = script
+		_ = ackRun(context.Background(), &AckOptions{Deps: deps, Now: func() time.Time { return now }, Until: "4h"})
+		offered := script.Offered["Alerts to acknowledge"]
+		if len(offered) != 3 {
+			t.Fatalf("offered %+v", offered)
+		}
+		for _, o := range offered {
+			if w := twwidth.Width(o.Label); w > prompt.LabelWidth(ios, true) || !strings.HasPrefix(o.Label, o.Value+"  ") {
+				t.Errorf("at %d columns the label %q (%d wide) does not fit or does not start with its id", width, o.Label, w)
+			}
+		}
 	}
 }

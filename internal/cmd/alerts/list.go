@@ -207,3 +207,4 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	}
 	return printer.List(filter.Pages(c.Pages(ctx, alertsPath(projectID), lo)), opts.List.Part(), Table)
 }
+

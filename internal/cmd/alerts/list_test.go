@@ -50,7 +50,7 @@ func TestListTableOnTerminalHasHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "ID") || !strings.Contains(lines[0], "ACK UNTIL") || !strings.Contains(lines[1], alertID) {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID  ") || !strings.Contains(lines[0], "TARGET") || !strings.Contains(lines[1], alertID) {
 		t.Errorf("table = %q", out.String())
 	}
 }

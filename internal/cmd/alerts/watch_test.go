@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/spf13/cobra"
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
+	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -62,7 +65,8 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	cancel(cmdutil.ErrInterrupted)
 	<-done
 	got := out.String()
-	if strings.Count(got, "\x1b[H\x1b[2J") < 2 || !strings.Contains(got, "Every 5ms: omctl alerts list --status OPEN") || strings.Count(got, "5f1a0c2e8f9d4b0012345678") < 2 {
+	// The screen is cleared once, then written over from its top.
+	if strings.Count(got, "\x1b[H\x1b[2J") != 1 || strings.Count(got, "\x1b[H") < 2 || !strings.Contains(got, "Every 5ms: omctl alerts list --status OPEN") || strings.Count(got, "5f1a0c2e8f9d4b0012345678") < 2 {
 		t.Errorf("terminal watch = %q", got)
 	}
 }
@@ -124,25 +128,100 @@ func TestWatchFollowsEveryPageWithoutAll(t *testing.T) {
 	}
 }
 
-func TestWatchRedrawFitsTheScreen(t *testing.T) {
-	var items []json.RawMessage
-	for i := 0; i < 30; i++ {
-		items = append(items, json.RawMessage(`{}`))
+// alertsCreated are n alerts, the i-th created i hours after a start,
+// oldest first as the list gives them.
+func alertsCreated(n int) []string {
+	start := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	var items []string
+	for i := range n {
+		items = append(items, fmt.Sprintf(`{"id":"5f1a0c2e8f9d4b00%08d","status":"OPEN","eventTypeName":"OUTSIDE_METRIC_THRESHOLD","created":%q,"hostnameAndPort":"db-a1.example.com:27017"}`,
+			i, start.Add(time.Duration(i)*time.Hour).Format(time.RFC3339)))
 	}
-	for _, tc := range []struct{ height, shown, hidden int }{
-		{0, 30, 0},   // height unknown: everything
-		{40, 30, 0},  // room for all
-		{33, 30, 0},  // exactly: title, blank, header, 30 rows
-		{24, 20, 10}, // the rest is counted on the last line
-	} {
-		shown, hidden := fitScreen(items, tc.height)
-		if len(shown) != tc.shown || hidden != tc.hidden {
-			t.Errorf("height %d: %d shown, %d hidden; want %d, %d", tc.height, len(shown), hidden, tc.shown, tc.hidden)
+	return items
+}
+
+// One frame at 80x40 with 250 alerts (issue 32): no line wider than the
+// terminal, no more lines than the screen has less the cursor's, the
+// title first, the newest alerts, and a footer that fits and does not
+// suggest a filter already given.
+func TestWatchFrameFitsTheScreen(t *testing.T) {
+	items := alertsCreated(250)
+	for _, tc := range []struct {
+		width, height int
+		status        string
+	}{{80, 40, ""}, {80, 40, "OPEN"}, {60, 20, ""}, {120, 40, "OPEN"}} {
+		ios, _, _, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		ios.SetNoColor(true)
+		ios.SetTerminalWidth(tc.width)
+		ios.SetTerminalHeight(tc.height)
+		printer, _ := output.New(ios, output.Options{Format: "table", Now: func() time.Time { return time.Date(2026, 11, 12, 12, 0, 0, 0, time.UTC) }})
+		opts := &ListOptions{Deps: cmdutil.Deps{IO: ios}, Status: tc.status, List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Interval: 2 * time.Second,
+			Now: func() time.Time { return time.Date(2026, 11, 12, 12, 0, 0, 0, time.UTC) }}
+		var raw []json.RawMessage
+		for _, it := range items {
+			raw = append(raw, json.RawMessage(it))
+		}
+		frame, err := watchFrame(opts, printer, newestFirst(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		screen := strings.Join(frame, "\n")
+		if len(frame) > tc.height-1 {
+			t.Errorf("%dx%d: %d lines:\n%s", tc.width, tc.height, len(frame), screen)
+		}
+		for _, l := range frame {
+			if twwidth.Width(l) > tc.width {
+				t.Errorf("%dx%d: %q is %d wide", tc.width, tc.height, l, twwidth.Width(l))
+			}
+		}
+		if !strings.HasPrefix(frame[0], "Every 2s: omctl alerts list") || !strings.HasSuffix(frame[0], "12:00:00Z") {
+			t.Errorf("%dx%d: title %q", tc.width, tc.height, frame[0])
+		}
+		if !strings.HasPrefix(frame[3], "5f1a0c2e8f9d4b0000000249") {
+			t.Errorf("%dx%d: the newest alert is not first:\n%s", tc.width, tc.height, screen)
+		}
+		last := frame[len(frame)-1]
+		shown := len(frame) - 4
+		if !strings.HasPrefix(last, fmt.Sprintf("… and %d older alerts", 250-shown)) || strings.Contains(last, "--status") != (tc.status == "") {
+			t.Errorf("%dx%d --status %q: footer %q", tc.width, tc.height, tc.status, last)
 		}
 	}
 }
 
-// --watch shows the first --limit alerts when --limit is given: it asks
+// An alert raised while the watch runs shows at the top of the next
+// redraw, however many older alerts there are.
+func TestWatchShowsANewAlertAtTheTop(t *testing.T) {
+	srv := stubapi.New(t)
+	old := alertsCreated(60)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[`+strings.Join(old[:59], ",")+`],"totalCount":59}`)
+	srv.Reply("GET", "/groups/"+project+"/alerts", 200, `{"results":[`+strings.Join(old, ",")+`],"totalCount":60}`)
+	ios, _, _, _ := iostreams.Test()
+	ios.SetStdoutTTY(true)
+	ios.SetNoColor(true)
+	ios.SetTerminalHeight(20)
+	out := &lineSignal{want: "5f1a0c2e8f9d4b0000000059", seen: make(chan struct{})}
+	ios.Out = out
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan error)
+	go func() {
+		done <- listRun(ctx, &ListOptions{Deps: srv.Deps(ios, "table", project), List: &cmdutil.ListFlags{Page: 1, Limit: 100}, Watch: true, Interval: 5 * time.Millisecond})
+	}()
+	select {
+	case <-out.seen:
+	case <-time.After(10 * time.Second):
+		t.Error("the new alert never appeared")
+	}
+	cancel(cmdutil.ErrInterrupted)
+	<-done
+	frames := strings.Split(out.String(), "\x1b[H")
+	last := frames[len(frames)-1]
+	if i := strings.Index(last, "5f1a0c2e8f9d4b00"); i < 0 || !strings.HasPrefix(last[i:], "5f1a0c2e8f9d4b0000000059") {
+		t.Errorf("the new alert is not first in the frame:\n%s", last)
+	}
+}
+
+// --watch shows the newest --limit alerts when --limit is given: it asks
 // for a page of that size (a larger page would be a server contradicting
 // itself, which the walk refuses).
 func TestWatchHonoursLimit(t *testing.T) {

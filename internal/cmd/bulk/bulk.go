@@ -15,7 +15,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"text/tabwriter"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
@@ -227,12 +228,33 @@ func Print(ios *iostreams.IOStreams, format string, results []Result) error {
 		}
 		return nil
 	}
-	tw := tabwriter.NewWriter(ios.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tRESULT\tDETAIL")
+	// Ids and outcomes whole, each detail (an error says why) wrapped
+	// under its column within the terminal's width, or, when that leaves
+	// it too little room, on lines of its own below.
+	idWidth, outcomeWidth := len("ID"), len("RESULT")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.Outcome, oneLine(r.Detail))
+		idWidth, outcomeWidth = max(idWidth, twwidth.Width(r.ID)), max(outcomeWidth, twwidth.Width(r.Outcome))
 	}
-	return tw.Flush()
+	col := idWidth + 2 + outcomeWidth + 2
+	room, indent := ios.TerminalWidth()-col, col
+	if room < 24 {
+		room, indent = ios.TerminalWidth()-4, 4
+	}
+	var b strings.Builder
+	row := func(id, outcome, detail string) {
+		head := fmt.Sprintf("%-*s  %-*s  ", idWidth, id, outcomeWidth, outcome)
+		lines := output.Wrap(oneLine(detail), room)
+		if indent != col && detail != "" {
+			head = strings.TrimRight(head, " ") + "\n" + strings.Repeat(" ", indent)
+		}
+		b.WriteString(strings.TrimRight(head+strings.Join(lines, "\n"+strings.Repeat(" ", indent)), " ") + "\n")
+	}
+	row("ID", "RESULT", "DETAIL")
+	for _, r := range results {
+		row(r.ID, r.Outcome, r.Detail)
+	}
+	_, err := io.WriteString(ios.Out, b.String())
+	return err
 }
 
 func oneLine(s string) string {

@@ -152,3 +152,28 @@ func TestReportNamesWhatStoppedTheRun(t *testing.T) {
 		}
 	}
 }
+
+// At a terminal the results fit its width: ids and outcomes whole, a long
+// detail wrapped under its column, or below the row when the terminal
+// leaves it too little room; none of it lost.
+func TestResultsFitTheTerminal(t *testing.T) {
+	long := "404 ALERT_NOT_FOUND: No alert with ID " + id2 + " exists in group 5e2b0c2e8f9d4b0012340001."
+	results := []Result{{ID: id1, Outcome: "acknowledged", Detail: "until 2026-01-01T04:00:00Z"}, Failure(id2, errors.New(long))}
+	for _, width := range []int{40, 60, 80, 120} {
+		ios, _, out, _ := iostreams.Test()
+		ios.SetStdoutTTY(true)
+		ios.SetTerminalWidth(width)
+		if err := Print(ios, "table", results); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if len([]rune(line)) > width {
+				t.Errorf("at %d columns a line is %d wide:\n%s", width, len([]rune(line)), out.String())
+			}
+		}
+		if got := strings.Join(strings.Fields(out.String()), " "); !strings.Contains(got, id2+" failed "+long) && !strings.Contains(got, id2+" failed") ||
+			!strings.Contains(got, strings.Join(strings.Fields(long), " ")) || !strings.Contains(out.String(), id1+"  acknowledged") {
+			t.Errorf("at %d columns something is lost:\n%s", width, out.String())
+		}
+	}
+}

@@ -7,36 +7,36 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/prompt"
 )
 
 // MaxPick bounds the choices of a picker: past it a list is no longer
 // read by eye, and --status, --event or ids say better what to act on.
 const MaxPick = 500
 
-// Options reads every item of a list endpoint and makes the options of a
-// picker of those option keeps, in the server's order.
-// It stops reading at the first option past MaxPick.
-func Options[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, option func(T) (prompt.Option, bool)) ([]prompt.Option, error) {
+// Choices reads every item of a list endpoint and returns the rows a
+// picker shows of those row keeps (each row's cells, its id first; see
+// prompt.Rows), in the server's order. It stops reading at the first row
+// past MaxPick.
+func Choices[T any](ctx context.Context, c *client.Client, path string, q url.Values, what string, row func(T) ([]string, bool)) ([][]string, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	var options []prompt.Option
+	var rows [][]string
 	_, _, err := Select(ctx, c, path, q, what, func(v T) (string, bool) {
-		if o, ok := option(v); ok && len(options) <= MaxPick {
-			options = append(options, o)
-			if len(options) > MaxPick {
+		if r, ok := row(v); ok && len(rows) <= MaxPick {
+			rows = append(rows, r)
+			if len(rows) > MaxPick {
 				stop()
 			}
 		}
 		return "", false
 	})
-	if len(options) > MaxPick {
+	if len(rows) > MaxPick {
 		return nil, cmdutil.FlagErrorf("more than %d to choose from, more than a picker shows: give ids or filters instead", MaxPick)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return options, nil
+	return rows, nil
 }
 
 // Confirm asks a person at a terminal before a bulk change of n items;

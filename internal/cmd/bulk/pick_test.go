@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/cmdutil"
-	"github.com/omctl/omctl/internal/prompt"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
 
@@ -25,13 +24,13 @@ func itemsPage(from, n, total int) string {
 
 // A picker shows at most MaxPick options, and stops reading there: the
 // pages past the first few of a list of 10,000 are never asked for.
-func TestOptionsStopPastMaxPick(t *testing.T) {
+func TestChoicesStopPastMaxPick(t *testing.T) {
 	srv := stubapi.New(t)
 	srv.Reply("GET", "/items", 200, itemsPage(0, 500, 10000))
 	srv.Reply("GET", "/items", 200, itemsPage(500, 500, 10000))
 	c, _ := srv.Client()()
-	keep := func(v item) (prompt.Option, bool) { return prompt.Option{Label: v.ID, Value: v.ID}, true }
-	_, err := Options(context.Background(), c, "/items", nil, "an item", keep)
+	keep := func(v item) ([]string, bool) { return []string{v.ID}, true }
+	_, err := Choices(context.Background(), c, "/items", nil, "an item", keep)
 	if cmdutil.ExitCode(err) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "more than 500") {
 		t.Errorf("err = %v", err)
 	}
@@ -41,8 +40,8 @@ func TestOptionsStopPastMaxPick(t *testing.T) {
 	srv2 := stubapi.New(t)
 	srv2.Reply("GET", "/items", 200, itemsPage(0, 3, 3))
 	c2, _ := srv2.Client()()
-	got, err := Options(context.Background(), c2, "/items", nil, "an item", keep)
-	if err != nil || len(got) != 3 || got[2].Value != fmt.Sprintf("%024x", 2) {
+	got, err := Choices(context.Background(), c2, "/items", nil, "an item", keep)
+	if err != nil || len(got) != 3 || got[2][0] != fmt.Sprintf("%024x", 2) {
 		t.Errorf("%v %v", got, err)
 	}
 }

@@ -21,10 +21,14 @@ var topics = []struct{ name, short, long string }{
   4  authentication or authorization failed: the server answered 401 or 403
      (wrong key, missing role, address not on the key's access list)
 130  interrupted (Ctrl-C or SIGTERM): no error message; what was printed
-     so far is whole lines. Bulk actions (alerts ack -, alertconfigs
-     enable|disable) and apply start nothing after the signal and list
-     each item as done, failed, interrupted (in flight: it may or may not
-     have been applied) or not started
+     so far is whole lines. A list stopped part way says on stderr how
+     many items it printed and how many were not fetched; its table, at a
+     terminal, ends with a line saying it is partial; -o json and yaml
+     print nothing (a document is printed whole or not at all). Bulk
+     actions (alerts ack -, alertconfigs enable|disable) and apply start
+     nothing after the signal and list each item as done, failed,
+     interrupted (in flight: it may or may not have been applied) or not
+     started
 
 Errors are printed on stderr as
   Error: 404 ALERT_NOT_FOUND: No alert with ID ... exists in group ....
@@ -72,11 +76,18 @@ environment variables alone, with no config file.
     omctl alerts list --status OPEN --all | cut -f1
   --no-headers leaves the header out on a terminal too. Colour: NO_COLOR or
   CLICOLOR=0 turn it off, CLICOLOR_FORCE keeps it when piped.
+  A table fits the terminal's width. When it is too wide, times take their
+  short form (30d ago), masked keys are left out, headers take shorter whole
+  forms (ENABLED, ON), and the columns, most important first, take their
+  room: free text is cut (db-a1.exam…), event types shorten each word
+  (OUTS_METR_THRE), and what still has no room is left out. Ids, statuses,
+  times and short values are never cut.
 
 -o json
   The server's JSON as received (indented on a terminal, compact when piped).
   A list prints the list body; with --all one merged
-  {"results": [...], "totalCount": N}.
+  {"results": [...], "totalCount": N}, printed once every page is in: a list
+  stopped part way (Ctrl-C, a failed page) prints nothing.
 
 -o jsonl
   One item per line, streamed as pages arrive; the natural format with --all:

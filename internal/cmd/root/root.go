@@ -235,6 +235,10 @@ func Run(args []string, ios *iostreams.IOStreams) int {
 		return cmdutil.ExitOK
 	}
 	if code, silent := silentExit(ctx, err); silent {
+		if code == cmdutil.ExitInterrupted {
+			// The shell's prompt comes next, not after the ^C echoed.
+			ios.ClearTerminalLine()
+		}
 		return code
 	}
 	// cobra reports unknown commands, bad arguments and missing or

@@ -115,7 +115,7 @@ func expireRun(ctx context.Context, opts *ExpireOptions) error {
 	}
 	printer, c := r.Printer, r.Client
 	if opts.SnapshotID == "" {
-		if opts.SnapshotID, err = pickSnapshot(ctx, at, c, picker, opts.Now(), opts.IO.ErrOut); err != nil || opts.SnapshotID == "" {
+		if opts.SnapshotID, err = pickSnapshot(ctx, at, c, picker, opts.IO, opts.Now(), opts.DoNotDelete); err != nil || opts.SnapshotID == "" {
 			return err
 		}
 	}
