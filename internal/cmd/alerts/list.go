@@ -207,4 +207,3 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	}
 	return printer.List(filter.Pages(c.Pages(ctx, alertsPath(projectID), lo)), opts.List.Part(), Table)
 }
-
