@@ -165,13 +165,9 @@ func New(opts Options) (*Server, error) {
 		s.base.Store(opts.BaseURL)
 	}
 	s.routes()
-	if !s.clock.Virtual() {
+	if !s.clock.Virtual() && st.Scheduled() {
 		// Schedules resumed from a state file run as those of a change do.
-		s.view(func(st *store.State) {
-			if st.Scheduled() {
-				s.startTicker()
-			}
-		})
+		s.startTicker()
 	}
 	return s, nil
 }

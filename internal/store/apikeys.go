@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"strings"
 	"time"
@@ -118,6 +119,21 @@ func (k *APIKey) newAccessEntries(canon []string) int {
 		}
 	}
 	return len(fresh)
+}
+
+// clone is a copy of the key whose access list's counts change apart
+// from k's: the key readers are served (replica.go).
+func (k *APIKey) clone() *APIKey {
+	c := &APIKey{members: k.members, ID: k.ID, Orgs: maps.Clone(k.Orgs), accessKeys: maps.Clone(k.accessKeys)}
+	c.AccessList = make([]*AccessListEntry, len(k.AccessList))
+	for i, e := range k.AccessList {
+		entry := *e
+		c.AccessList[i] = &entry
+	}
+	p := *k.Principal
+	p.Key = c
+	c.Principal = &p
+	return c
 }
 
 // Address is what names the entry: its IP address, or its CIDR block.
