@@ -257,6 +257,9 @@ type handling struct {
 	// wait: the answer waits for the first attempt of every webhook
 	// delivery the request caused.
 	wait bool
+	// before checks, before the data lock is taken, what a change's
+	// request can be refused for without the data (see beforeLock).
+	before handlerFunc
 }
 
 type route struct {
@@ -272,8 +275,9 @@ func (s *Server) routes() {
 		}
 		table[pattern][method] = h
 	}
+	before := s.beforeLock()
 	for e, h := range s.endpointHandlers() {
-		add(apiBase+e.Pattern, e.Method, handling{h: h})
+		add(apiBase+e.Pattern, e.Method, handling{h: h, before: before[e]})
 	}
 	for e, h := range s.controlHandlers() {
 		add(e.Pattern, e.Method, h)
@@ -537,6 +541,10 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	case err != nil:
 	case h.unlocked:
 		err = h.h(c)
+	case h.before != nil:
+		if err = h.before(c); err == nil {
+			err = s.locked(c, h.h, h.wait)
+		}
 	default:
 		err = s.locked(c, h.h, h.wait)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -381,6 +382,9 @@ func validateUsers(f *Fixtures, c *fixtureCheck) error {
 		key, _ := d["apiKey"].(string)
 		if name == "" || key == "" {
 			return failFixture("users", i, "username and apiKey are required")
+		}
+		if n := utf8.RuneCountInString(name); n > api.MaxNameLength {
+			return failFixture("users", i, "username is %d characters long; a user name is at most %d", n, api.MaxNameLength)
 		}
 		if other, dup := c.credentials[name]; dup {
 			return failFixture("users", i, "username %s is already used by %s", name, other)

@@ -564,7 +564,9 @@ func (sf *File) write(tx *bolt.Tx, b *Batch, puts []put) error {
 		binary.BigEndian.PutUint64(v, seq)
 		copy(v[8:], r.Value)
 		if err := bucket.Put([]byte(r.Key), v); err != nil {
-			return err
+			// bbolt refuses an empty key and one over 32 KiB: the rules
+			// that made the record should have (api.MaxNameLength).
+			return fmt.Errorf("%s %.40q (a key of %d bytes, a value of %d): %w", r.Kind, r.Key, len(r.Key), len(r.Value), err)
 		}
 	}
 	return nil
