@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,4 +122,43 @@ func names(entries []os.DirEntry) []string {
 		out = append(out, fmt.Sprintf("%s (%d bytes)", e.Name(), size))
 	}
 	return out
+}
+
+// The directory of a --tls-self-signed certificate that a SIGKILL left
+// behind is removed by the next start with --tls-self-signed; those of
+// servers still running stay.
+func TestASelfSignedCertificateLeftByAKilledServerIsRemoved(t *testing.T) {
+	omctlBinary(t) // built before TMPDIR moves
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	certDirs := func() []string {
+		var dirs []string
+		entries, _ := os.ReadDir(tmp)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "omctl-server-tls-") {
+				dirs = append(dirs, e.Name())
+			}
+		}
+		return dirs
+	}
+	running := startBinary(t, "--tls-self-signed")
+	defer running.kill(t)
+	killed := startBinary(t, "--tls-self-signed")
+	killed.kill(t)
+	if before := certDirs(); len(before) != 2 {
+		t.Fatalf("the two servers left %v", before)
+	}
+	next := startBinary(t, "--tls-self-signed")
+	defer next.kill(t)
+	left := certDirs()
+	for _, p := range []*process{running, next} {
+		if !slices.ContainsFunc(left, func(name string) bool {
+			return strings.HasPrefix(name, fmt.Sprintf("omctl-server-tls-%d-", p.cmd.Process.Pid))
+		}) {
+			t.Errorf("the directory of a running server is gone: %v", left)
+		}
+	}
+	if len(left) != 2 {
+		t.Errorf("after a start, %v are left; want the running servers' two", left)
+	}
 }
