@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -211,5 +212,50 @@ func TestEveryFieldOfTheDataIsReplicatedOrTheWritersOwn(t *testing.T) {
 		if name := typ.Field(i).Name; !replicated[name] && !writersOwn[name] {
 			t.Errorf("State.%s is neither replicated for readers nor the writers' own: sort it in replica.go", name)
 		}
+	}
+}
+
+// BenchmarkReplicate is the readers' replica of 200,000 alerts made whole,
+// as at start-up and after a reset with a state file; bytes/alert is the
+// memory it holds beside the writers' data (docs/server.md, State).
+func BenchmarkReplicate(b *testing.B) {
+	f, _ := activeAlertsFixture(200000)
+	st := newState(f, start)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var held uint64
+	for range b.N {
+		var before, after runtime.MemStats
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		r := st.replicate()
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.StartTimer()
+		held = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(r)
+	}
+	b.ReportMetric(float64(held)/200000, "bytes/alert")
+}
+
+// BenchmarkCopyABatchToTheReplica is what readers wait for after a commit
+// of one acknowledgement among 200,000 alerts: its copy into the replica.
+func BenchmarkCopyABatchToTheReplica(b *testing.B) {
+	f, project := activeAlertsFixture(200000)
+	st := newState(f, start)
+	r := st.replicate()
+	id := st.alerts[project].items[1000].Cur.ID
+	rec := record{kind: "alerts", key: id}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		st.AcknowledgeAlert(st.Alert(id), rules.FormatTime(start.Add(time.Duration(i+1)*time.Hour)), "bench", "me", start)
+		if !r.copySlot(st, rec) {
+			b.Fatal("not copied")
+		}
+		r.reindexAlerts()
 	}
 }
