@@ -31,7 +31,7 @@ type File struct {
 	seq uint64
 	// pending names the file db is while it is not yet at path: a first
 	// start makes the state file under a name of its own and puts it at
-	// path only once its data is written whole (place), so that a start
+	// path only once its data is written whole (seed), so that a start
 	// cut short at any byte leaves no state file, only a leftover that
 	// the next start removes. "" once the file is at path.
 	pending string
