@@ -63,12 +63,7 @@ func TestStoreIDsAStateFileCannotHoldOrAPathCannotNameAreRefused(t *testing.T) {
 // A store refused for its id is refused before the data lock is taken:
 // while another write's commit waits for the disk, it is answered.
 func TestAStoreIDIsRefusedBeforeTheDataLock(t *testing.T) {
-	e, log := newFaultyEnv(t, fixtureJSON)
-	syncing, release := make(chan bool), make(chan bool)
-	log.FailCommits(func(*statelog.Batch) error { syncing <- true; <-release; return nil })
-	written := make(chan response, 1)
-	go func() { written <- e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)) }()
-	<-syncing
+	e, finish := aWriteHeldAtItsSync(t)
 	refused := make(chan response, 1)
 	go func() {
 		refused <- e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(map[string]any{"id": strings.Repeat("x", 100000)}))
@@ -79,7 +74,5 @@ func TestAStoreIDIsRefusedBeforeTheDataLock(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("a store with a refused id waited for the data lock")
 	}
-	log.FailCommits(nil)
-	close(release)
-	e.expect(<-written, 200, "")
+	e.expect(finish(), 200, "")
 }

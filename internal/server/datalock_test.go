@@ -155,6 +155,24 @@ func TestAFailedWriteThatCannotBeUndoneIsNeverServed(t *testing.T) {
 // data as it was before the write; once the write is answered, they see
 // it: a slow disk delays writers only (docs/server.md, State).
 func TestGetsAreAnsweredWhileAWriteIsSynced(t *testing.T) {
+	e, finish := aWriteHeldAtItsSync(t)
+	read := make(chan response, 1)
+	go func() { read <- e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil) }()
+	select {
+	case got := <-read:
+		e.expect(got, 404, "RESOURCE_NOT_FOUND") // not on disk yet
+	case <-time.After(10 * time.Second):
+		t.Fatal("a GET waited for a write's commit")
+	}
+	e.expect(finish(), 200, "")
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
+}
+
+// aWriteHeldAtItsSync is a server over fixtureJSON with a state file, and
+// a write (the oplog store oplog2 made) whose commit is held until finish,
+// which lets it go and returns the write's answer.
+func aWriteHeldAtItsSync(t *testing.T) (e *env, finish func() response) {
+	t.Helper()
 	e, log := newFaultyEnv(t, fixtureJSON)
 	syncing, release := make(chan bool), make(chan bool)
 	log.FailCommits(func(*statelog.Batch) error { syncing <- true; <-release; return nil })
@@ -165,16 +183,9 @@ func TestGetsAreAnsweredWhileAWriteIsSynced(t *testing.T) {
 	case got := <-written:
 		t.Fatalf("the write was answered before its commit: %d", got.status)
 	}
-	read := make(chan response, 1)
-	go func() { read <- e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil) }()
-	select {
-	case got := <-read:
-		e.expect(got, 404, "RESOURCE_NOT_FOUND") // not on disk yet
-	case <-time.After(10 * time.Second):
-		t.Fatal("a GET waited for a write's commit")
+	return e, func() response {
+		log.FailCommits(nil)
+		close(release)
+		return <-written
 	}
-	log.FailCommits(nil)
-	close(release)
-	e.expect(<-written, 200, "")
-	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
 }

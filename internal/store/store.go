@@ -269,33 +269,28 @@ func (s *Store) Seed() *Fixtures { return s.seed }
 
 // View runs fn with the data under a read lock: views run side by side,
 // and with a log beside writes too, on the data as last committed.
-func (s *Store) View(fn func(*State)) (err error) {
+// A state file that could not be read back to undo a failed write
+// (UnreadableError) stops writes, not reads: the replica never held the
+// failed change.
+func (s *Store) View(fn func(*State)) error {
 	if s.log != nil {
-		return s.viewPublished(fn)
+		s.pubMu.RLock()
+		defer s.pubMu.RUnlock()
+		return viewing(fn, s.published)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	defer func() {
-		if v := recover(); v != nil {
-			err = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	fn(s.st)
-	return nil
+	return viewing(fn, s.st)
 }
 
-// viewPublished runs fn with the readers' replica. A state file that
-// could not be read back to undo a failed write (UnreadableError) stops
-// writes, not reads: the replica never held the failed change.
-func (s *Store) viewPublished(fn func(*State)) (err error) {
-	s.pubMu.RLock()
-	defer s.pubMu.RUnlock()
+// viewing runs fn with st, returning a panic as a PanicError.
+func viewing(fn func(*State), st *State) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	fn(s.published)
+	fn(st)
 	return nil
 }
 
