@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -183,9 +184,16 @@ func aWriteHeldAtItsSync(t *testing.T) (e *env, finish func() response) {
 	case got := <-written:
 		t.Fatalf("the write was answered before its commit: %d", got.status)
 	}
+	var once sync.Once
+	let := func() {
+		once.Do(func() {
+			log.FailCommits(nil)
+			close(release)
+		})
+	}
+	t.Cleanup(let) // should the test end first: the server then closes
 	return e, func() response {
-		log.FailCommits(nil)
-		close(release)
+		let()
 		return <-written
 	}
 }
