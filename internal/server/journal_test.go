@@ -311,6 +311,10 @@ func TestRedactBody(t *testing.T) {
 		`{"a": 1} {"b": 2}`:                                                  ``,
 		`{`:                                                                  ``,
 		``:                                                                   ``,
+		// A URL's password, its @ written as it is or escaped; an escaped
+		// backslash before u0040 writes no @.
+		`{"uri": "mongodb://u:p@h", "u": "x:\/\/u:p\u0040h"}`: `{"uri":"mongodb://u:<redacted>@h","u":"x://u:<redacted>@h"}`,
+		`{"uri": "u:p\\u0040h"}`:                              `{"uri":"u:p\\u0040h"}`,
 		// A number too large for a float64 is still JSON.
 		`{"apiKey": "k", "n": 1E400}`: `{"apiKey":"<redacted>","n":1E400}`,
 		// Keys are folded as decoded: an escape, or the Kelvin sign.

@@ -249,15 +249,15 @@ func (r *redactor) member() bool {
 
 // hideURLPasswords rewrites the string that starts at in[start] and ends
 // before r.at when it holds the password of a URL (hideURLPasswords):
-// only a string holding an @, or an escape (which could write one), is
+// only a string holding an @, written as it is or escaped (\u0040), is
 // decoded to be looked at.
 func (r *redactor) hideURLPasswords(start int) {
 	quoted := r.in[start:r.at]
 	inner := quoted[1 : len(quoted)-1]
-	escaped := bytes.IndexByte(inner, '\\') >= 0
-	if !escaped && bytes.IndexByte(inner, '@') < 0 {
+	if bytes.IndexByte(inner, '@') < 0 && !escapedAt(inner) {
 		return
 	}
+	escaped := bytes.IndexByte(inner, '\\') >= 0
 	var s string
 	if !escaped {
 		s = string(inner)
@@ -273,6 +273,27 @@ func (r *redactor) hideURLPasswords(start int) {
 	r.flush()
 	r.out = appendJSONString(r.out, hidden)
 	r.at, r.from = end, end
+}
+
+// escapedAt reports whether a string's bytes, as quoted, hold an @
+// written as an escape, \u0040 (its hex digits in either case).
+func escapedAt(inner []byte) bool {
+	for i := bytes.IndexByte(inner, '\\'); i >= 0 && i+6 <= len(inner); {
+		if inner[i+1] == 'u' && bytes.EqualFold(inner[i+2:i+6], []byte("0040")) {
+			return true
+		}
+		// An escaped backslash is skipped whole: its second \ starts no escape.
+		step := 1
+		if inner[i+1] == '\\' {
+			step = 2
+		}
+		next := bytes.IndexByte(inner[i+step:], '\\')
+		if next < 0 {
+			return false
+		}
+		i += step + next
+	}
+	return false
 }
 
 // hideURLPasswords replaces by <redacted> the password of each URL in s
