@@ -83,7 +83,10 @@ func TestRedactBodyOfDeepNesting(t *testing.T) {
 // at most a scratch buffer, grown when redactions lengthen the body. The
 // pool mostly lends one grown already, but the race detector makes it
 // drop some, and then the buffer grows again: a few times, not a time a
-// token.
+// token. The count is the process's, and a collection empties the pool:
+// the least of three rounds is taken, so that what the other tests'
+// goroutines allocate meanwhile, and the collections it brings, do not
+// count.
 func TestRedactBodyAllocatesAFewTimes(t *testing.T) {
 	for _, body := range [][]byte{
 		oplogStoreBody(1 << 20),
@@ -92,7 +95,11 @@ func TestRedactBodyAllocatesAFewTimes(t *testing.T) {
 		// Keys beyond ASCII, or escaped, are folded without decoding them.
 		[]byte(`{` + strings.Repeat(`"é": 1, "\u00e9": 2, "prİvateKey": 3, `, 10000) + `"a": 0}`),
 	} {
-		if n := testing.AllocsPerRun(20, func() { redactBody(body) }); n > 8 {
+		n := testing.AllocsPerRun(10, func() { redactBody(body) })
+		for range 2 {
+			n = min(n, testing.AllocsPerRun(10, func() { redactBody(body) }))
+		}
+		if n > 8 {
 			t.Errorf("redactBody(%.40s…) allocates %v times", body, n)
 		}
 	}
