@@ -11,4 +11,8 @@ const (
 	// MaxAPIKeyDescription is the longest description of an API key, in
 	// characters.
 	MaxAPIKeyDescription = 250
+	// MaxNameLength is the longest store id and user name, in characters:
+	// they name records in the server's state file, whose keys hold at
+	// most 32 KiB (a character takes up to 4 bytes).
+	MaxNameLength = 256
 )

@@ -244,7 +244,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	if isRedirect(res.StatusCode) {
 		return nil, newRedirectError(method, req.URL, res)
 	}
-	data, err := readBody(res.Body, res.ContentLength)
+	data, err := readBody(res.Body, res.ContentLength, bodyLimit(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("reading response of %s %s: %w", method, req.URL.Redacted(), err)
 	}

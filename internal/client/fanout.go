@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"sync"
 )
@@ -13,6 +14,12 @@ import (
 // waiting its turn holds at most one page ahead, so memory stays bounded
 // however long the lists. Each page's TotalCount is the sum of the
 // totals of the lists so far, so that the pages read as one list.
+//
+// The pages held hold at most InFlightBudget: the list being yielded
+// holds the page yielded and fetches its next, each other list its first
+// page, and each page is read only up to its share of the budget. A page
+// larger than its share ends the lists fetched after its own, and the
+// walk goes on one list at a time, from that page, with all the budget.
 func (c *Client) PagesOfEach(ctx context.Context, paths []string, opts ListOptions) iter.Seq2[*Page, error] {
 	return func(yield func(*Page, error) bool) {
 		if err := opts.Validate(); err != nil {
@@ -25,42 +32,42 @@ func (c *Client) PagesOfEach(ctx context.Context, paths []string, opts ListOptio
 			cancel()
 			wg.Wait()
 		}()
-		type result struct {
-			page *Page
-			err  error
-		}
+		parallel := opts.parallel()
 		one := opts
 		one.Parallel = 1
-		var window []chan result
+		if parallel > 1 {
+			one.budget = pageBudget() / int64(parallel+1)
+		}
+		var window []*listing
 		next := 0
-		start := func() {
-			path := paths[next]
-			next++
-			ch := make(chan result, 1)
-			window = append(window, ch)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer close(ch)
-				for p, err := range c.Pages(ctx, path, one) {
-					select {
-					case ch <- result{p, err}:
-					case <-ctx.Done():
-						return
-					}
-					if err != nil {
-						return
-					}
-				}
-			}()
+		fill := func() {
+			for len(window) < parallel && next < len(paths) {
+				window = append(window, c.list(ctx, &wg, paths[next], one))
+				next++
+			}
 		}
-		for len(window) < opts.parallel() && next < len(paths) {
-			start()
-		}
+		fill()
 		done := 0 // the items of the lists already yielded
 		for len(window) > 0 {
-			total := 0
-			for r := range window[0] {
+			head, total := window[0], 0
+			for {
+				r, ok := <-head.pages
+				if !ok {
+					break
+				}
+				var over *overShareError
+				if errors.As(r.err, &over) {
+					for _, l := range window[1:] {
+						l.stop()
+					}
+					next -= len(window) - 1
+					parallel, one.budget = 1, 0
+					from := one
+					from.PageNum = over.page
+					head = c.list(ctx, &wg, head.path, from)
+					window = []*listing{head}
+					continue
+				}
 				if r.err != nil {
 					yield(nil, r.err)
 					return
@@ -74,9 +81,45 @@ func (c *Client) PagesOfEach(ctx context.Context, paths []string, opts ListOptio
 			}
 			done += total
 			window = window[1:]
-			if next < len(paths) {
-				start()
+			fill()
+		}
+	}
+}
+
+// listing is a list whose pages are fetched, one at a time, for
+// PagesOfEach.
+type listing struct {
+	path   string
+	pages  chan fetched
+	cancel context.CancelFunc
+}
+
+// list starts fetching the pages of the list at path.
+func (c *Client) list(ctx context.Context, wg *sync.WaitGroup, path string, opts ListOptions) *listing {
+	ctx, cancel := context.WithCancel(ctx)
+	l := &listing{path: path, pages: make(chan fetched), cancel: cancel}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(l.pages)
+		for p, err := range c.Pages(ctx, path, opts) {
+			select {
+			case l.pages <- fetched{p, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
 			}
 		}
+	}()
+	return l
+}
+
+// stop ends a list's fetching and waits for it, so that what it read is
+// let go.
+func (l *listing) stop() {
+	l.cancel()
+	for range l.pages {
 	}
 }

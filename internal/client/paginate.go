@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"net/url"
@@ -26,10 +27,37 @@ const DefaultParallel = 4
 const MaxParallel = 32
 
 // InFlightBudget is the memory the pages of one walk may hold at once,
-// waiting to be yielded or being fetched: when pages are large, fewer are
-// fetched at once (down to one) so that Parallel times their size stays
-// within it. A single page is bounded by MaxBodyBytes.
+// waiting to be yielded or being fetched, whatever Parallel: when pages are
+// large, fewer are fetched at once (down to one) so that Parallel times
+// their size stays within it, and each page fetched beside others is read
+// only up to its share of it; one larger than its share is fetched again
+// alone, and one larger than all of it ends the walk (PageTooLargeError).
 var InFlightBudget int64 = 64 << 20
+
+// pageBudget is the most the pages of a walk hold at once: InFlightBudget,
+// and at most MaxBodyBytes for its one page.
+func pageBudget() int64 { return min(InFlightBudget, MaxBodyBytes) }
+
+// PageTooLargeError is a page of a list larger than the most omctl holds
+// of a list's pages at once.
+type PageTooLargeError struct {
+	Path  string
+	Page  int
+	Limit int64
+}
+
+func (e *PageTooLargeError) Error() string {
+	return fmt.Sprintf("GET %s: page %d is larger than %s, the most omctl holds of a list's pages at once; stopped",
+		e.Path, e.Page, byteCount(e.Limit))
+}
+
+// overShareError is a page larger than the share of the budget it was
+// fetched with, beside other pages: to be fetched again alone.
+type overShareError struct{ page int }
+
+func (e *overShareError) Error() string {
+	return fmt.Sprintf("page %d is larger than its share of the pages in flight", e.page)
+}
 
 // ListOptions are the query parameters every list endpoint shares.
 type ListOptions struct {
@@ -46,6 +74,17 @@ type ListOptions struct {
 	BackupJobsEnabledOnly *bool
 	// Query holds the endpoint's own parameters (status, dates, ...).
 	Query url.Values
+
+	// budget bounds the memory of the walk's pages (0: pageBudget()); a
+	// walk among others is given its share (PagesOfEach).
+	budget int64
+}
+
+func (o ListOptions) pageBudget() int64 {
+	if o.budget > 0 {
+		return min(o.budget, pageBudget())
+	}
+	return pageBudget()
 }
 
 // Validate checks the page bounds before anything is sent.
@@ -113,7 +152,7 @@ func (c *Client) Pages(ctx context.Context, path string, opts ListOptions) iter.
 			}
 			return yieldPage(p, err) && err == nil
 		}
-		p, err := c.page(ctx, path, opts, opts.PageNum)
+		p, err := c.page(ctx, path, opts, opts.PageNum, opts.pageBudget())
 		if err != nil {
 			yield(nil, err)
 			return
@@ -130,13 +169,13 @@ func (c *Client) Pages(ctx context.Context, path string, opts ListOptions) iter.
 			last := (p.TotalCount + perPage - 1) / perPage
 			if last > p.Number {
 				var ok bool
-				if p, ok = c.pagesAtOnce(ctx, path, opts, p.Number+1, last, int64(cap(p.Body)), yield); !ok {
+				if p, ok = c.pagesAtOnce(ctx, path, opts, p.Number+1, last, int64(len(p.Body)), yield); !ok {
 					return
 				}
 			}
 		}
 		for more(p, perPage) {
-			if p, err = c.page(ctx, path, opts, p.Number+1); err != nil {
+			if p, err = c.page(ctx, path, opts, p.Number+1, opts.pageBudget()); err != nil {
 				yield(nil, err)
 				return
 			}
@@ -189,8 +228,24 @@ func (w *walk) check(p *Page) error {
 			return fail("its next link %s was already followed", p.Next)
 		}
 		w.seen[p.Next] = true
+		// The walk asks for the page after this one while a next link
+		// says there is one: a link to this page or one before it would
+		// have it fetch the same items for ever.
+		if n, ok := linkedPage(p.Next); ok && n <= p.Number {
+			return fail("its next link %s points to page %d, not past page %d", p.Next, n, p.Number)
+		}
 	}
 	return nil
+}
+
+// linkedPage is the pageNum a link's query names, if it names one.
+func linkedPage(href string) (int, bool) {
+	u, err := url.Parse(href)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(u.Query().Get("pageNum"))
+	return n, err == nil
 }
 
 // more reports whether pages follow p: it is not empty, and the server
@@ -208,6 +263,13 @@ func more(p *Page, perPage int) bool {
 // It returns the last page yielded, and false when the walk must end (an
 // error, or the consumer stopped). firstBytes is the size of the page
 // before from, the first measure of how large pages are.
+//
+// The pages in flight hold at most the walk's budget: the window holds as
+// many of the largest page seen so far as the budget has room for (at
+// least one), and each page is read only up to the budget divided by the
+// window's size when it starts (that size only shrinks, so those shares
+// add up to the budget at most). A page larger than its share ends the
+// pages fetched after it, and is fetched again alone, with all of it.
 func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions, from, to int, firstBytes int64, yield func(*Page, error) bool) (*Page, bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -215,38 +277,31 @@ func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions,
 		cancel()
 		wg.Wait()
 	}()
-	type result struct {
-		page *Page
-		err  error
-	}
-	var window []chan result
-	next := from
-	start := func() {
-		n := next
-		next++
-		ch := make(chan result, 1)
-		window = append(window, ch)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p, err := c.page(ctx, path, opts, n)
-			ch <- result{p, err}
-		}()
-	}
-	// Fewer pages are fetched at once when pages are large: the window
-	// holds as many of the largest page seen so far as InFlightBudget has
-	// room for, and at least one.
+	budget := opts.pageBudget()
 	largest := max(1, firstBytes)
-	room := func() int {
-		return int(max(1, min(int64(opts.parallel()), InFlightBudget/largest)))
+	room := func() int { return int(max(1, min(int64(opts.parallel()), budget/largest))) }
+	var window []*fetching
+	next := from
+	fill := func() {
+		for len(window) < room() && next <= to {
+			window = append(window, c.fetch(ctx, &wg, path, opts, next, budget/int64(room())))
+			next++
+		}
 	}
-	for len(window) < room() && next <= to {
-		start()
-	}
+	fill()
 	var last *Page
 	for len(window) > 0 {
-		r := <-window[0]
+		head := window[0]
+		r := <-head.done
 		window = window[1:]
+		var over *overShareError
+		if errors.As(r.err, &over) {
+			for _, f := range window {
+				f.stop()
+			}
+			window, next = nil, head.n+1
+			r.page, r.err = c.page(ctx, path, opts, head.n, budget)
+		}
 		if r.err != nil {
 			yield(nil, r.err)
 			return nil, false
@@ -258,16 +313,54 @@ func (c *Client) pagesAtOnce(ctx context.Context, path string, opts ListOptions,
 		if len(last.Results) == 0 {
 			break // items went away meanwhile: nothing follows
 		}
-		largest = max(largest, int64(cap(last.Body)))
-		for len(window) < room() && next <= to {
-			start()
-		}
+		largest = max(largest, int64(len(last.Body)))
+		fill()
 	}
 	return last, true
 }
 
-func (c *Client) page(ctx context.Context, path string, opts ListOptions, n int) (*Page, error) {
-	body, err := c.Get(ctx, path, opts.values(n))
+// fetching is a page being fetched beside others.
+type fetching struct {
+	n      int
+	done   chan fetched
+	cancel context.CancelFunc
+}
+
+type fetched struct {
+	page *Page
+	err  error
+}
+
+// fetch starts fetching page n, read up to limit.
+func (c *Client) fetch(ctx context.Context, wg *sync.WaitGroup, path string, opts ListOptions, n int, limit int64) *fetching {
+	ctx, cancel := context.WithCancel(ctx)
+	f := &fetching{n: n, done: make(chan fetched, 1), cancel: cancel}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p, err := c.page(ctx, path, opts, n, limit)
+		f.done <- fetched{p, err}
+	}()
+	return f
+}
+
+// stop ends a fetch and waits for it, so that what it read is let go.
+func (f *fetching) stop() {
+	f.cancel()
+	<-f.done
+}
+
+// page fetches page n, reading at most limit bytes of it: a larger one is
+// an *overShareError when limit is a share of the budget (of a walk, or
+// of walks side by side), else a *PageTooLargeError.
+func (c *Client) page(ctx context.Context, path string, opts ListOptions, n int, limit int64) (*Page, error) {
+	body, err := c.Get(withBodyLimit(ctx, limit), path, opts.values(n))
+	if tooLarge := (*BodyTooLargeError)(nil); errors.As(err, &tooLarge) {
+		if limit < pageBudget() {
+			return nil, &overShareError{page: max(n, 1)}
+		}
+		return nil, &PageTooLargeError{Path: path, Page: max(n, 1), Limit: limit}
+	}
 	if err != nil {
 		return nil, err
 	}

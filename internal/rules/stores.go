@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
 	"github.com/omctl/omctl/internal/api"
 )
 
@@ -84,10 +88,33 @@ func CheckStore(body Doc, kind StoreKind, op StoreOp, pathID string) *Error {
 	if err := StoreBody(kind, op).Check(body, "", current); err != nil {
 		return err
 	}
+	if op == Create {
+		if err := StoreID(body["id"].(string)); err != nil {
+			return err
+		}
+	}
 	if body["s3AuthMethod"] == "IAM_ROLE" {
 		for _, k := range StoreKeyFields {
 			delete(body, k)
 		}
+	}
+	return nil
+}
+
+// StoreID checks the id a store is created with: the store is read by it
+// as one segment of a path, so it is neither . nor .. and holds no /
+// (such a store could never be read), and it is at most
+// api.MaxNameLength characters.
+func StoreID(id string) *Error {
+	if n := utf8.RuneCountInString(id); n > api.MaxNameLength {
+		return Invalidf("INVALID_ATTRIBUTE", fmt.Sprintf(
+			"Invalid attribute id specified: a store id is at most %d characters long; this one has %d.", api.MaxNameLength, n),
+			api.MaxNameLength, n)
+	}
+	if id == "." || id == ".." || strings.Contains(id, "/") {
+		return Invalidf("INVALID_ATTRIBUTE", fmt.Sprintf(
+			"Invalid attribute id specified: %q cannot name a store, which is read by its id as one segment of a path: an id is not . or .. and holds no /.", id),
+			id)
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ func (s *Server) storeFailed(err error) *apiError {
 	var uerr *store.UnreadableError
 	if errors.As(err, &uerr) {
 		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR",
-			"A change could not be saved, and the state file cannot be read back to undo it: the server answers again once it can.")
+			"A change could not be saved, and the state file cannot be read back to undo it: changes are refused until it can be (reads are served what it holds).")
 	}
 	return errUnexpected()
 }

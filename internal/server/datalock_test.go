@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,28 +123,77 @@ func TestABodyIsReadIntoRoomForWhatCame(t *testing.T) {
 }
 
 // A write whose commit fails while the state file cannot be read back is
-// answered 500, and so is every request for the data until the file reads
-// back; then the write is not there (docs/server.md, State).
+// answered 500, and so is every write until the file reads back; reads
+// are served the data as on disk meanwhile, without the failed write
+// (docs/server.md, State).
 func TestAFailedWriteThatCannotBeUndoneIsNeverServed(t *testing.T) {
 	e, log := newFaultyEnv(t, fixtureJSON)
 	log.FailCommits(func(*statelog.Batch) error { return errors.New("disk full") })
 	log.FailReads(errors.New("I/O error"))
 	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 500, "UNEXPECTED_ERROR")
-	got := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil)
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 404, "RESOURCE_NOT_FOUND")
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog1", nil), 200, "")
+	got := e.do("owner", "PUT", "/admin/backup/oplog/s3Configs/oplog1", oplogBody(map[string]any{"id": "oplog1"}))
 	e.expect(got, 500, "UNEXPECTED_ERROR")
 	if detail := got.str("detail"); !strings.Contains(detail, "cannot be read back") || strings.Contains(detail, "I/O error") {
-		t.Errorf("the answer while the file cannot be read says %q", detail)
+		t.Errorf("a write while the file cannot be read is answered %q", detail)
 	}
 	log.FailReads(nil)
 	log.FailCommits(nil)
 	// The file is read back at a pace (a fraction of a second after the
-	// first failure); until then the answer stays 500.
+	// first failure); until then writes are answered 500.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		got := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil)
+		got := e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil))
 		if got.status != 500 || time.Now().After(deadline) {
-			e.expect(got, 404, "RESOURCE_NOT_FOUND")
+			e.expect(got, 200, "")
 			break
 		}
 	}
-	e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)), 200, "")
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
+}
+
+// While a write's commit waits for the disk, GETs are answered, with the
+// data as it was before the write; once the write is answered, they see
+// it: a slow disk delays writers only (docs/server.md, State).
+func TestGetsAreAnsweredWhileAWriteIsSynced(t *testing.T) {
+	e, finish := aWriteHeldAtItsSync(t)
+	read := make(chan response, 1)
+	go func() { read <- e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil) }()
+	select {
+	case got := <-read:
+		e.expect(got, 404, "RESOURCE_NOT_FOUND") // not on disk yet
+	case <-time.After(10 * time.Second):
+		t.Fatal("a GET waited for a write's commit")
+	}
+	e.expect(finish(), 200, "")
+	e.expect(e.do("owner", "GET", "/admin/backup/oplog/s3Configs/oplog2", nil), 200, "")
+}
+
+// aWriteHeldAtItsSync is a server over fixtureJSON with a state file, and
+// a write (the oplog store oplog2 made) whose commit is held until finish,
+// which lets it go and returns the write's answer.
+func aWriteHeldAtItsSync(t *testing.T) (e *env, finish func() response) {
+	t.Helper()
+	e, log := newFaultyEnv(t, fixtureJSON)
+	syncing, release := make(chan bool), make(chan bool)
+	log.FailCommits(func(*statelog.Batch) error { syncing <- true; <-release; return nil })
+	written := make(chan response, 1)
+	go func() { written <- e.do("owner", "POST", "/admin/backup/oplog/s3Configs", oplogBody(nil)) }()
+	select {
+	case <-syncing:
+	case got := <-written:
+		t.Fatalf("the write was answered before its commit: %d", got.status)
+	}
+	var once sync.Once
+	let := func() {
+		once.Do(func() {
+			log.FailCommits(nil)
+			close(release)
+		})
+	}
+	t.Cleanup(let) // should the test end first: the server then closes
+	return e, func() response {
+		let()
+		return <-written
+	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 )
@@ -62,15 +63,34 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	return nil
 }
 
+// storeCreation is the body of a store's creation, checked without the
+// data: the caller's right, then the body's rules, the id's bounds among
+// them. It runs before the data lock (Server.beforeLock): a body the
+// state file could not hold is refused the same with or without one, and
+// never reaches a commit; the handler then gets what it found.
+func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, *apiError) {
+	if c.checked == nil {
+		c.checked = &checkedBody{}
+		if err := c.global(writeAdminBackup); err != nil {
+			c.checked.err = err
+		} else if body, err := c.readObject(); err != nil {
+			c.checked.err = err
+		} else {
+			c.checked.body, c.checked.err = body, fromRule(rules.CheckStore(body, kind, rules.Create, ""))
+		}
+	}
+	return c.checked.body, c.checked.err
+}
+
+// checkedBody is what a check before the data lock found of a body.
+type checkedBody struct {
+	body doc
+	err  *apiError
+}
+
 func (s *Server) createOplogStore(c *reqCtx) *apiError {
-	if err := c.global(writeAdminBackup); err != nil {
-		return err
-	}
-	body, err := c.readObject()
+	body, err := c.storeCreation(rules.OplogStore)
 	if err != nil {
-		return err
-	}
-	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Create, "")); err != nil {
 		return err
 	}
 	rec, rerr := c.st.CreateOplogStore(body)
@@ -136,14 +156,8 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 
 // createSnapshotStore adds a snapshot store.
 func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
-	if err := c.global(writeAdminBackup); err != nil {
-		return err
-	}
-	body, err := c.readObject()
+	body, err := c.storeCreation(rules.SnapshotStore)
 	if err != nil {
-		return err
-	}
-	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Create, "")); err != nil {
 		return err
 	}
 	rec, rerr := c.st.CreateSnapshotStore(body)
@@ -186,4 +200,22 @@ func (s *Server) listOplogStores(c *reqCtx) *apiError {
 
 func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
 	return c.listStores(c.st.SnapshotStores(), true)
+}
+
+// beforeLock pairs the endpoints whose requests can be refused without the
+// data with the check that does it before the data lock is taken: what
+// reaches the state file is bounded there, so that no commit fails for
+// the request's sake (a failed commit rebuilds the writers' data from the
+// file, which every write waits for).
+func (s *Server) beforeLock() map[api.Endpoint]handlerFunc {
+	return map[api.Endpoint]handlerFunc{
+		api.CreateOplogStore: func(c *reqCtx) *apiError {
+			_, err := c.storeCreation(rules.OplogStore)
+			return err
+		},
+		api.CreateSnapshotStore: func(c *reqCtx) *apiError {
+			_, err := c.storeCreation(rules.SnapshotStore)
+			return err
+		},
+	}
 }

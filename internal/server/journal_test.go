@@ -139,6 +139,41 @@ func TestJournalRedactsSecretsAnywhereInTheBody(t *testing.T) {
 	}
 }
 
+// The routing keys of the incident integration, which the API shows as
+// stored, and the password of a URL, a store's uri among them, are hidden
+// from the journal too, an escaped one included; GET shows a store's uri
+// as stored, password and all (docs/api.md, S3 stores).
+func TestJournalHidesRoutingKeysAndURLPasswords(t *testing.T) {
+	e := newEnv(t)
+	config := `{"eventTypeName": "HOST_DOWN", "enabled": true, "notifications": [
+	  {"typeName": "VICTOR_OPS", "victorOpsApiKey": "SECRET-1", "victorOpsRoutingKey": "SECRET-2", "delayMin": 0},
+	  {"typeName": "INCIDENT", "incidentApiKey": "SECRET-3", "incidentRoutingKey": "SECRET-4", "delayMin": 0}]}`
+	e.expect(e.do("owner", "POST", "/groups/"+projA+"/alertConfigs", config), 200, "")
+	for id, uri := range map[string]string{"plain": `mongodb://ops:SECRET-5@db1:27017,db2:27017/meta`,
+		"escaped": `mongodb:\/\/ops:SECRET-6\u0040db1`, "bare": `ops:SECRET-7@db1:27017`} {
+		store := strings.Replace(oplogJSON(id), `"mongodb://meta:27017"`, `"`+uri+`"`, 1)
+		e.expect(e.do("owner", "POST", "/admin/backup/oplog/s3Configs", store), 200, "")
+	}
+	raw := e.doRaw("owner", "GET", "/_omctl/requests?method=POST", "")
+	if strings.Contains(string(raw.raw), "SECRET-") {
+		t.Fatalf("a secret reached the journal: %s", raw.raw)
+	}
+	for _, want := range []string{`"uri":"mongodb://ops:<redacted>@db1:27017,db2:27017/meta"`, `"uri":"ops:<redacted>@db1:27017"`, `"victorOpsRoutingKey":"<redacted>"`} {
+		if !strings.Contains(string(raw.raw), strings.ReplaceAll(want, `"`, `\"`)) && !strings.Contains(string(raw.raw), want) {
+			t.Errorf("the journal lacks %s: %s", want, raw.raw)
+		}
+	}
+	if got := e.do("owner", "GET", "/admin/backup/oplog/s3Configs/plain", nil); got.str("uri") != "mongodb://ops:SECRET-5@db1:27017,db2:27017/meta" {
+		t.Errorf("GET of the store shows uri %q, not as stored", got.str("uri"))
+	}
+}
+
+// oplogJSON is oplogBody with id, as JSON.
+func oplogJSON(id string) string {
+	b, _ := json.Marshal(oplogBody(map[string]any{"id": id}))
+	return string(b)
+}
+
 func TestJournalKeepsTheBodyOfARequestAnsweredUnread(t *testing.T) {
 	e := newEnv(t)
 	e.do("", "POST", "/groups/"+projA+"/apiKeys", `{"desc": "x", "privateKey": "SECRET"}`)
@@ -276,6 +311,10 @@ func TestRedactBody(t *testing.T) {
 		`{"a": 1} {"b": 2}`:                                                  ``,
 		`{`:                                                                  ``,
 		``:                                                                   ``,
+		// A URL's password, its @ written as it is or escaped; an escaped
+		// backslash before u0040 writes no @.
+		`{"uri": "mongodb://u:p@h", "u": "x:\/\/u:p\u0040h"}`: `{"uri":"mongodb://u:<redacted>@h","u":"x://u:<redacted>@h"}`,
+		`{"uri": "u:p\\u0040h"}`:                              `{"uri":"u:p\\u0040h"}`,
 		// A number too large for a float64 is still JSON.
 		`{"apiKey": "k", "n": 1E400}`: `{"apiKey":"<redacted>","n":1E400}`,
 		// Keys are folded as decoded: an escape, or the Kelvin sign.

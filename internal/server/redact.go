@@ -15,14 +15,25 @@ import (
 )
 
 // secretFields are replaced by "<redacted>" wherever they appear in a
-// journaled body, whatever their case.
+// journaled body, whatever their case: the secrets of rules.SecretFields,
+// and journalOnlySecrets.
 var secretFields = func() map[string]bool {
 	m := map[string]bool{}
 	for f := range rules.SecretFields {
 		m[strings.ToLower(f)] = true
 	}
+	for _, f := range journalOnlySecrets {
+		m[strings.ToLower(f)] = true
+	}
 	return m
 }()
+
+// journalOnlySecrets are fields the API shows as stored (to those who may
+// read the configuration) but the journal hides, since anyone may read it
+// who has the controls' key: the routing keys of the incident integration
+// under both of its names, with which one could page the team
+// (docs/server.md, Request journal).
+var journalOnlySecrets = []string{"victorOpsRoutingKey", "incidentRoutingKey"}
 
 // maxSecretName is at least the length of every name in secretFields,
 // all ASCII (TestSecretFieldsFitTheRedactor): a key of more runes is no
@@ -132,7 +143,14 @@ func (r *redactor) value() (whole, ok bool) {
 	case '{', '[':
 		return r.openContainer(c)
 	case '"':
-		return true, r.string()
+		start := r.at
+		if !r.string() {
+			return true, false
+		}
+		if r.secret < 0 {
+			r.hideURLPasswords(start)
+		}
+		return true, true
 	case 't':
 		return true, r.literal("true")
 	case 'f':
@@ -227,6 +245,98 @@ func (r *redactor) member() bool {
 		r.secret, r.secretDepth = len(r.out), r.depth
 	}
 	return true
+}
+
+// hideURLPasswords rewrites the string that starts at in[start] and ends
+// before r.at when it holds the password of a URL (hideURLPasswords):
+// only a string holding an @, written as it is or escaped (\u0040), is
+// decoded to be looked at.
+func (r *redactor) hideURLPasswords(start int) {
+	quoted := r.in[start:r.at]
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '@') < 0 && !escapedAt(inner) {
+		return
+	}
+	escaped := bytes.IndexByte(inner, '\\') >= 0
+	var s string
+	if !escaped {
+		s = string(inner)
+	} else if json.Unmarshal(quoted, &s) != nil {
+		return
+	}
+	hidden, ok := hideURLPasswords(s)
+	if !ok {
+		return
+	}
+	end := r.at
+	r.at = start
+	r.flush()
+	r.out = appendJSONString(r.out, hidden)
+	r.at, r.from = end, end
+}
+
+// escapedAt reports whether a string's bytes, as quoted, hold an @
+// written as an escape, \u0040 (its hex digits in either case).
+func escapedAt(inner []byte) bool {
+	for i := bytes.IndexByte(inner, '\\'); i >= 0 && i+6 <= len(inner); {
+		if inner[i+1] == 'u' && bytes.EqualFold(inner[i+2:i+6], []byte("0040")) {
+			return true
+		}
+		// An escaped backslash is skipped whole: its second \ starts no escape.
+		step := 1
+		if inner[i+1] == '\\' {
+			step = 2
+		}
+		next := bytes.IndexByte(inner[i+step:], '\\')
+		if next < 0 {
+			return false
+		}
+		i += step + next
+	}
+	return false
+}
+
+// hideURLPasswords replaces by <redacted> the password of each URL in s
+// that carries one (scheme://user:password@host), and that of a value
+// that starts as user:password@host (a connection string without its
+// scheme), and reports whether it found one. A store's uri holds the
+// password of the database it names (docs/server.md, Request journal).
+func hideURLPasswords(s string) (string, bool) {
+	var b strings.Builder
+	from, found := 0, false
+	// hide hides the password of the authority that starts at s[authority]
+	// and returns where the authority ends.
+	hide := func(authority int) int {
+		end := authority + strings.IndexAny(s[authority:]+"/", "/?#\" \t\r\n")
+		at := strings.LastIndexByte(s[authority:end], '@')
+		if at < 0 {
+			return end
+		}
+		colon := strings.IndexByte(s[authority:authority+at], ':')
+		if colon < 0 {
+			return end
+		}
+		b.WriteString(s[from : authority+colon+1])
+		b.WriteString(redacted)
+		from, found = authority+at, true
+		return end
+	}
+	i := 0
+	if at := strings.IndexByte(s, '@'); at >= 0 && !strings.Contains(s[:at], "://") {
+		i = hide(0)
+	}
+	for {
+		j := strings.Index(s[i:], "://")
+		if j < 0 {
+			break
+		}
+		i = hide(i + j + 3)
+	}
+	if !found {
+		return s, false
+	}
+	b.WriteString(s[from:])
+	return b.String(), true
 }
 
 // skipSpace drops the space at r.at, if any.

@@ -30,6 +30,8 @@ type reqCtx struct {
 	// decoded is body decoded as JSON (readBody), once; a change decodes
 	// it before the data lock is taken (Server.locked).
 	decoded *decodedBody
+	// checked is what a check before the data lock found (beforeLock).
+	checked *checkedBody
 
 	// w is where the answer goes, for a handler that works longer than
 	// the server's write timeout allows (keepWriting).

@@ -182,13 +182,9 @@ func New(opts Options) (*Server, error) {
 		s.base.Store(opts.BaseURL)
 	}
 	s.routes()
-	if !s.clock.Virtual() {
+	if !s.clock.Virtual() && st.Scheduled() {
 		// Schedules resumed from a state file run as those of a change do.
-		s.view(func(st *store.State) {
-			if st.Scheduled() {
-				s.startTicker()
-			}
-		})
+		s.startTicker()
 	}
 	return s, nil
 }
@@ -298,6 +294,9 @@ type handling struct {
 	// wait: the answer waits for the first attempt of every webhook
 	// delivery the request caused.
 	wait bool
+	// before checks, before the data lock is taken, what a change's
+	// request can be refused for without the data (see beforeLock).
+	before handlerFunc
 }
 
 type route struct {
@@ -313,8 +312,9 @@ func (s *Server) routes() {
 		}
 		table[pattern][method] = h
 	}
+	before := s.beforeLock()
 	for e, h := range s.endpointHandlers() {
-		add(apiBase+e.Pattern, e.Method, handling{h: h})
+		add(apiBase+e.Pattern, e.Method, handling{h: h, before: before[e]})
 	}
 	for e, h := range s.controlHandlers() {
 		add(e.Pattern, e.Method, h)
@@ -578,6 +578,10 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	case err != nil:
 	case h.unlocked:
 		err = h.h(c)
+	case h.before != nil:
+		if err = h.before(c); err == nil {
+			err = s.locked(c, h.h, h.wait)
+		}
 	default:
 		err = s.locked(c, h.h, h.wait)
 	}

@@ -2,9 +2,11 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
@@ -118,6 +120,21 @@ func (k *APIKey) newAccessEntries(canon []string) int {
 		}
 	}
 	return len(fresh)
+}
+
+// clone is a copy of the key whose access list's counts change apart
+// from k's: the key readers are served (replica.go).
+func (k *APIKey) clone() *APIKey {
+	c := &APIKey{members: k.members, ID: k.ID, Orgs: maps.Clone(k.Orgs), accessKeys: maps.Clone(k.accessKeys)}
+	c.AccessList = make([]*AccessListEntry, len(k.AccessList))
+	for i, e := range k.AccessList {
+		entry := *e
+		c.AccessList[i] = &entry
+	}
+	p := *k.Principal
+	p.Key = c
+	c.Principal = &p
+	return c
 }
 
 // Address is what names the entry: its IP address, or its CIDR block.
@@ -365,6 +382,9 @@ func validateUsers(f *Fixtures, c *fixtureCheck) error {
 		key, _ := d["apiKey"].(string)
 		if name == "" || key == "" {
 			return failFixture("users", i, "username and apiKey are required")
+		}
+		if n := utf8.RuneCountInString(name); n > api.MaxNameLength {
+			return failFixture("users", i, "username is %d characters long; a user name is at most %d", n, api.MaxNameLength)
 		}
 		if other, dup := c.credentials[name]; dup {
 			return failFixture("users", i, "username %s is already used by %s", name, other)

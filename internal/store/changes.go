@@ -92,6 +92,11 @@ func (s *State) takeChanges() (recs []record, all bool) {
 	return recs, all
 }
 
+// dropChanges forgets what changed, with no log to commit it to.
+func (s *State) dropChanges() {
+	s.dirty, s.dirtyOrder, s.dirtyAll = nil, nil, false
+}
+
 // allRecords is every record of the data, to write it whole.
 func (s *State) allRecords() (recs []record) {
 	f := s.Fixtures()

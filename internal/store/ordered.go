@@ -1,6 +1,9 @@
 package store
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Ordered is a list of records kept in insertion order with an index.
 type Ordered[R storedRecord] struct {
@@ -90,4 +93,21 @@ func orEmpty[R storedRecord](o *Ordered[R]) *Ordered[R] {
 		return newOrdered[R]()
 	}
 	return o
+}
+
+// clone is a list of its own holding the same records.
+func (o *Ordered[R]) clone() *Ordered[R] {
+	if o == nil {
+		return nil
+	}
+	return &Ordered[R]{items: slices.Clone(o.items), byID: maps.Clone(o.byID)}
+}
+
+// cloneLists clones each list of lists.
+func cloneLists[R storedRecord](lists map[string]*Ordered[R]) map[string]*Ordered[R] {
+	out := make(map[string]*Ordered[R], len(lists))
+	for k, o := range lists {
+		out[k] = o.clone()
+	}
+	return out
 }

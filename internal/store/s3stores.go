@@ -109,6 +109,9 @@ func validateS3Stores(f *Fixtures, _ *fixtureCheck) error {
 			if id == "" {
 				return failFixture(set.key, i, "id is required: it is the store's name")
 			}
+			if err := rules.StoreID(id); err != nil {
+				return failFixture(set.key, i, "%s", err.Rule())
+			}
 			if names[id] {
 				return failFixture(set.key, i, "id %s appears twice", id)
 			}

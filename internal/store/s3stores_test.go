@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/omctl/omctl/internal/rules"
@@ -24,6 +25,10 @@ func TestBadStoresAreRefused(t *testing.T) {
 	refusedFixtures(t, map[string]string{
 		fixturesWith(`"oplogStores": [{"s3BucketName": "b"}]`):         "oplogStores[0]: id is required: it is the store's name",
 		fixturesWith(`"snapshotStores": [{"id": "s1"}, {"id": "s1"}]`): "snapshotStores[1]: id s1 appears twice",
+		// A state file keeps a store under its id, which a path names.
+		fixturesWith(`"oplogStores": [{"id": "` + strings.Repeat("x", 40000) + `"}]`):              "oplogStores[0]: Invalid attribute id specified: a store id is at most 256 characters long; this one has 40000",
+		fixturesWith(`"snapshotStores": [{"id": ".."}]`):                                           `snapshotStores[0]: Invalid attribute id specified: ".." cannot name a store`,
+		fixturesWith(`"users": [{"username": "` + strings.Repeat("u", 257) + `", "apiKey": "k"}]`): "users[0]: username is 257 characters long; a user name is at most 256",
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -48,14 +49,25 @@ const (
 	metaOffsetKey = "clockOffset"
 )
 
-// Store is the data of a running server with what keeps it whole: one
-// lock that readers share and a writer holds alone, and the log each
-// writer's changes are committed to before the writer lets go of the
-// lock (docs/server.md, State). A change is seen by readers only once it
-// is durable, and a change whose commit failed is undone before anyone
-// sees it: failed means not applied.
+// Store is the data of a running server with what keeps it whole: the
+// log each writer's changes are committed to before the writer is
+// answered (docs/server.md, State), and locks. A change is seen by
+// readers only once it is durable, and a change whose commit failed is
+// undone before anyone sees it: failed means not applied.
+//
+// Without a log, readers share one lock that a writer holds alone. With
+// one, readers are served a replica of the data as last committed
+// (published, replica.go), so that they never wait for a commit's sync:
+// the writers' data (st) is changed and committed by one batch at a time
+// under mu, and copied into the replica, under pubMu, once on disk.
 type Store struct {
 	mu sync.RWMutex // guards st and the data it holds
+
+	pubMu     sync.RWMutex // guards published and the data it holds
+	published *State       // the readers' replica; nil without a log
+	// nextOpening is when, in Unix microseconds, the writers' data has a
+	// TRACKING alert to open (OpenDue); math.MaxInt64 for none.
+	nextOpening atomic.Int64
 
 	waitingMu sync.Mutex
 	waiting   []*write // writers waiting for the batch that runs them (Update)
@@ -63,7 +75,7 @@ type Store struct {
 
 	st *State
 	// unreadable is set when a failed commit could not be undone (undo):
-	// st may then hold what the log does not.
+	// st may then hold what the log does not (the replica does not).
 	unreadable *UnreadableError
 	// readBack paces the tries to read the log back while it is
 	// unreadable, so that requests on a broken disk are not each a read
@@ -116,12 +128,12 @@ func (e *CommitError) Error() string {
 
 func (e *CommitError) Unwrap() error { return e.Err }
 
-// UnreadableError is the error of every read and write after a commit
-// failed and the state file could not be read back to undo the change:
-// the data in memory may hold it, so nothing is served from memory until
-// the file reads back. Reads and writes try to read it back, at most once
-// in a while: 100 ms after the first failure, twice as long after each
-// later one, up to 5 s.
+// UnreadableError is the error of every write after a commit failed and
+// the state file could not be read back to undo the change: the writers'
+// data may hold it, so no write is made on it until the file reads back
+// (readers are served their replica, which never held the change).
+// Writes try to read it back, at most once in a while: 100 ms after the
+// first failure, twice as long after each later one, up to 5 s.
 type UnreadableError struct {
 	Path string
 	Err  error
@@ -255,34 +267,38 @@ func readLog(log Log) (*Fixtures, error) {
 // Seed is the fixtures a reset goes back to.
 func (s *Store) Seed() *Fixtures { return s.seed }
 
-// View runs fn with the data under the read lock: views run side by side.
-func (s *Store) View(fn func(*State)) (err error) {
-	s.mu.RLock()
-	for s.unreadable != nil {
-		if !s.readBack.due() {
-			err := s.unreadable
-			s.mu.RUnlock()
-			return err
-		}
-		s.mu.RUnlock()
-		if _, err := s.Update(func(*State) {}); err != nil { // reads the file back, or says why not
-			return err
-		}
-		s.mu.RLock()
+// View runs fn with the data under a read lock: views run side by side,
+// and with a log beside writes too, on the data as last committed.
+// A state file that could not be read back to undo a failed write
+// (UnreadableError) stops writes, not reads: the replica never held the
+// failed change.
+func (s *Store) View(fn func(*State)) error {
+	if s.log != nil {
+		s.pubMu.RLock()
+		defer s.pubMu.RUnlock()
+		return viewing(fn, s.published)
 	}
+	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return viewing(fn, s.st)
+}
+
+// viewing runs fn with st, returning a panic as a PanicError.
+func viewing(fn func(*State), st *State) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	fn(s.st)
+	fn(st)
 	return nil
 }
 
 // Update runs fn with the data under the write lock and commits what it
-// changed to the log before it lets go of the lock, so that no reader
-// sees a change that is not on disk. When the commit fails, the data and
+// changed to the log before it lets go of the lock, and before readers
+// are given the change (with a log, they read a replica that is brought
+// up to date once the change is on disk), so that no reader sees a
+// change that is not on disk. When the commit fails, the data and
 // the clock go back to what they were before fn (the log holds exactly
 // that), and a *CommitError says why: the change is not applied, and no
 // later commit writes it. A panic in fn is returned as a PanicError.
@@ -292,11 +308,11 @@ func (s *Store) View(fn func(*State)) (err error) {
 // writer's fn in the order they came, under the lock, and committing them
 // at once; writers that come meanwhile wait, and the first of them leads
 // the next batch once this one is done. A commit costs a sync of the disk
-// whatever it holds, and readers wait for it; one sync a writer let 16
-// writers hold the lock all the time on a slow disk, while a batch holds
-// it about as long as one. Only the leader takes the lock: when each
-// writer of a batch took it in turn, if only to find its write done, each
-// turn also waited for the readers in between (docs/performance.md). A
+// whatever it holds; one sync a writer let 16 writers hold the lock all
+// the time on a slow disk, while a batch holds it about as long as one.
+// Only the leader takes the lock: when each writer of a batch took it in
+// turn, if only to find its write done, each turn also waited for the
+// readers in between (docs/performance.md). A
 // batch is applied whole or not at all: if its commit fails, or one of
 // its fns panics, each of its writers gets an error and none of their
 // changes is applied (with a log to go back to; without one, the writes
@@ -347,6 +363,28 @@ func (s *Store) lead(leader *write) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.runBatch(batch)
+	s.noteNextOpening()
+}
+
+// noteNextOpening keeps when the writers' data next opens a TRACKING
+// alert, for OpenDue to read without a lock (under mu).
+func (s *Store) noteNextOpening() {
+	next := int64(math.MaxInt64)
+	if s.unreadable == nil {
+		if at, ok := s.st.nextOpening(); ok {
+			next = at.UnixMicro()
+		}
+	}
+	s.nextOpening.Store(next)
+}
+
+// Scheduled reports whether raised alerts have anything left to do in
+// time (State.Scheduled), in the writers' data: the readers' replica has
+// no engine.
+func (s *Store) Scheduled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unreadable == nil && s.st.Scheduled()
 }
 
 // Publish has the store call fn with the outcome of each write once it is
@@ -430,21 +468,56 @@ func (s *Store) runBatch(batch []*write) {
 	// each (docs/performance.md).
 	s.st.reindexAlerts()
 	switch {
-	case panicked && s.log == nil:
-		// Nothing to go back to: the other writes stay, and say so.
+	case s.log == nil:
+		// Nothing to commit, and without a log nothing to go back to
+		// either: beside a panicking fn, the other writes stay, and say so.
+		s.st.dropChanges()
 	case panicked:
 		fail(errNotApplied)
 	default:
-		if b, err := s.takeBatch(); err != nil {
-			fail(err)
-		} else if b != nil {
+		b, recs, all, err := s.takeBatch()
+		if err == nil && b != nil {
 			if cerr := s.log.Commit(b); cerr != nil {
-				fail(&CommitError{Path: s.log.Path(), Err: cerr})
+				err = &CommitError{Path: s.log.Path(), Err: cerr}
 			}
+		}
+		if err != nil {
+			fail(err)
+		} else {
+			s.publishData(recs, all)
 		}
 	}
 	settled = true
 	s.publishBatch(batch)
+}
+
+// publishData brings the readers' replica up to the batch just committed
+// (under mu): record by record, readers waiting only for the copying, or
+// whole after a change of all (a seed, a reset) or of a kind copySlot
+// does not copy, the new replica made before readers wait.
+func (s *Store) publishData(recs []record, all bool) {
+	if s.log == nil {
+		return
+	}
+	for _, rec := range recs {
+		all = all || !copyable[rec.kind]
+	}
+	if all || s.published == nil {
+		whole := s.st.replicate()
+		s.pubMu.Lock()
+		s.published = whole
+		s.pubMu.Unlock()
+		return
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	for _, rec := range recs {
+		if !s.published.copySlot(s.st, rec) {
+			s.published = s.st.replicate() // a bug: copied whole, readers waiting
+			return
+		}
+	}
+	s.published.reindexAlerts()
 }
 
 // publishBatch brings the sign-ins up to date and publishes the outcomes
@@ -523,6 +596,13 @@ func (p *readBackPace) failed() {
 // OpenDue opens the TRACKING alerts whose delay has passed by now, taking
 // the write lock only when there are some.
 func (s *Store) OpenDue(now time.Time) (Outcome, error) {
+	if s.log != nil {
+		// The readers' replica has no engine: the writers' data says when.
+		if now.UnixMicro() < s.nextOpening.Load() {
+			return Outcome{}, nil
+		}
+		return s.Update(func(st *State) { st.PromoteAll(now) })
+	}
 	due := false
 	if err := s.View(func(st *State) { due = st.anyDue(now) }); err != nil || !due {
 		return Outcome{}, err
@@ -548,20 +628,17 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 }
 
 // takeBatch encodes what changed since the last commit, to be committed
-// (under mu): nil when there is no log or nothing changed.
-func (s *Store) takeBatch() (*statelog.Batch, error) {
-	if s.log == nil {
-		return nil, nil
-	}
-	recs, all := s.st.takeChanges()
+// (under mu), and returns the records it holds and whether they are all
+// the data: the batch is nil when nothing changed.
+func (s *Store) takeBatch() (b *statelog.Batch, recs []record, all bool, err error) {
+	recs, all = s.st.takeChanges()
 	if len(recs) == 0 && !all && !s.clockMoved() {
-		return nil, nil
+		return nil, nil, false, nil
 	}
-	b, err := encodeBatch(recs, all, s.clock)
-	if err != nil {
-		return nil, fmt.Errorf("state file %s: %w", s.log.Path(), err)
+	if b, err = encodeBatch(recs, all, s.clock); err != nil {
+		return nil, nil, false, fmt.Errorf("state file %s: %w", s.log.Path(), err)
 	}
-	return b, nil
+	return b, recs, all, nil
 }
 
 // clockMoved reports whether the clock moved since it was last saved: a

@@ -208,33 +208,55 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	})
 }
 
-// A reader waits while a change is being committed, and sees it once it
-// is on disk: no reader sees a change that is not durable.
-func TestReadsSeeAChangeOnlyOnceItIsOnDisk(t *testing.T) {
-	s, path := openStore(t)
+// A reader is answered while a change is being committed, its sync held,
+// with the data as it was before the change, and sees the change once it
+// is on disk: a slow disk delays writers only, and no reader sees a
+// change that is not durable.
+func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) {
+	f := DefaultFixtures()
+	alert := NewObjectID()
+	f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": alert, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
+		"status": api.StatusOpen, "created": "2026-01-01T00:00:00Z"}))
+	s, path := openStoreWith(t, f)
 	committing, release := make(chan bool), make(chan bool)
 	failCommits(s, func(*statelog.Batch) error { committing <- true; <-release; return nil })
 	written := make(chan error, 1)
 	go func() {
-		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("waiting", 1)) })
+		_, err := s.Update(func(st *State) {
+			st.CreateOplogStore(oplogStore("waiting", 1))
+			st.AcknowledgeAlert(st.Alert(alert), "2027-01-01T00:00:00Z", "syncing", "me", start)
+		})
 		written <- err
 	}()
-	<-committing
-	read := make(chan bool, 1)
-	go s.View(func(st *State) { read <- st.OplogStores().Get("waiting") != nil })
 	select {
-	case <-read:
-		t.Fatal("a read went on while a change was being committed")
-	case <-time.After(50 * time.Millisecond):
+	case <-committing:
+	case err := <-written:
+		t.Fatalf("the change was not committed: %v", err)
+	}
+	seen := func(st *State) string {
+		acked := strings.Contains(string(st.Alert(alert).Cur.Raw), "syncing")
+		return fmt.Sprintf("store %t, acknowledged %t", st.OplogStores().Get("waiting") != nil, acked)
+	}
+	read := make(chan string, 1)
+	go s.View(func(st *State) { read <- seen(st) })
+	select {
+	case got := <-read:
+		if got != "store false, acknowledged false" {
+			t.Errorf("a read while the change was being synced saw %s", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a read waited for a change being synced")
 	}
 	failCommits(s, nil)
 	close(release)
 	if err := <-written; err != nil {
 		t.Fatal(err)
 	}
-	if !<-read {
-		t.Error("a read after the commit does not see the change")
-	}
+	s.View(func(st *State) {
+		if got := seen(st); got != "store true, acknowledged true" {
+			t.Errorf("a read after the commit saw %s", got)
+		}
+	})
 	if onDisk(t, s, path).OplogStores().Get("waiting") == nil {
 		t.Error("the change is not on disk")
 	}
@@ -357,8 +379,9 @@ func reopened(t *testing.T, s *Store, path string, logIsSeed bool) *Store {
 }
 
 // When a commit fails and the state file cannot be read back to undo it,
-// memory may hold the change: nobody is served from it until the file
-// reads back, and then the change is gone, as it is from the file.
+// the writers' data may hold the change: no write is made on it until the
+// file reads back, and then the change is gone, as it is from the file;
+// readers are served the data as on disk throughout.
 func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	s, path := openStore(t)
 	now := start
@@ -374,9 +397,12 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 		t.Fatalf("the failed write: %v, want a CommitError", err)
 	}
 	var uerr *UnreadableError
-	read := false
-	if err := s.View(func(*State) { read = true }); !errors.As(err, &uerr) || read {
-		t.Fatalf("a read after it: %v (served: %t), want an UnreadableError and nothing served", err, read)
+	if err := s.View(func(st *State) {
+		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
+			t.Error("a read after it is not served the data as on disk")
+		}
+	}); err != nil {
+		t.Fatalf("a read after it: %v, want the data as on disk", err)
 	}
 	ran := false
 	if _, err := s.Update(func(*State) { ran = true }); !errors.As(err, &uerr) || ran {
@@ -386,9 +412,9 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	faulty.FailReads(nil)
 	faulty.FailCommits(nil)
 	now = now.Add(maxReadBackWait) // the next read-back is due
-	if err := s.View(func(st *State) {
+	if _, err := s.Update(func(st *State) {
 		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
-			t.Error("once the file reads back, memory is not what the file holds")
+			t.Error("once the file reads back, the writers' data is not what the file holds")
 		}
 	}); err != nil {
 		t.Fatal(err)
@@ -399,9 +425,10 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	assertStores(t, s, path, map[string]bool{"kept": true, "failed": false, "later": true})
 }
 
-// While the state file cannot be read back, a request does not read it
+// While the state file cannot be read back, a write does not read it
 // again each time, under the lock: only once the pause after the last
-// try is over, a pause that doubles up to a cap.
+// try is over, a pause that doubles up to a cap. Reads are served the
+// data as on disk meanwhile.
 func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	s, _ := openStore(t)
 	now := start
@@ -418,8 +445,12 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 		t.Helper()
 		var uerr *UnreadableError
 		for range 20 {
-			if err := s.View(func(*State) {}); !errors.As(err, &uerr) {
-				t.Fatalf("a read while the file is unreadable: %v, want an UnreadableError", err)
+			if err := s.View(func(st *State) {
+				if st.OplogStores().Get("failed") != nil {
+					t.Fatal("a read while the file is unreadable is served the failed write")
+				}
+			}); err != nil {
+				t.Fatalf("a read while the file is unreadable: %v, want the data as on disk", err)
 			}
 			if _, err := s.Update(func(*State) {}); !errors.As(err, &uerr) {
 				t.Fatalf("a write while the file is unreadable: %v, want an UnreadableError", err)
@@ -442,31 +473,14 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 		}
 		reads++
 	}
-	// A read does not take the write lock to learn that it is too early
-	// to try: it would wait for every reader, as a write does.
-	s.mu.RLock()
-	viewed := make(chan error, 1)
-	go func() { viewed <- s.View(func(*State) {}) }()
-	var err error
-	select {
-	case err = <-viewed:
-	case <-time.After(10 * time.Second):
-		s.mu.RUnlock()
-		t.Fatal("a read beside another waited for the write lock while it was too early to read the file back")
-	}
-	s.mu.RUnlock()
-	var uerr *UnreadableError
-	if !errors.As(err, &uerr) {
-		t.Errorf("a read beside another while the file is unreadable: %v, want an UnreadableError", err)
-	}
 	faulty.FailReads(nil)
 	now = now.Add(maxReadBackWait)
-	if err := s.View(func(st *State) {
+	if _, err := s.Update(func(st *State) {
 		if st.OplogStores().Get("failed") != nil {
-			t.Error("the write whose commit failed is served once the file reads back")
+			t.Error("the write whose commit failed is in the data once the file reads back")
 		}
 	}); err != nil {
-		t.Fatalf("a read once the file reads back: %v", err)
+		t.Fatalf("a write once the file reads back: %v", err)
 	}
 	// Working again, a later failure starts from the first pause.
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
@@ -478,7 +492,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	faulty.FailCommits(nil)
 	faulty.FailReads(nil)
 	now = now.Add(firstReadBackWait)
-	if err := s.View(func(*State) {}); err != nil {
-		t.Fatalf("a read %v after a new failure, with the file readable: %v", firstReadBackWait, err)
+	if _, err := s.Update(func(*State) {}); err != nil {
+		t.Fatalf("a write %v after a new failure, with the file readable: %v", firstReadBackWait, err)
 	}
 }

@@ -366,7 +366,7 @@ func tlsConfig(opts *Options, addr net.Addr) (*tls.Config, string, string, error
 	if err != nil {
 		return nil, "", "", err
 	}
-	dir, err := os.MkdirTemp("", "omctl-server-")
+	dir, err := makeCertDir()
 	if err != nil {
 		return nil, "", "", err
 	}

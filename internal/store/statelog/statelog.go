@@ -29,8 +29,12 @@ type File struct {
 	// seq orders records as they were first written, so that lists come
 	// back in the order they had.
 	seq uint64
-	// created: Open made the file, which holds no data yet.
-	created bool
+	// pending names the file db is while it is not yet at path: a first
+	// start makes the state file under a name of its own and puts it at
+	// path only once its data is written whole (seed), so that a start
+	// cut short at any byte leaves no state file, only a leftover that
+	// the next start removes. "" once the file is at path.
+	pending string
 }
 
 const (
@@ -76,18 +80,20 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("state file %s: %s", e.Path, e.Problem) }
 
 // Open opens the state file at path, creating it when it does not
-// exist. A file that exists but is not a sound state file of this server
-// is refused with an *Error, untouched.
+// exist: then it holds no data, and is at path only once a batch that
+// replaces all is committed (a first start's seed). A file that exists
+// but is not a sound state file of this server is refused with an
+// *Error, untouched, but for a bbolt file that holds nothing at all: what
+// an earlier version left of a first start cut short, seeded again.
 func Open(path string) (*File, error) {
 	fail := func(format string, a ...any) error { return &Error{path, fmt.Sprintf(format, a...)} }
+	// What starts cut short left beside the file, before the file is
+	// opened: a leftover can be another name of the file itself.
+	removeLeftovers(path)
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		db, err := createState(path)
-		if err != nil {
-			return nil, fail("cannot be created: %v", PlainError(err))
-		}
-		return &File{path: path, db: db, created: true}, nil
+		return create(path)
 	case err != nil:
 		return nil, fail("cannot be read: %v", PlainError(err))
 	case info.IsDir():
@@ -97,7 +103,12 @@ func Open(path string) (*File, error) {
 	case info.Size() == 0:
 		return nil, fail("is empty, so it is not a state file of omctl server; remove it to start afresh")
 	}
-	if err := verifyState(path, info.Size()); err != nil {
+	if err := verifyState(path, info.Size()); errors.Is(err, errNothingWritten) {
+		if err := os.Remove(path); err != nil {
+			return nil, fail("holds nothing of a first start cut short, and cannot be removed: %v", PlainError(err))
+		}
+		return create(path)
+	} else if err != nil {
 		return nil, fail("%v; it was left as it is", err)
 	}
 	db, err := bolt.Open(path, 0o600, openOptions)
@@ -111,9 +122,41 @@ func Open(path string) (*File, error) {
 	return sf, nil
 }
 
-// createState makes a new state file at path, holding no data yet; a
-// file it could not finish (on a full disk bbolt leaves an empty one) is
-// removed, so that the next try, or the next start, begins afresh.
+// create makes a new state file for path under a name of its own beside
+// it, holding no data yet; see File.pending.
+func create(path string) (*File, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), creatingPrefix(path)+"*")
+	if err != nil {
+		return nil, &Error{path, fmt.Sprintf("cannot be created: %v", PlainError(err))}
+	}
+	tmp.Close()
+	db, err := createState(tmp.Name())
+	if err != nil {
+		return nil, &Error{path, fmt.Sprintf("cannot be created: %v", PlainError(err))}
+	}
+	return &File{path: path, db: db, pending: tmp.Name()}, nil
+}
+
+// creatingPrefix begins the names of the files first starts make for
+// path; removeLeftovers removes those whose start is gone.
+func creatingPrefix(path string) string { return "." + filepath.Base(path) + ".creating-" }
+
+// removeLeftovers removes the files that first starts for path made and
+// did not finish (their process was killed), sparing those a running
+// start holds open.
+func removeLeftovers(path string) {
+	dir, prefix := filepath.Dir(path), creatingPrefix(path)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name := filepath.Join(dir, e.Name()); strings.HasPrefix(e.Name(), prefix) && !inUse(name) {
+			os.Remove(name)
+		}
+	}
+}
+
+// createState makes a new bbolt file of this server's format at path,
+// holding no data yet; a file it could not finish (on a full disk bbolt
+// leaves an empty one) is removed.
 func createState(path string) (*bolt.DB, error) {
 	db, err := bolt.Open(path, 0o600, openOptions)
 	if err != nil {
@@ -166,6 +209,9 @@ func verifyState(path string, size int64) (err error) {
 			return fmt.Errorf("is truncated: it has %d bytes of the %d its pages need", size, tx.Size())
 		}
 		meta := tx.Bucket([]byte(metaBucket))
+		if first, _ := tx.Cursor().First(); meta == nil && first == nil {
+			return errNothingWritten
+		}
 		if meta == nil || string(meta.Get([]byte(metaFormatKey))) != stateFormat {
 			return fmt.Errorf("is a bbolt database of another format, not a state file of omctl server (%s)", stateFormat)
 		}
@@ -175,6 +221,11 @@ func verifyState(path string, size int64) (err error) {
 		return nil
 	})
 }
+
+// errNothingWritten is a bbolt file without a bucket: what an earlier
+// version left of a first start cut short between making the file and
+// writing its format (this version makes it under another name).
+var errNothingWritten = errors.New("holds nothing")
 
 // PlainError keeps the operating system's words and drops Go's wrapping.
 func PlainError(err error) string {
@@ -193,22 +244,18 @@ func (sf *File) Close() error { return sf.db.Close() }
 // next start is a first start. Any other file is only closed.
 func (sf *File) Abandon() error {
 	err := sf.db.Close()
-	if sf.created && sf.emptyAfterClose() {
-		return errors.Join(err, os.Remove(sf.path))
+	if sf.pending != "" {
+		return errors.Join(err, os.Remove(sf.pending))
 	}
 	return err
 }
 
-// emptyAfterClose reports whether the closed file holds no data written
-// whole, reading it read-only.
-func (sf *File) emptyAfterClose() bool {
-	db, err := bolt.Open(sf.path, 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
-	if err != nil {
-		return true // what cannot even be opened holds nothing to keep
+// name is the file's name now: path, or its own while pending.
+func (sf *File) name() string {
+	if sf.pending != "" {
+		return sf.pending
 	}
-	defer db.Close()
-	sf.db = db
-	return sf.Empty()
+	return sf.path
 }
 
 // Path is where the state lives.
@@ -296,7 +343,7 @@ func (sf *File) Read(fn func(Record) error) error {
 	if err := sf.db.Close(); err != nil {
 		return &Error{sf.path, PlainError(err)}
 	}
-	db, err := bolt.Open(sf.path, 0o600, openOptions)
+	db, err := bolt.Open(sf.name(), 0o600, openOptions)
 	if err != nil {
 		return &Error{sf.path, "cannot be opened again: " + PlainError(err)}
 	}
@@ -309,6 +356,9 @@ func (sf *File) Read(fn func(Record) error) error {
 // which then takes the state file's place: a crash leaves the old data or
 // the new, whole either way.
 func (sf *File) Commit(b *Batch) error {
+	if b.ReplaceAll && sf.pending != "" {
+		return sf.seed(b)
+	}
 	if !b.ReplaceAll {
 		puts := make([]put, len(b.Records))
 		for i, r := range b.Records {
@@ -344,6 +394,52 @@ func (sf *File) Commit(b *Batch) error {
 	synced := syncDir(filepath.Dir(sf.path))
 	old.Close()
 	return synced
+}
+
+// seed writes the first data of a file that is not at its path yet, and
+// puts it there: the file appears at path whole, or not at all. The file
+// is linked to path, which fails rather than replace a file another start
+// put there meanwhile; where the file system has no links it is renamed.
+func (sf *File) seed(b *Batch) error {
+	if err := sf.db.Update(dropRecords); err != nil {
+		return err
+	}
+	if err := sf.writeWhole(b); err != nil {
+		return err
+	}
+	err := os.Link(sf.pending, sf.path)
+	switch {
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("another omctl server made the state file meanwhile: %s", PlainError(err))
+	case err != nil:
+		if _, serr := os.Lstat(sf.path); !errors.Is(serr, os.ErrNotExist) {
+			return fmt.Errorf("another omctl server made the state file meanwhile")
+		}
+		if err := os.Rename(sf.pending, sf.path); err != nil {
+			return err
+		}
+	default:
+		os.Remove(sf.pending)
+	}
+	sf.pending = ""
+	return syncDir(filepath.Dir(sf.path))
+}
+
+// dropRecords empties a file but for its own meta bucket.
+func dropRecords(tx *bolt.Tx) error {
+	var kinds [][]byte
+	tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+		if string(name) != metaBucket {
+			kinds = append(kinds, slices.Clone(name))
+		}
+		return nil
+	})
+	for _, k := range kinds {
+		if err := tx.DeleteBucket(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // replaceClosed puts the new file in place on Windows, which renames no
@@ -468,7 +564,9 @@ func (sf *File) write(tx *bolt.Tx, b *Batch, puts []put) error {
 		binary.BigEndian.PutUint64(v, seq)
 		copy(v[8:], r.Value)
 		if err := bucket.Put([]byte(r.Key), v); err != nil {
-			return err
+			// bbolt refuses an empty key and one over 32 KiB: the rules
+			// that made the record should have (api.MaxNameLength).
+			return fmt.Errorf("%s %.40q (a key of %d bytes, a value of %d): %w", r.Kind, r.Key, len(r.Key), len(r.Value), err)
 		}
 	}
 	return nil

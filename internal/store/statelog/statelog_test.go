@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func open(t *testing.T, path string) *File {
@@ -197,5 +199,114 @@ func TestAFailedCommitWritesNothing(t *testing.T) {
 	}
 	if got := held(t, f.File); !slices.Equal(got, []string{"a/3=z", "a/4=w", "a/5=v"}) {
 		t.Errorf("held %v", got)
+	}
+}
+
+// A new state file is made under a name of its own and appears at its path
+// only once data is written whole: before, the path holds nothing, and an
+// abandoned start leaves nothing behind.
+func TestANewFileAppearsAtItsPathOnlyWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	f := open(t, path)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the path exists before the seed: %v", err)
+	}
+	commit(t, f, &Batch{Records: []Record{rec("a", "0", "not whole")}})
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the path exists after a batch that is not whole: %v", err)
+	}
+	commit(t, f, &Batch{ReplaceAll: true, Records: []Record{rec("a", "1", "seed")}})
+	if got := held(t, f); !slices.Equal(got, []string{"a/1=seed"}) || f.Empty() {
+		t.Errorf("after the seed: %v (empty %v)", got, f.Empty())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != "state.db" {
+		t.Errorf("the directory after the seed: %v", entries)
+	}
+	commit(t, f, &Batch{Records: []Record{rec("a", "2", "later")}})
+	f.Close()
+	if got := held(t, open(t, path)); !slices.Equal(got, []string{"a/1=seed", "a/2=later"}) {
+		t.Errorf("after a restart: %v", got)
+	}
+
+	other := filepath.Join(dir, "other.db")
+	g, err := Open(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Abandon(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("an abandoned start left %v", entries)
+	}
+}
+
+// Two first starts on one path: the one that seeds second fails, and the
+// data of the first is what the path holds.
+func TestTwoFirstStartsDoNotOverwriteEachOther(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	a, b := open(t, path), open(t, path)
+	commit(t, a, &Batch{ReplaceAll: true, Records: []Record{rec("a", "1", "first")}})
+	err := b.Commit(&Batch{ReplaceAll: true, Records: []Record{rec("a", "1", "second")}})
+	if err == nil || !strings.Contains(err.Error(), "another omctl server made the state file meanwhile") {
+		t.Fatalf("the second seed: %v", err)
+	}
+	b.Abandon()
+	if got := held(t, a); !slices.Equal(got, []string{"a/1=first"}) {
+		t.Errorf("the path holds %v", got)
+	}
+}
+
+// What a first start killed before its seed leaves beside the path is
+// removed by the next start, unless a running start holds it; a bbolt
+// file at the path with no bucket at all (what an earlier version left of
+// a cut first start) is seeded again, while one holding anything else is
+// refused, untouched.
+func TestLeftoversOfCutFirstStartsAreCleared(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	running := open(t, path) // a start that has not seeded yet
+	dead := filepath.Join(dir, creatingPrefix(path)+"123")
+	if err := os.WriteFile(dead, make([]byte, 16384), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := open(t, path)
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the leftover of a dead start is still there: %v", err)
+	}
+	if _, err := os.Stat(running.pending); err != nil {
+		t.Errorf("the file of a running start was removed: %v", err)
+	}
+	f.Abandon()
+	running.Abandon()
+
+	empty := filepath.Join(dir, "empty.db")
+	db, err := bolt.Open(empty, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	g := open(t, empty)
+	if !g.Empty() {
+		t.Error("a file without buckets holds data")
+	}
+	commit(t, g, &Batch{ReplaceAll: true, Records: []Record{rec("a", "1", "seed")}})
+	if got := held(t, g); !slices.Equal(got, []string{"a/1=seed"}) {
+		t.Errorf("seeded again: %v", got)
+	}
+
+	foreign := filepath.Join(dir, "foreign.db")
+	if db, err = bolt.Open(foreign, 0o600, nil); err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("theirs")); return err })
+	db.Close()
+	before, _ := os.ReadFile(foreign)
+	if _, err := Open(foreign); err == nil || !strings.Contains(err.Error(), "another format") {
+		t.Errorf("a bbolt file of another program: %v", err)
+	}
+	if after, _ := os.ReadFile(foreign); !slices.Equal(before, after) {
+		t.Error("a bbolt file of another program was changed")
 	}
 }
