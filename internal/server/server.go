@@ -65,6 +65,9 @@ type Options struct {
 	// webhooks carry until a request says how clients reach it (schedules
 	// resumed from a state file may send before any request).
 	BaseURL string
+	// StreamQueue is how many events a reader of GET /_omctl/stream may
+	// have waiting before it is dropped (default 4096).
+	StreamQueue int
 }
 
 // Server serves the API from memory. It is an http.Handler.
@@ -100,6 +103,7 @@ type Server struct {
 	limiter *rateLimiter
 
 	authFailures *authFailures
+	streams      *streams // the readers of GET /_omctl/stream (stream.go)
 }
 
 // New builds a server over opts.
@@ -137,12 +141,14 @@ func New(opts Options) (*Server, error) {
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 		tickAfter:     time.After,
+		streams:       newStreams(opts.StreamQueue),
 	}
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = defaultNotificationLogSize
 	}
 	s.nonces = newNonces(opts.NonceTTL, s.nonceClock)
 	s.notes = newNotificationLog(opts.NotificationLogSize)
+	s.notes.finished = s.streamDelivered
 	s.stop = make(chan struct{})
 	if opts.WebhookConcurrency <= 0 {
 		opts.WebhookConcurrency = defaultWebhookConcurrency
@@ -176,9 +182,11 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Close stops the real-clock engine loop; requests are still served.
+// Close stops the real-clock engine loop and ends the event streams;
+// other requests are still served.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() { close(s.stop) })
+	s.streams.close()
 }
 
 // Clock returns the server's clock.
@@ -221,6 +229,7 @@ func (s *Server) published(out store.Outcome) {
 		go debug.FreeOSMemory()
 	}
 	s.notes.add(out.Notes)
+	s.streamCommitted(out)
 }
 
 // Credentials lists the keys and users of the data being served, for the
@@ -576,7 +585,7 @@ const (
 // NewHTTPServer serves h with the timeouts a server exposed to careless
 // clients needs.
 func NewHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{
+	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -585,4 +594,9 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
+	if s, ok := h.(*Server); ok {
+		// Shutdown waits for requests to end: event streams end at once.
+		hs.RegisterOnShutdown(s.streams.close)
+	}
+	return hs
 }
