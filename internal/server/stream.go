@@ -42,6 +42,7 @@ const (
 	streamQueueBytes   = 32 << 20
 	streamWriteTimeout = 10 * time.Second
 	streamKeepAlive    = 15 * time.Second
+	streamCutGrace     = 100 * time.Millisecond
 )
 
 // streamEvent is one change, rendered when a reader's stream writes it.
@@ -259,9 +260,10 @@ func (s *Server) streamEvents(c *reqCtx) *apiError {
 	// The stream outlives the server's read and write timeouts: the read
 	// one would cancel it, and each write gets a deadline of its own. A
 	// write blocked on a reader that is dropped, or on a server that
-	// stops, is cut at once.
+	// stops, is cut at once, but for the moment the stream's last chunk
+	// needs to go out.
 	rc.SetReadDeadline(time.Time{})
-	defer context.AfterFunc(r.ctx, func() { rc.SetWriteDeadline(time.Now()) })()
+	defer context.AfterFunc(r.ctx, func() { rc.SetWriteDeadline(time.Now().Add(streamCutGrace)) })()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
