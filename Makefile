@@ -13,7 +13,7 @@ LDFLAGS := -s -w \
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: all build install test test-keyring test-terminal fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check
+.PHONY: all build install test test-keyring test-terminal test-browser screenshot fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check
 
 all: build
 
@@ -50,6 +50,19 @@ test-keyring:
 test-terminal:
 	$(call need,tmux,tmux)
 	$(GO) test -count=1 -v -run 'TestPromptsAndPickersInARealTerminal' ./cmd/omctl
+
+## test-browser: the page of omctl server (/_omctl/ui/) driven in Debian's
+## headless chromium by chromedp; make test skips it when chromium is missing.
+BROWSER_TESTS := TestThePageInARealBrowser|TestThePageNeedsTheOwnersCredentials
+test-browser:
+	@command -v chromium >/dev/null || { [ -z "$(APT_GET)" ] || $(APT_GET) update; }
+	$(call need,chromium,chromium)
+	$(GO) test -count=1 -v -run '$(BROWSER_TESTS)' ./internal/server
+
+## screenshot: docs/ui.png, the page as README.md shows it.
+screenshot:
+	$(call need,chromium,chromium)
+	$(GO) test -count=1 -run TestThePageInARealBrowser ./internal/server -args -screenshot $(CURDIR)/docs/ui.png
 
 fmt-check:
 	@out="$$(gofmt -l cmd internal bench)"; \
