@@ -2,6 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/omctl/omctl/internal/api"
 )
 
 // screenshot, when set, is where TestThePageInARealBrowser saves a
@@ -44,8 +49,8 @@ func findChromium(t *testing.T) string {
 type browser struct {
 	ctx      context.Context
 	mu       sync.Mutex // guards what follows: the browser's goroutines add to it
-	requests []string // URLs the tab requested
-	problems []string // console errors and uncaught exceptions
+	requests []string   // URLs the tab requested
+	problems []string   // console errors and uncaught exceptions
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -159,6 +164,20 @@ func TestThePageInARealBrowser(t *testing.T) {
 	notes := fmt.Sprintf(`[...document.querySelectorAll('#notification-list li')].filter(li => li.innerText.includes(%q))`, id)
 	b.waitFor(t, "its notifications show", notes+`.some(li => li.innerText.includes("alert.open") && li.innerText.includes("oncall@example.com"))`)
 	b.waitFor(t, "its webhook's delivery shows", notes+`.some(li => li.innerText.includes("WEBHOOK") && li.innerText.includes("DELIVERED") && li.innerText.includes("answered 204"))`)
+	b.waitFor(t, "the webhook's payload and signature show", notes+`.some(li => li.querySelector("details pre") &&
+		li.querySelector("details pre").textContent.includes(`+fmt.Sprintf("%q", id)+`) && li.querySelector("details code"))`)
+	sent := e.doRaw("owner", "GET", "/_omctl/notifications?typeName=WEBHOOK&payloads=true&alertId="+id, "")
+	var list struct {
+		Results []struct{ Delivery api.DeliveryState }
+	}
+	if json.Unmarshal(sent.raw, &list) != nil || len(list.Results) != 1 {
+		t.Fatalf("the webhook's notification: %s", sent.raw)
+	}
+	mac := hmac.New(sha1.New, []byte("browser-secret"))
+	mac.Write(list.Results[0].Delivery.Payload)
+	if want := base64.StdEncoding.EncodeToString(mac.Sum(nil)); list.Results[0].Delivery.Signature != want {
+		t.Errorf("the delivery's signature is not the HMAC of its payload: %s", sent.raw)
+	}
 	if eval[bool](t, b, `document.documentElement.outerHTML.includes("browser-secret")`) {
 		t.Error("the page shows the webhook's secret")
 	}
