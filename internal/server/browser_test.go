@@ -166,18 +166,7 @@ func TestThePageInARealBrowser(t *testing.T) {
 	b.waitFor(t, "its webhook's delivery shows", notes+`.some(li => li.innerText.includes("WEBHOOK") && li.innerText.includes("DELIVERED") && li.innerText.includes("answered 204"))`)
 	b.waitFor(t, "the webhook's payload and signature show", notes+`.some(li => li.querySelector("details pre") &&
 		li.querySelector("details pre").textContent.includes(`+fmt.Sprintf("%q", id)+`) && li.querySelector("details code"))`)
-	sent := e.doRaw("owner", "GET", "/_omctl/notifications?typeName=WEBHOOK&payloads=true&alertId="+id, "")
-	var list struct {
-		Results []struct{ Delivery api.DeliveryState }
-	}
-	if json.Unmarshal(sent.raw, &list) != nil || len(list.Results) != 1 {
-		t.Fatalf("the webhook's notification: %s", sent.raw)
-	}
-	mac := hmac.New(sha1.New, []byte("browser-secret"))
-	mac.Write(list.Results[0].Delivery.Payload)
-	if want := base64.StdEncoding.EncodeToString(mac.Sum(nil)); list.Results[0].Delivery.Signature != want {
-		t.Errorf("the delivery's signature is not the HMAC of its payload: %s", sent.raw)
-	}
+	checkSignature(t, e, id, "browser-secret")
 	if eval[bool](t, b, `document.documentElement.outerHTML.includes("browser-secret")`) {
 		t.Error("the page shows the webhook's secret")
 	}
@@ -215,15 +204,40 @@ func TestThePageInARealBrowser(t *testing.T) {
 	// At a phone's width nothing runs off the side.
 	b.run(t, "narrow the window", chromedp.EmulateViewport(400, 850))
 	b.waitFor(t, "the page fits 400 px", `document.documentElement.scrollWidth <= 400`)
+	b.checkOwnHostAndNoErrors(t, u.Host)
+}
+
+// checkOwnHostAndNoErrors checks that the tab asked only host, and that
+// its scripts reported no error.
+func (b *browser) checkOwnHostAndNoErrors(t *testing.T, host string) {
+	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, r := range b.requests {
-		if ru, err := url.Parse(r); err != nil || ru.Host != u.Host && ru.Scheme != "data" {
+		if ru, err := url.Parse(r); err != nil || ru.Host != host && ru.Scheme != "data" {
 			t.Errorf("the page asked another host: %s", r)
 		}
 	}
 	if len(b.problems) > 0 {
 		t.Errorf("the page's scripts failed: %q", b.problems)
+	}
+}
+
+// checkSignature checks that the webhook delivery of an alert shows the
+// payload it sent and its signature, the HMAC of that payload by secret.
+func checkSignature(t *testing.T, e *env, id, secret string) {
+	t.Helper()
+	sent := e.doRaw("owner", "GET", "/_omctl/notifications?typeName=WEBHOOK&payloads=true&alertId="+id, "")
+	var list struct {
+		Results []struct{ Delivery api.DeliveryState }
+	}
+	if json.Unmarshal(sent.raw, &list) != nil || len(list.Results) != 1 {
+		t.Fatalf("the webhook's notification: %s", sent.raw)
+	}
+	mac := hmac.New(sha1.New, []byte(secret))
+	mac.Write(list.Results[0].Delivery.Payload)
+	if want := base64.StdEncoding.EncodeToString(mac.Sum(nil)); list.Results[0].Delivery.Signature != want {
+		t.Errorf("the delivery's signature is not the HMAC of its payload: %s", sent.raw)
 	}
 }
 
@@ -233,14 +247,7 @@ func TestThePageInARealBrowser(t *testing.T) {
 // that lets it load nothing from another host.
 func TestThePageNeedsTheOwnersCredentials(t *testing.T) {
 	e := newEnv(t)
-	res, err := http.Get(e.ts.URL + "/_omctl/ui/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != 401 || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Digest ") {
-		t.Fatalf("without credentials: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
-	}
+	expectChallenge(t, e.ts.URL+"/_omctl/ui/")
 	e.expect(e.doRaw("reader", "GET", "/_omctl/ui/", ""), 401, "USER_UNAUTHORIZED")
 	for _, asset := range []string{"", "app.js", "style.css"} {
 		r := e.doRaw("owner", "GET", "/_omctl/ui/"+asset, "")

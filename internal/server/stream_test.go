@@ -229,18 +229,25 @@ func TestAWriteSendsEachAlertItChangedOnce(t *testing.T) {
 	}
 }
 
-// TestTheStreamNeedsTheOwnersCredentials: 401 with a challenge without
-// credentials, 401 USER_UNAUTHORIZED for another key, a bad query 400.
-func TestTheStreamNeedsTheOwnersCredentials(t *testing.T) {
-	e := newEnv(t)
-	res, err := http.Get(e.ts.URL + "/_omctl/stream")
+// expectChallenge checks that url without credentials is the digest
+// challenge a browser asks for a key with.
+func expectChallenge(t *testing.T, url string) {
+	t.Helper()
+	res, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Body.Close()
 	if res.StatusCode != 401 || !strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Digest ") {
-		t.Fatalf("without credentials: %d %q", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+		t.Fatalf("%s without credentials: %d %q", url, res.StatusCode, res.Header.Get("WWW-Authenticate"))
 	}
+}
+
+// TestTheStreamNeedsTheOwnersCredentials: 401 with a challenge without
+// credentials, 401 USER_UNAUTHORIZED for another key, a bad query 400.
+func TestTheStreamNeedsTheOwnersCredentials(t *testing.T) {
+	e := newEnv(t)
+	expectChallenge(t, e.ts.URL+"/_omctl/stream")
 	e.expect(e.doRaw("reader", "GET", "/_omctl/stream", ""), 401, "USER_UNAUTHORIZED")
 	e.expect(e.doRaw("owner", "GET", "/_omctl/stream?since=1", ""), 400, "INVALID_QUERY_PARAMETER")
 	if n := e.s.streams.count.Load(); n != 0 {
