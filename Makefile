@@ -13,7 +13,7 @@ LDFLAGS := -s -w \
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
-.PHONY: all build install test test-keyring test-terminal terminal-tools fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check image test-image
+.PHONY: all build install test test-keyring test-terminal terminal-tools test-browser browser-tools screenshot fmt-check vet lint bench bench-fetchall bench-startup bench-server bench-soak fuzz clean demo docs completions release-check image test-image
 
 all: build
 
@@ -54,6 +54,22 @@ test-terminal: terminal-tools
 ## terminal-tools: install tmux, which the terminal tests drive.
 terminal-tools:
 	$(call need,tmux,tmux)
+
+## test-browser: the page of omctl server (/_omctl/ui/) driven in Debian's
+## headless chromium by chromedp; make test runs it too, and skips it,
+## saying so, without chromium.
+BROWSER_TESTS := TestThePageInARealBrowser|TestThePageNeedsTheOwnersCredentials
+test-browser: browser-tools
+	$(GO) test -count=1 -v -run '$(BROWSER_TESTS)' ./internal/server
+
+## browser-tools: install chromium, which the browser tests drive.
+browser-tools:
+	$(call need,chromium,chromium)
+
+## screenshot: docs/ui.png, the page as README.md shows it.
+screenshot:
+	$(call need,chromium,chromium)
+	$(GO) test -count=1 -run TestThePageInARealBrowser ./internal/server -args -screenshot $(CURDIR)/docs/ui.png
 
 fmt-check:
 	@out="$$(gofmt -l cmd internal bench omtest)"; \

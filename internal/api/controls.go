@@ -35,6 +35,10 @@ var (
 	ClearFaults       = control("ClearFaults", "DELETE", "/faults")
 	RemoveFault       = control("RemoveFault", "DELETE", "/faults/{fault_id}")
 	DumpFixtures      = control("DumpFixtures", "GET", "/fixtures")
+	// GetUI serves the page of omctl server and its assets ("" for the
+	// page itself); StreamEvents its server-sent events.
+	GetUI        = control("GetUI", "GET", "/ui/{asset...}")
+	StreamEvents = control("StreamEvents", "GET", "/stream")
 )
 
 // Bounds of a fault (docs/server.md, Faults), checked by internal/rules.
@@ -102,6 +106,10 @@ type DeliveryState struct {
 	Attempts         int    `json:"attempts"`
 	LastResponseCode int    `json:"lastResponseCode,omitempty"`
 	LastError        string `json:"lastError,omitempty"`
+	// Payload and Signature are what a webhook delivery sent (its body
+	// and X-MMS-Signature header), shown only where asked for.
+	Payload   json.RawMessage `json:"payload,omitempty"`
+	Signature string          `json:"signature,omitempty"`
 }
 
 // Clock is the answer of GetClock and MoveClock.

@@ -35,6 +35,8 @@ func (s *Server) controlHandlers() map[api.Endpoint]handling {
 		api.ClearFaults:       {h: s.clearFaults, control: true, unlocked: true},
 		api.RemoveFault:       {h: s.removeFault, control: true, unlocked: true},
 		api.DumpFixtures:      {h: s.dumpFixtures, control: true, unlocked: true},
+		api.GetUI:             {h: s.getUI, control: true, unlocked: true},
+		api.StreamEvents:      {h: s.streamEvents, control: true, unlocked: true},
 	}
 }
 
@@ -117,6 +119,9 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	from := s.clock.Now()
 	s.moveFrom.Store(&from)
 	defer s.moveFrom.Store(nil)
+	// Whether it went all the way or stopped, the stream says where the
+	// clock is now.
+	defer func() { s.streamClock(s.clock.Now()) }()
 	var firstAttempts sync.WaitGroup
 	for done := false; !done; {
 		began := time.Now()

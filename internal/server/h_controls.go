@@ -63,12 +63,16 @@ func (s *Server) listNotifications(c *reqCtx) *apiError {
 	q := c.r.URL.Query()
 	for k := range q {
 		switch k {
-		case "alertId", "groupId", "typeName", "event", "pageNum", "itemsPerPage", "pretty", "envelope":
+		case "alertId", "groupId", "typeName", "event", "payloads", "pageNum", "itemsPerPage", "pretty", "envelope":
 		default:
-			return errInvalidQuery(k, q.Get(k), "the filters are alertId, groupId, typeName and event")
+			return errInvalidQuery(k, q.Get(k), "the filters are alertId, groupId, typeName and event (and payloads=true adds what webhooks sent)")
 		}
 	}
 	p, err := c.page()
+	if err != nil {
+		return err
+	}
+	payloads, err := c.boolQuery("payloads", false)
 	if err != nil {
 		return err
 	}
@@ -86,6 +90,9 @@ func (s *Server) listNotifications(c *reqCtx) *apiError {
 	page, total, dropped := s.notes.page(keep, p.Offset(), p.Size)
 	items := make([][]byte, len(page))
 	for i := range page {
+		if payloads {
+			s.notes.sent.show(&page[i])
+		}
 		items[i] = rules.EncodeJSON(&page[i])
 	}
 	c.listRaw(items, total, p)

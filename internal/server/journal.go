@@ -119,6 +119,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 			e.abort, e.status = true, 0
 		}
 		s.journal.finish(e, jw.errBody)
+		s.streamRequest(e)
 		if v != nil {
 			panic(v)
 		}

@@ -3,9 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha1"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +30,10 @@ type notificationLog struct {
 	ring    []*store.Notification
 	head    int // the oldest entry's index in ring, once ring is full
 	dropped int // dropped since the last reset
+	// finished is told of each delivery that ended, DELIVERED or FAILED,
+	// with a copy of its entry (the event stream's delivery events).
+	finished func(*store.Notification)
+	sent     sentPayloads // what the last webhook deliveries sent
 }
 
 // defaultNotificationLogSize is how many entries the log keeps unless
@@ -69,6 +70,7 @@ func (l *notificationLog) clear() {
 	l.mu.Lock()
 	l.ring, l.head, l.dropped = nil, 0, 0
 	l.mu.Unlock()
+	l.sent.clear()
 }
 
 // at is the i-th entry, oldest first (under mu).
@@ -103,8 +105,18 @@ func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size
 
 func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {
 	l.mu.Lock()
+	was := n.Delivery.Status
 	f(&n.Delivery)
+	var done *store.Notification
+	if st := n.Delivery.Status; st != was && (st == "DELIVERED" || st == "FAILED") && l.finished != nil {
+		c := *n
+		done = &c
+	}
 	l.mu.Unlock()
+	if done != nil {
+		l.sent.show(done)
+		l.finished(done)
+	}
 }
 
 // Webhook delivery: the time a receiver has to answer, and the waits
@@ -291,6 +303,7 @@ func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []
 		return
 	}
 	d.Body = body()
+	w.log.sent.keep(d)
 	if first != nil {
 		first.Add(1)
 	}
@@ -309,10 +322,8 @@ func (w *webhooks) attempt(d *store.Delivery, n int) bool {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-MMS-Event", d.Event)
 	req.Header.Set("User-Agent", "omctl-server")
-	if d.Secret != "" {
-		mac := hmac.New(sha1.New, []byte(d.Secret))
-		mac.Write(d.Body)
-		req.Header.Set("X-MMS-Signature", base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	if sig := signature(d); sig != "" {
+		req.Header.Set("X-MMS-Signature", sig)
 	}
 	res, err := w.client.Do(req)
 	if err != nil {

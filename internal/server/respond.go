@@ -44,6 +44,9 @@ type reqCtx struct {
 	// spare is a buffer of answerBuffer the answer was built in, given
 	// back once sent.
 	spare []byte
+	// sent: the handler wrote its answer itself (a stream); flush
+	// has nothing to send.
+	sent bool
 }
 
 func (c *reqCtx) scheme() string {
@@ -94,6 +97,9 @@ func (c *reqCtx) keepWriting() {
 
 // flush sends the answer built by the handler.
 func (c *reqCtx) flush(w http.ResponseWriter) {
+	if c.sent {
+		return
+	}
 	if c.status == 0 {
 		c.fail(errUnexpected())
 	}

@@ -69,6 +69,9 @@ type Options struct {
 	// caller chose (omctl server --key): keys of the first organization,
 	// added to the data and to what a reset goes back to (store.Key).
 	Keys []store.Key
+	// StreamQueue is how many events a reader of GET /_omctl/stream may
+	// have waiting before it is dropped (default 4096).
+	StreamQueue int
 }
 
 // Server serves the API from memory. It is an http.Handler.
@@ -107,9 +110,10 @@ type Server struct {
 
 	// Close waits for the engine loop: loopMu orders a loop's start
 	// before that wait, and closed (under it) says no loop starts again.
-	loopMu sync.Mutex
-	closed bool
-	loops  sync.WaitGroup
+	loopMu  sync.Mutex
+	closed  bool
+	loops   sync.WaitGroup
+	streams *streams // the readers of GET /_omctl/stream (stream.go)
 }
 
 // New builds a server over opts.
@@ -147,12 +151,14 @@ func New(opts Options) (*Server, error) {
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 		tickAfter:     time.After,
+		streams:       newStreams(opts.StreamQueue),
 	}
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = defaultNotificationLogSize
 	}
 	s.nonces = newNonces(opts.NonceTTL, s.nonceClock)
 	s.notes = newNotificationLog(opts.NotificationLogSize)
+	s.notes.finished = s.streamDelivered
 	s.stop = make(chan struct{})
 	if opts.WebhookConcurrency <= 0 {
 		opts.WebhookConcurrency = defaultWebhookConcurrency
@@ -191,9 +197,10 @@ func New(opts Options) (*Server, error) {
 
 // Close stops the real-clock engine loop and the webhook deliveries,
 // those in flight included, and returns once their goroutines have ended
-// and the deliveries' connections are closed; requests are still served,
-// but nothing is sent any more. A test that starts servers in-process
-// leaves nothing running behind it (omtest's Cleanup relies on it).
+// and the deliveries' connections are closed; it ends the event streams.
+// Requests are still served, but nothing is sent any more. A test that
+// starts servers in-process leaves nothing running behind it (omtest's
+// Cleanup relies on it).
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		s.loopMu.Lock()
@@ -203,6 +210,7 @@ func (s *Server) Close() {
 		s.loops.Wait()
 		s.hooks.close()
 	})
+	s.streams.close()
 }
 
 // Clock returns the server's clock.
@@ -245,6 +253,7 @@ func (s *Server) published(out store.Outcome) {
 		go debug.FreeOSMemory()
 	}
 	s.notes.add(out.Notes)
+	s.streamCommitted(out)
 }
 
 // Credentials lists the keys and users of the data being served, for the
@@ -617,7 +626,7 @@ const (
 // NewHTTPServer serves h with the timeouts a server exposed to careless
 // clients needs.
 func NewHTTPServer(h http.Handler) *http.Server {
-	return &http.Server{
+	hs := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -626,4 +635,9 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
+	if s, ok := h.(*Server); ok {
+		// Shutdown waits for requests to end: event streams end at once.
+		hs.RegisterOnShutdown(s.streams.close)
+	}
+	return hs
 }

@@ -55,6 +55,7 @@ func (s *State) touchAlert(r *AlertRec) {
 		kind = "globalAlerts"
 	}
 	s.touchRef(recordRef{kind, r.Cur.ID}, func() any { return r.Cur })
+	s.noteAlertChanged(r)
 }
 
 func (s *State) touchRef(ref recordRef, get func() any) {

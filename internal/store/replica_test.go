@@ -206,7 +206,8 @@ func TestEveryFieldOfTheDataIsReplicatedOrTheWritersOwn(t *testing.T) {
 		"clusters": true, "snapshots": true, "csSnapshots": true, "hosts": true, "oplogStores": true,
 		"snapshotStores": true, "backupJobs": true}
 	writersOwn := map[string]bool{"configAlerts": true, "engine": true, "staleAlerts": true, "dirty": true,
-		"dirtyOrder": true, "dirtyAll": true, "wasReset": true, "signInsChanged": true}
+		"dirtyOrder": true, "dirtyAll": true, "wasReset": true, "signInsChanged": true,
+		"alertsChanged": true}
 	typ := reflect.TypeOf(State{})
 	for i := range typ.NumField() {
 		if name := typ.Field(i).Name; !replicated[name] && !writersOwn[name] {

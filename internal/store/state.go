@@ -46,6 +46,9 @@ type State struct {
 	dirtyOrder []recordRef
 	dirtyAll   bool
 	wasReset   bool // ResetTo ran since the last takeReset
+	// alertsChanged are the alerts the write running changed
+	// (alertchanges.go).
+	alertsChanged []*AlertRec
 	// signInsChanged: an API key or user changed since the last
 	// takeSignInsChanged (Store.SignIn).
 	signInsChanged bool

@@ -96,6 +96,9 @@ type Store struct {
 // recorded, webhooks to send once the lock is released, and whether
 // anything is still scheduled.
 type Outcome struct {
+	// Alerts are the alerts the write changed, as it left them, in the
+	// order they first changed (each once).
+	Alerts     []AlertRec
 	Notes      []*Notification
 	Deliveries []*Delivery
 	Pending    bool
@@ -154,6 +157,7 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 	s.st = newState(seed.Clone(), clock.Now())
 	if log == nil {
 		s.st.prepare(clock.Now())
+		s.st.takeAlertChanges() // opened before anyone could listen
 		s.refreshSignIns()
 		return s, nil
 	}
@@ -616,11 +620,13 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 		if v := recover(); v != nil {
 			// What the fn set off goes with it, not to the next write.
 			s.st.takeNotifications()
+			s.st.takeAlertChanges()
 			s.st.takeReset()
 			out, err = Outcome{}, &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
 	fn(s.st)
+	out.Alerts = s.st.takeAlertChanges()
 	out.Notes, out.Deliveries = s.st.takeNotifications()
 	out.Reset = s.st.takeReset()
 	out.Pending = s.st.Scheduled()
