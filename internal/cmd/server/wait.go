@@ -83,10 +83,16 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 	start := time.Now()
 	deadline, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
+	// why is the last try's failure, unless the timeout cut that try short:
+	// then an earlier answer (a 503 while loading) says more.
+	var why error
 	for {
 		try, cancelTry := context.WithTimeout(deadline, healthTry)
 		_, err := c.Do(try, http.MethodGet, api.GetHealth.Path(), nil, nil)
 		cancelTry()
+		if err != nil && (why == nil || deadline.Err() == nil) {
+			why = err
+		}
 		if err == nil {
 			if opts.IO.IsStderrTTY() {
 				fmt.Fprintf(opts.IO.ErrOut, "✓ %s is ready (%s)\n", healthURL, time.Since(start).Round(time.Millisecond))
@@ -104,7 +110,7 @@ func waitRun(ctx context.Context, opts *WaitOptions) error {
 		if ctx.Err() != nil {
 			return cmdutil.StopCause(ctx)
 		}
-		return fmt.Errorf("%s did not answer 200 within %s: %s", healthURL, opts.Timeout, whyNotReady(err))
+		return fmt.Errorf("%s did not answer 200 within %s: %s", healthURL, opts.Timeout, whyNotReady(why))
 	}
 }
 

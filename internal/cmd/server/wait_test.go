@@ -65,20 +65,34 @@ func TestWaitGivesUpAtItsTimeout(t *testing.T) {
 	defer silent.Close()
 	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }))
 	defer busy.Close()
+	var asked atomic.Int32
+	stalling := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if asked.Add(1) > 1 {
+			<-r.Context().Done() // then answers no more
+			return
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer stalling.Close()
 	for _, tt := range []struct {
-		url, want string
+		url     string
+		timeout time.Duration
+		want    string
 	}{
-		{refused, refused + "/_omctl/health did not answer 200 within 300ms: connection refused: nothing listens there"},
-		{"http://" + silent.Addr().String() + "/api/public/v1.0", "/_omctl/health did not answer 200 within 300ms: it did not answer"},
-		{busy.URL, "/_omctl/health did not answer 200 within 300ms: it answered 503"},
+		{refused, 300 * time.Millisecond, refused + "/_omctl/health did not answer 200 within 300ms: connection refused: nothing listens there"},
+		{"http://" + silent.Addr().String() + "/api/public/v1.0", 300 * time.Millisecond, "/_omctl/health did not answer 200 within 300ms: it did not answer"},
+		// A try cut short by the timeout does not hide the 503 of an
+		// earlier one (the second lets the first answer on a loaded machine).
+		{busy.URL, time.Second, "/_omctl/health did not answer 200 within 1s: it answered 503"},
+		{stalling.URL, time.Second, "/_omctl/health did not answer 200 within 1s: it answered 503"},
 	} {
 		began := time.Now()
-		err := waitRun(context.Background(), waitOpts(tt.url, 300*time.Millisecond, nil))
+		err := waitRun(context.Background(), waitOpts(tt.url, tt.timeout, nil))
 		took := time.Since(began)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || cmdutil.ExitCode(err) != cmdutil.ExitError {
 			t.Errorf("%s: %v, want %q", tt.url, err, tt.want)
 		}
-		if took < 300*time.Millisecond || took > 5*time.Second {
+		if took < tt.timeout || took > tt.timeout+5*time.Second {
 			t.Errorf("%s: gave up after %s, want the timeout", tt.url, took)
 		}
 	}
