@@ -20,7 +20,7 @@ import (
 type judgedAlert struct {
 	w       alertWire
 	f       alertFields
-	drop    []string
+	drop    uint32 // bit k: member k is cut out (alertWire.canonical)
 	compact bool
 	d       doc
 }

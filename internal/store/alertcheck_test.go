@@ -173,6 +173,9 @@ func FuzzTheFastPathTakesWhatTheSchemaTakes(f *testing.F) {
 	f.Add([]byte(withMember("currentValue", `{"number":-1.5e-3,"units":"RAW","x":[{"number":1}]}`)))
 	f.Add([]byte(withMember("eventTypeName", `"OUTSIDE_METRIC_THRESHOLD"`)))
 	f.Add([]byte(withMember("status", `"CLOSED"`)))
+	// Members BACKUP does not show, first, between and last, spaced.
+	f.Add([]byte(` { "hostId" : "h1" , "id":"5f1a00000000000000000009", "resolved":"2026-01-01T00:00:00Z",` +
+		` "status":"OPEN","eventTypeName":"BACKUP","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z", "metricName" : "CONNECTIONS" } `))
 	f.Add([]byte(` {"id" : "5f1a00000000000000000009", "status":"OPEN", "eventTypeName":"BACKUP", "created":"2026-01-01T00:00:00Z", "updated":"2026-01-01T00:00:00Z", "hostId":"h\u00e9"} `))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var w alertWire
@@ -213,6 +216,10 @@ func FuzzTheFastPathTakesWhatTheSchemaTakes(f *testing.F) {
 		}
 		if !reflect.DeepEqual(a.Doc(), slow.Doc()) {
 			t.Errorf("%s: stored as %s, the schema stores %s", raw, a.Raw, slow.Raw)
+		}
+		b.Reset()
+		if err := json.Compact(&b, a.Raw); err != nil || b.String() != string(a.Raw) {
+			t.Errorf("%s: stored as %s, which is not compact JSON (%v)", raw, a.Raw, err)
 		}
 	})
 }

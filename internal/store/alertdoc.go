@@ -3,7 +3,6 @@ package store
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -141,6 +140,7 @@ func (a *AlertDoc) withTimes(members ...string) *AlertDoc {
 // objects for the collector, no size-class waste.
 type arena struct {
 	block   []byte
+	cut     []byte // an alert with members cut out (alertWire.without)
 	docs    []AlertDoc
 	scratch bytes.Buffer
 	strs    map[string]string
@@ -212,51 +212,79 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	if j.d != nil {
 		return NewAlertDoc(j.d), nil
 	}
-	f, kept, compact := j.f, raw, j.compact
-	if len(j.drop) > 0 {
-		kept, compact = dropMembers(raw, j.drop), true // as json.Marshal writes it
-	}
-	ar.scratch.Reset()
-	var err error
-	if kept == nil {
-		err = errors.New("not an object")
-	} else if !compact {
-		err = json.Compact(&ar.scratch, kept)
+	f := j.f
+	closedUnresolved := f.Status == statusClosed && !j.w.is(wireResolved)
+	var kept []byte
+	if j.compact && j.drop == 0 && !closedUnresolved {
+		kept = ar.keep(raw) // as generated files and the state file have it
 	} else {
-		ar.scratch.Write(kept) // already compact, as generated files and the state file are
-	}
-	if err != nil || ar.scratch.Len() <= 2 {
-		d, rerr := schemaAlert(raw)
-		if rerr != nil {
-			return nil, rerr
+		src := raw
+		if j.drop != 0 {
+			ar.cut = j.w.without(ar.cut[:0], raw, j.drop)
+			src = ar.cut
 		}
-		return NewAlertDoc(d), nil
-	}
-	if f.Status == statusClosed && !j.w.is(wireResolved) {
-		// A CLOSED alert was resolved when it was last updated.
-		ar.scratch.Truncate(ar.scratch.Len() - 1)
-		ar.scratch.WriteString(`,"resolved":"` + j.w.str[wireUpdated] + `"}`)
+		ar.scratch.Reset()
+		if err := json.Compact(&ar.scratch, src); err != nil || ar.scratch.Len() <= 2 {
+			d, rerr := schemaAlert(raw)
+			if rerr != nil {
+				return nil, rerr
+			}
+			return NewAlertDoc(d), nil
+		}
+		if closedUnresolved {
+			// A CLOSED alert was resolved when it was last updated.
+			ar.scratch.Truncate(ar.scratch.Len() - 1)
+			ar.scratch.WriteString(`,"resolved":"` + j.w.str[wireUpdated] + `"}`)
+		}
+		kept = ar.keep(ar.scratch.Bytes())
 	}
 	f.ID = ar.keepString(f.ID) // the others too are the alert's JSON until interned
 	f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 	f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
 	f.identity = ar.intern(f.identity)
-	return ar.doc(AlertDoc{Raw: ar.keep(ar.scratch.Bytes()), alertFields: f}), nil
+	return ar.doc(AlertDoc{Raw: kept, alertFields: f}), nil
 }
 
-// dropMembers removes top-level members from a JSON object, leaving every
-// other value as it was written; nil when it is not an object.
-func dropMembers(raw []byte, names []string) []byte {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil || members == nil {
-		return nil
+// without appends to dst the alert raw, which w scanned, without the
+// top-level members in drop (bit k for member k, each one w read), every
+// other byte as it was written. A member goes with the comma after it,
+// or, when it is the last, the comma before it.
+func (w *alertWire) without(dst, raw []byte, drop uint32) []byte {
+	last := 0
+	// The spans in the order they are written: at most a few members.
+	for drop != 0 {
+		k := -1
+		for m := range w.span {
+			if drop&(1<<m) != 0 && (k < 0 || w.span[m].from < w.span[k].from) {
+				k = m
+			}
+		}
+		drop &^= 1 << k
+		dst = append(dst, raw[last:w.span[k].from]...)
+		last = w.span[k].to
+		if j := afterSpace(raw, last); raw[j] == ',' {
+			last = j + 1
+		}
 	}
-	for _, n := range names {
-		delete(members, n)
+	dst = append(dst, raw[last:]...)
+	// A last member cut leaves the comma before it: `{"a":1,}`.
+	p := bytes.LastIndexByte(dst, '}') - 1
+	for p >= 0 && isSpace(dst[p]) {
+		p--
 	}
-	out, err := json.Marshal(members)
-	if err != nil {
-		return nil
+	if p >= 0 && dst[p] == ',' {
+		dst = append(dst[:p], dst[p+1:]...)
 	}
-	return out
+	return dst
 }
+
+// afterSpace is the index of the first byte from i that is not JSON's
+// space.
+func afterSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -100,3 +100,25 @@ func TestAlertsWithARepeatedStatusAreWrittenAnew(t *testing.T) {
 		}
 	}
 }
+
+// Members an alert does not show are cut out of its JSON where they are
+// written, first, between others or last, the rest kept as written.
+func TestMembersCutOutWhereTheyAreWritten(t *testing.T) {
+	const times = `"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z"`
+	for _, c := range []struct{ raw, want string }{
+		{`{"hostId":"h1","id":"5f1a00000000000000000009","status":"OPEN","eventTypeName":"BACKUP",` + times + `}`,
+			`{"id":"5f1a00000000000000000009","status":"OPEN","eventTypeName":"BACKUP",` + times + `}`},
+		{`{"id":"5f1a00000000000000000009","status":"OPEN","resolved":"2026-01-01T00:00:00Z","eventTypeName":"BACKUP","z":[1,{"hostId":2}],` + times + `}`,
+			`{"id":"5f1a00000000000000000009","status":"OPEN","eventTypeName":"BACKUP","z":[1,{"hostId":2}],` + times + `}`},
+		{` { "id" : "5f1a00000000000000000009", "status":"OPEN","eventTypeName":"BACKUP",` + times + ` , "metricName" : "CONNECTIONS" ,"hostId":"h"} `,
+			`{"id":"5f1a00000000000000000009","status":"OPEN","eventTypeName":"BACKUP",` + times + `}`},
+	} {
+		a, err := parseAlert([]byte(c.raw), &arena{})
+		if err != nil {
+			t.Fatalf("%s: %s", c.raw, err.Rule())
+		}
+		if string(a.Raw) != c.want {
+			t.Errorf("%s\nstored as %s\nwant      %s", c.raw, a.Raw, c.want)
+		}
+	}
+}

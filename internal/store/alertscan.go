@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -52,6 +51,10 @@ type alertWire struct {
 	number string                   // currentValue's
 	units  string
 	target [wireMembers - wireClusterID]json.RawMessage // clusterId to replicaSetName
+	// span is where member k is written in the alert, from its name's
+	// opening quote to the end of its value: the members 2.1 does not
+	// show are cut out there (without).
+	span [wireMembers]struct{ from, to int }
 }
 
 // The members of currentValue, numbered after the alert's.
@@ -87,7 +90,10 @@ func (w *alertWire) scan(raw []byte) (compact, ok bool) {
 			return false
 		}
 		w.has |= 1 << k
-		return w.read(k, &s)
+		from := s.nameAt
+		ok := w.read(k, &s)
+		w.span[k] = struct{ from, to int }{from, s.i}
+		return ok
 	})
 	s.space()
 	return !s.spaced, ok && s.i == len(raw)
@@ -140,19 +146,19 @@ func (s *scanner) currentValue(w *alertWire) bool {
 
 // canonical reports whether the alert is valid as it is, its fields, and
 // the top-level members to drop (those 2.1 does not show for its event
-// type and status) for it to be stored.
-func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
+// type and status; bit k for member k) for it to be stored.
+func (w *alertWire) canonical() (f alertFields, ok bool, drop uint32) {
 	f, ok = w.fields()
 	if !ok {
-		return f, false, nil
+		return f, false, 0
 	}
 	if f.Status != statusClosed && w.is(wireResolved) {
-		drop = append(drop, "resolved")
+		drop |= 1 << wireResolved
 	}
 	for _, k := range [...]int{wireClusterID, wireClusterName, wireHostID, wireHostnameAndPort, wireReplicaSetName,
 		wireCurrentValue, wireMetricName, wireSourceTypeName} {
 		if w.is(k) && !rules.AlertFieldAllowed(wireNames[k], f.EventTypeName) {
-			drop = append(drop, wireNames[k])
+			drop |= 1 << k
 		}
 	}
 	if !f.mayBeActive() {
@@ -160,7 +166,7 @@ func (w *alertWire) canonical() (f alertFields, ok bool, drop []string) {
 	}
 	var t Target
 	for _, k := range [...]int{wireHostID, wireHostnameAndPort, wireClusterID, wireClusterName, wireReplicaSetName} {
-		if w.is(k) && !slices.Contains(drop, wireNames[k]) {
+		if w.is(k) && drop&(1<<k) == 0 {
 			*t.Field(wireNames[k]) = targetString(w.target[k-wireClusterID])
 		}
 	}
@@ -316,6 +322,7 @@ type scanner struct {
 	i      int
 	depth  int
 	spaced bool // a space was seen between tokens
+	nameAt int  // where the name of the member being read starts
 }
 
 // maxDepth is encoding/json's bound on nesting.
@@ -354,6 +361,8 @@ func (s *scanner) eat(c byte) bool {
 // bytes, and whether they are plain as str says) to read its value.
 func (s *scanner) object(member func(name []byte, plain bool) bool) bool {
 	return s.sequence('{', '}', func() bool {
+		s.space()
+		s.nameAt = s.i
 		name, plain, ok := s.str()
 		if !ok || !s.eat(':') {
 			return false
