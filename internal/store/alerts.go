@@ -69,6 +69,10 @@ func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 	// so the array lives as long as the data.
 	recs := make([]AlertRec, len(f.Alerts)+len(f.GlobalAlerts))
 	byProject := map[string][]*AlertRec{}
+	// Sized once: grown alert by alert, a million ids were hashed again at
+	// each doubling.
+	s.alertByID = make(map[string]*AlertRec, len(f.Alerts))
+	s.globalAlertIDs = make(map[string]*AlertRec, len(f.GlobalAlerts))
 	for i, a := range f.Alerts {
 		recs[i] = s.alertRecord(a, now)
 		r := &recs[i]
