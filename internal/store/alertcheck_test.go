@@ -405,3 +405,26 @@ func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
 		t.Errorf("a number written as a string: %v, want a refusal naming the alert and the member", err)
 	}
 }
+
+// FuzzAlertListFindsEveryRepeat: the ids of a list, in order or not, in
+// lower case or not, repeat exactly where a set of every id so far says.
+func FuzzAlertListFindsEveryRepeat(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 2})       // in order, then one before the last
+	f.Add([]byte{1, 2, 3, 0, 1, 4}) // out of order, then one of those in order
+	f.Add([]byte{5, 4, 5, 0x85, 0x85, 0x05})
+	f.Fuzz(func(t *testing.T, ids []byte) {
+		l := newAlertList(false, len(ids)/2)
+		set := map[string]bool{}
+		for i, b := range ids {
+			id := fmt.Sprintf("5f1a%020x", b&0x7f)
+			if b&0x80 != 0 {
+				id = strings.ToUpper(id)
+			}
+			repeat := l.check(id, "", nil) != ""
+			if repeat != set[id] {
+				t.Fatalf("%v: id %d (%s) taken for a repeat: %v, want %v", ids, i, id, repeat, set[id])
+			}
+			set[id] = true
+		}
+	})
+}
