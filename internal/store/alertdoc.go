@@ -139,11 +139,12 @@ func (a *AlertDoc) withTimes(members ...string) *AlertDoc {
 // arena keeps many small byte strings, and alerts, in large blocks: fewer
 // objects for the collector, no size-class waste.
 type arena struct {
-	block   []byte
-	cut     []byte // an alert with members cut out (alertWire.without)
-	docs    []AlertDoc
-	scratch bytes.Buffer
-	strs    map[string]string
+	block []byte
+	docs  []AlertDoc
+	// An alert being written anew: with members cut out
+	// (alertWire.without), compacted, with resolved added.
+	cut, scratch, scratch2 []byte
+	strs                   map[string]string
 }
 
 // intern shares one copy of a string that many alerts repeat (a project,
@@ -214,30 +215,24 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	}
 	f := j.f
 	closedUnresolved := f.Status == statusClosed && !j.w.is(wireResolved)
-	var kept []byte
-	if j.compact && j.drop == 0 && !closedUnresolved {
-		kept = ar.keep(raw) // as generated files and the state file have it
-	} else {
-		src := raw
-		if j.drop != 0 {
-			ar.cut = j.w.without(ar.cut[:0], raw, j.drop)
-			src = ar.cut
-		}
-		ar.scratch.Reset()
-		if err := json.Compact(&ar.scratch, src); err != nil || ar.scratch.Len() <= 2 {
-			d, rerr := schemaAlert(raw)
-			if rerr != nil {
-				return nil, rerr
-			}
-			return NewAlertDoc(d), nil
-		}
-		if closedUnresolved {
-			// A CLOSED alert was resolved when it was last updated.
-			ar.scratch.Truncate(ar.scratch.Len() - 1)
-			ar.scratch.WriteString(`,"resolved":"` + j.w.str[wireUpdated] + `"}`)
-		}
-		kept = ar.keep(ar.scratch.Bytes())
+	kept := raw
+	if j.drop != 0 {
+		ar.cut = j.w.without(ar.cut[:0], raw, j.drop)
+		kept = ar.cut
 	}
+	if !j.compact {
+		ar.scratch = appendCompact(ar.scratch[:0], kept)
+		kept = ar.scratch
+	}
+	if closedUnresolved {
+		// A CLOSED alert was resolved when it was last updated.
+		buf := append(ar.scratch2[:0], kept[:len(kept)-1]...)
+		buf = append(buf, `,"resolved":"`...)
+		buf = append(buf, j.w.str[wireUpdated]...)
+		ar.scratch2 = append(buf, `"}`...)
+		kept = ar.scratch2
+	}
+	kept = ar.keep(kept)       // once, whatever was done to it
 	f.ID = ar.keepString(f.ID) // the others too are the alert's JSON until interned
 	f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 	f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
@@ -276,6 +271,31 @@ func (w *alertWire) without(dst, raw []byte, drop uint32) []byte {
 		dst = append(dst[:p], dst[p+1:]...)
 	}
 	return dst
+}
+
+// appendCompact appends to dst src, valid JSON, without the space
+// between its tokens, as json.Compact writes it
+// (FuzzAppendCompactAgreesWithEncodingJSON), at a fraction of its cost:
+// the grammar is checked already.
+func appendCompact(dst, src []byte) []byte {
+	run := 0 // the start of the bytes to copy
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			if i = stringEnd(src, i); i == 0 {
+				i = len(src) // not a string: not JSON, left as it is
+			}
+		case isSpace(c):
+			dst = append(dst, src[run:i]...)
+			for i < len(src) && isSpace(src[i]) {
+				i++
+			}
+			run = i
+		default:
+			i++
+		}
+	}
+	return append(dst, src[run:]...)
 }
 
 // afterSpace is the index of the first byte from i that is not JSON's

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -121,4 +123,24 @@ func TestMembersCutOutWhereTheyAreWritten(t *testing.T) {
 			t.Errorf("%s\nstored as %s\nwant      %s", c.raw, a.Raw, c.want)
 		}
 	}
+}
+
+// FuzzAppendCompactAgreesWithEncodingJSON: valid JSON is compacted as
+// json.Compact compacts it.
+func FuzzAppendCompactAgreesWithEncodingJSON(f *testing.F) {
+	for _, seed := range []string{checkedAlert, " {\n  \"a\" : [ 1 , \"x \\\" y\" ,{ } ] ,\t\"b\\\\\" : \"\\\\\" }\r\n", `"  "`, ` 1 `, `[]`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !json.Valid(src) {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, src); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCompact([]byte("x"), src); string(got) != "x"+want.String() {
+			t.Errorf("%q compacted to %q, want %q", src, got[1:], want.String())
+		}
+	})
 }
