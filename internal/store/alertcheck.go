@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -105,6 +104,9 @@ type alertList struct {
 	inOrder   [][12]byte
 	seen      map[[12]byte]struct{}
 	seenOther map[string]struct{}
+	// lastProject is the last project found among the fixtures' ("" for
+	// none yet).
+	lastProject string
 }
 
 func newAlertList(project bool, size int) *alertList {
@@ -119,7 +121,7 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 	if key, ok := lowerHex(id); ok && !l.add(key) || !ok && !l.addOther(id) {
 		return fmt.Sprintf("id %s appears twice", id)
 	}
-	if !l.project && project == "" {
+	if !l.project && project == "" || project != "" && project == l.lastProject {
 		return ""
 	}
 	if !api.IsObjectID(project) {
@@ -128,6 +130,9 @@ func (l *alertList) check(id, project string, projects map[string]bool) string {
 	if !projects[project] {
 		return fmt.Sprintf("groupId %s is not a project of the fixtures (projects)", project)
 	}
+	// Alerts come project by project: the next is likely of this one. A
+	// copy, as for addOther.
+	l.lastProject = strings.Clone(project)
 	return ""
 }
 
@@ -167,16 +172,37 @@ func added[K comparable](set map[K]struct{}, k K) bool {
 	return len(set) > n
 }
 
-// lowerHex is the 12 bytes an ObjectId in lower case writes.
+// lowerHex is the 12 bytes an ObjectId in lower case writes; false for
+// any other string.
 func lowerHex(id string) (key [12]byte, ok bool) {
-	for i := 0; i < len(id); i++ {
-		if 'A' <= id[i] && id[i] <= 'F' {
+	if len(id) != 2*len(key) {
+		return key, false
+	}
+	for i := range key {
+		hi, lo := lowerHexDigit[id[2*i]], lowerHexDigit[id[2*i+1]]
+		if hi|lo > 0xf {
 			return key, false
 		}
+		key[i] = hi<<4 | lo
 	}
-	_, err := hex.Decode(key[:], []byte(id))
-	return key, err == nil
+	return key, true
 }
+
+// lowerHexDigit is the value of each digit of lower-case hexadecimal,
+// 0xff for every other byte.
+var lowerHexDigit = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case '0' <= c && c <= '9':
+			t[c] = byte(c - '0')
+		case 'a' <= c && c <= 'f':
+			t[c] = byte(c - 'a' + 10)
+		default:
+			t[c] = 0xff
+		}
+	}
+	return t
+}()
 
 // AlertCheck checks alerts one at a time with the rules omctl server's
 // fixture loader applies to the items of a fixture's alerts or

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -425,6 +426,22 @@ func FuzzAlertListFindsEveryRepeat(f *testing.F) {
 				t.Fatalf("%v: id %d (%s) taken for a repeat: %v, want %v", ids, i, id, repeat, set[id])
 			}
 			set[id] = true
+		}
+	})
+}
+
+// FuzzLowerHex: an id is read as its 12 bytes exactly when it is 24
+// digits of lower-case hexadecimal, as encoding/hex reads them.
+func FuzzLowerHex(f *testing.F) {
+	for _, id := range []string{"5f1a00000000000000000009", "5F1A00000000000000000009", "5f1a0000000000000000000g", "5f1a", ""} {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		key, ok := lowerHex(id)
+		want, err := hex.DecodeString(id)
+		wantOK := err == nil && len(want) == 12 && strings.ToLower(id) == id
+		if ok != wantOK || ok && string(key[:]) != string(want) {
+			t.Errorf("%q: read as %x, %v; want %x, %v", id, key, ok, want, wantOK)
 		}
 	})
 }

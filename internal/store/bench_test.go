@@ -120,16 +120,39 @@ func generatedFixture(n int) []byte {
 // BenchmarkLoadFixtures reads a fixture file of 20,000 alerts as omctl
 // server reads one at its start (docs/performance.md).
 func BenchmarkLoadFixtures(b *testing.B) {
-	data := generatedFixture(20000)
-	path := filepath.Join(b.TempDir(), "fixture.json")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
+	path := generatedFixtureFile(b, 20000)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := LoadFixtures(path); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkStartFromFixtures is LoadFixtures and the store it opens,
+// as omctl server --fixtures starts (docs/performance.md).
+func BenchmarkStartFromFixtures(b *testing.B) {
+	path := generatedFixtureFile(b, 20000)
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := LoadFixtures(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Open(f, nil, VirtualClock(start), false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// generatedFixtureFile writes generatedFixture(n) to a file, whose size
+// is the benchmark's bytes an op.
+func generatedFixtureFile(b *testing.B, n int) string {
+	data := generatedFixture(n)
+	path := filepath.Join(b.TempDir(), "fixture.json")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	return path
 }
