@@ -149,15 +149,16 @@ func run(omctl, server string, n, runs, parallel, projects int) error {
 	}
 	fmt.Printf("ids: omctl fixtures capture writes the same %d alerts in the same order\n", len(capturedIDs))
 
-	omctlRes, err := timed("omctl alerts list --all -o jsonl | wc -l", runs, n, func() *exec.Cmd { return omctlCmd(baseURL) })
+	// The list and the capture take turns, so that load from elsewhere on
+	// the machine falls on both alike.
+	pair, err := inTurns(runs,
+		method{"omctl alerts list --all -o jsonl | wc -l", n, func() *exec.Cmd { return omctlCmd(baseURL) }},
+		method{"omctl fixtures capture --only alerts -o FILE", -1, func() *exec.Cmd { return captureCmd(baseURL) }})
 	if err != nil {
 		return err
 	}
+	omctlRes, captureRes := pair.a, pair.b
 	omctlRes.requests = omctlReqs
-	captureRes, err := timed("omctl fixtures capture --only alerts -o FILE", runs, -1, func() *exec.Cmd { return captureCmd(baseURL) })
-	if err != nil {
-		return err
-	}
 	captureRes.requests, captureRes.lines = captureReqs, len(capturedIDs)
 	results := []result{omctlRes, captureRes}
 	if haveCurl {
@@ -172,8 +173,14 @@ func run(omctl, server string, n, runs, parallel, projects int) error {
 	for _, r := range results {
 		fmt.Printf("%-48s %7.2fs %7.2fs %9d %7.1f MiB %8d\n", r.name, r.wall.Seconds(), r.cpu.Seconds(), r.requests, float64(r.maxRSS)/1024, r.lines)
 	}
-	fmt.Printf("\nfixtures capture takes %.2f× the wall time of alerts list --all, and %.2f× its peak memory\n",
-		captureRes.wall.Seconds()/omctlRes.wall.Seconds(), float64(captureRes.maxRSS)/float64(omctlRes.maxRSS))
+	ratio := captureRes.wall.Seconds() / omctlRes.wall.Seconds()
+	verdict := "met"
+	if ratio > 1.5 {
+		verdict = "NOT met"
+	}
+	fmt.Printf("\nfixtures capture takes %.2f× the wall time of alerts list --all (medians of %d in turns; pairs %.2f–%.2f×), %.2f× its CPU, and %.2f× its peak memory; goal ≤ 1.5×: %s\n",
+		ratio, runs, slices.Min(pair.ratios), slices.Max(pair.ratios), captureRes.cpu.Seconds()/omctlRes.cpu.Seconds(),
+		float64(captureRes.maxRSS)/float64(omctlRes.maxRSS), verdict)
 	if haveCurl {
 		fmt.Printf("omctl is %.1f× faster than the curl loop\n", results[2].wall.Seconds()/results[0].wall.Seconds())
 	}
@@ -295,61 +302,118 @@ func fixtureAlertIDs(path string) ([]string, error) {
 	return ids, nil
 }
 
+// method is a command timed piped into `wc -l`, which must print want
+// lines (want < 0: any).
+type method struct {
+	name    string
+	want    int
+	command func() *exec.Cmd
+}
+
+// turns are two methods timed in turns: each one's median, and the ratio
+// of b's wall time to a's in each pair.
+type turns struct {
+	a, b   result
+	ratios []float64
+}
+
+// inTurns times a and b runs times each, taking turns (a first in even
+// rounds, b first in odd ones).
+func inTurns(runs int, a, b method) (turns, error) {
+	var as, bs []result
+	var t turns
+	for r := range runs {
+		var ra, rb result
+		var err error
+		for turn := range 2 {
+			if (r+turn)%2 == 0 {
+				ra, err = timeOnce(a)
+			} else {
+				rb, err = timeOnce(b)
+			}
+			if err != nil {
+				return t, err
+			}
+		}
+		as, bs = append(as, ra), append(bs, rb)
+		t.ratios = append(t.ratios, rb.wall.Seconds()/ra.wall.Seconds())
+	}
+	t.a, t.b = medianOf(as), medianOf(bs)
+	return t, nil
+}
+
 // timed runs `command | wc -l` runs times and returns the median wall time
 // and the peak memory of command (with its children); want < 0 does not
 // check the count of lines.
 func timed(name string, runs, want int, command func() *exec.Cmd) (result, error) {
 	var all []result
 	for range runs {
-		cmd := command()
-		// The peak memory and CPU come from GNU time, which forks the
-		// method itself: a child started straight from this Go process
-		// reports this process's memory as its own peak (Go starts
-		// children with CLONE_VM, and ru_maxrss counts that time).
-		usage := filepath.Join(os.TempDir(), fmt.Sprintf("omctl-fetchall-usage-%d", os.Getpid()))
-		cmd.Args = append([]string{timeBin, "-f", "%M %U %S", "-o", usage}, cmd.Args...)
-		cmd.Path = timeBin
-		wc := exec.Command("wc", "-l")
-		pipe, err := cmd.StdoutPipe()
+		r, err := timeOnce(method{name, want, command})
 		if err != nil {
 			return result{}, err
 		}
-		wc.Stdin = pipe
-		var count, stderr bytes.Buffer
-		wc.Stdout = &count
-		cmd.Stderr = &stderr
-		began := time.Now()
-		if err := wc.Start(); err != nil {
-			return result{}, err
-		}
-		if err := cmd.Start(); err != nil {
-			return result{}, err
-		}
-		errCmd := cmd.Wait()
-		errWc := wc.Wait()
-		wall := time.Since(began)
-		if err := errors.Join(errCmd, errWc); err != nil {
-			return result{}, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
-		}
-		var lines int
-		fmt.Sscan(count.String(), &lines)
-		if want >= 0 && lines != want {
-			return result{}, fmt.Errorf("%s printed %d lines, want %d", name, lines, want)
-		}
-		r := result{name: name, wall: wall, lines: lines}
-		data, err := os.ReadFile(usage)
-		os.Remove(usage)
-		var user, sys float64
-		if _, serr := fmt.Sscan(string(data), &r.maxRSS, &user, &sys); err != nil || serr != nil {
-			return result{}, fmt.Errorf("reading %s's usage from %s: %q", name, timeBin, data)
-		}
-		r.cpu = time.Duration((user + sys) * float64(time.Second))
 		all = append(all, r)
 	}
+	return medianOf(all), nil
+}
+
+// medianOf is the run of median wall time, with the highest peak memory
+// of all.
+func medianOf(all []result) result {
 	sort.Slice(all, func(i, j int) bool { return all[i].wall < all[j].wall })
 	med := all[len(all)/2]
 	for _, r := range all {
 		med.maxRSS = max(med.maxRSS, r.maxRSS)
 	}
-	return med, nil
+	return med
+}
+
+// timeOnce runs `command | wc -l` once: its wall time, and the peak
+// memory and CPU of command (with its children).
+func timeOnce(m method) (result, error) {
+	name, want := m.name, m.want
+	cmd := m.command()
+	// The peak memory and CPU come from GNU time, which forks the
+	// method itself: a child started straight from this Go process
+	// reports this process's memory as its own peak (Go starts
+	// children with CLONE_VM, and ru_maxrss counts that time).
+	usage := filepath.Join(os.TempDir(), fmt.Sprintf("omctl-fetchall-usage-%d", os.Getpid()))
+	cmd.Args = append([]string{timeBin, "-f", "%M %U %S", "-o", usage}, cmd.Args...)
+	cmd.Path = timeBin
+	wc := exec.Command("wc", "-l")
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return result{}, err
+	}
+	wc.Stdin = pipe
+	var count, stderr bytes.Buffer
+	wc.Stdout = &count
+	cmd.Stderr = &stderr
+	began := time.Now()
+	if err := wc.Start(); err != nil {
+		return result{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return result{}, err
+	}
+	errCmd := cmd.Wait()
+	errWc := wc.Wait()
+	wall := time.Since(began)
+	if err := errors.Join(errCmd, errWc); err != nil {
+		return result{}, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
+	}
+	var lines int
+	fmt.Sscan(count.String(), &lines)
+	if want >= 0 && lines != want {
+		return result{}, fmt.Errorf("%s printed %d lines, want %d", name, lines, want)
+	}
+	r := result{name: name, wall: wall, lines: lines}
+	data, err := os.ReadFile(usage)
+	os.Remove(usage)
+	var user, sys float64
+	if _, serr := fmt.Sscan(string(data), &r.maxRSS, &user, &sys); err != nil || serr != nil {
+		return result{}, fmt.Errorf("reading %s's usage from %s: %q", name, timeBin, data)
+	}
+	r.cpu = time.Duration((user + sys) * float64(time.Second))
+	return r, nil
 }

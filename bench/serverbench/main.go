@@ -3,7 +3,10 @@
 // it, and measures start-up time and memory, the time of pages of 500
 // alerts, digest-authenticated GETs of one alert per second beside a bare
 // net/http handler serving the same body (same load generator, same run),
-// and, with --state, the time to acknowledge one alert.
+// and, with --state, the time to acknowledge one alert. The start on the
+// fixture, and the restart from the state file, are each timed in turns
+// with `jq '.alerts|length'` on the same file (skipped, and said so,
+// without jq).
 //
 //	go run ./bench/serverbench -omctl bin/omctl -n 1000000
 package main
@@ -39,6 +42,7 @@ func main() {
 	rounds = flag.Int("rounds", 6, "turns the GET throughput runs take, bare handler then omctl server")
 	pages := flag.Int("pages", 200, "pages of 500 to time")
 	acks := flag.Int("acks", 200, "acknowledgements to time with --state")
+	jqRounds = flag.Int("jq-rounds", 3, "starts and restarts timed in turns with jq (0: none)")
 	bareBody := flag.String("bare", "", "serve this file's bytes as the bare handler (the process serverbench starts for itself)")
 	flag.Parse()
 	if *bareBody != "" {
@@ -51,8 +55,9 @@ func main() {
 	}
 }
 
-// rounds is how many turns the GET throughput runs take.
-var rounds *int
+// rounds is how many turns the GET throughput runs take; jqRounds how
+// many starts and restarts are timed in turns with jq.
+var rounds, jqRounds *int
 
 func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	dir, err := os.MkdirTemp("", "serverbench-")
@@ -66,6 +71,15 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 		return err
 	}
 	fmt.Printf("fixture: %d alerts, %.1f MB\n", n, float64(size)/1e6)
+	var jq *jqPeer
+	if *jqRounds > 0 {
+		jq = findJQ(fixture, n)
+	}
+	if jq != nil {
+		if err := sideBySide("start on the fixture", jq, dir, omctl, *jqRounds, 0.5, "--fixtures", fixture); err != nil {
+			return err
+		}
+	}
 
 	srv, err := benchdata.Start(omctl, "--fixtures", fixture)
 	if err != nil {
@@ -127,7 +141,11 @@ func run(omctl string, n, clients int, d time.Duration, pages, acks int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("restart from --state: %.2f s; resident %s\n", srv.Startup.Seconds(), srv.Memory("VmRSS"))
+	fmt.Printf("restart from --state: %.2f s; resident %s (peak %s)\n", srv.Startup.Seconds(), srv.Memory("VmRSS"), srv.Memory("VmHWM"))
+	srv.Stop()
+	if jq != nil {
+		return sideBySide("restart from --state", jq, dir, omctl, *jqRounds, 0.25, "--state", state)
+	}
 	return nil
 }
 
