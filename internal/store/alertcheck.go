@@ -60,11 +60,16 @@ func schemaAlert(raw []byte) (doc, *rules.Error) {
 		return nil, rules.Invalidf("INVALID_JSON", "must be one object, with nothing after it")
 	}
 	delete(d, "links")
-	if err := rules.AlertResource().CheckFixture(d, ""); err != nil {
+	if err := alertSchema().CheckFixture(d, ""); err != nil {
 		return nil, namingTheAlert(d, err)
 	}
 	return d, nil
 }
+
+// alertSchema is the schema of an alert, built once, when first needed:
+// building it (its lists of allowed values) cost more than checking an
+// alert with it.
+var alertSchema = sync.OnceValue(rules.AlertResource)
 
 // namingTheAlert is a rule an alert breaks, naming the alert by its id
 // when it has a valid one (another is itself the rule broken, said
