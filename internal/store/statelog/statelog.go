@@ -315,18 +315,32 @@ func (sf *File) Read(fn func(Record) error) error {
 			if string(name) == metaBucket {
 				return nil
 			}
-			var entries []entry
+			kind := string(name)
+			// Records are most often in key order in their lists too (a
+			// seed whose ids grow, as ObjectIds made in time order do):
+			// then they are given as the bucket holds them, else in order
+			// of their places, sorted.
+			inOrder, last := true, uint64(0)
 			if err := b.ForEach(func(key, v []byte) error {
 				if len(v) < 8 {
 					return &Error{sf.path, fmt.Sprintf("%s %s: record is damaged", name, key)}
 				}
-				entries = append(entries, entry{binary.BigEndian.Uint64(v), key, v[8:]})
+				seq := binary.BigEndian.Uint64(v)
+				inOrder = inOrder && seq > last
+				last = seq
 				return nil
 			}); err != nil {
 				return err
 			}
+			if inOrder {
+				return b.ForEach(func(key, v []byte) error { return fn(Record{Kind: kind, Key: string(key), Value: v[8:]}) })
+			}
+			var entries []entry
+			b.ForEach(func(key, v []byte) error {
+				entries = append(entries, entry{binary.BigEndian.Uint64(v), key, v[8:]})
+				return nil
+			})
 			slices.SortFunc(entries, func(x, y entry) int { return cmp.Compare(x.seq, y.seq) })
-			kind := string(name)
 			for _, e := range entries {
 				if err := fn(Record{Kind: kind, Key: string(e.key), Value: e.value}); err != nil {
 					return err
