@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // BenchmarkIndexActiveAlerts is what the first event after start-up costs
@@ -155,4 +157,33 @@ func generatedFixtureFile(b *testing.B, n int) string {
 	}
 	b.SetBytes(int64(len(data)))
 	return path
+}
+
+// BenchmarkRestartFromLog opens a state file of 20,000 alerts and the
+// store from it, as omctl server --state restarts (docs/performance.md).
+func BenchmarkRestartFromLog(b *testing.B) {
+	f, err := LoadFixtures(generatedFixtureFile(b, 20000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "state.db")
+	file, err := statelog.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Open(f, file, VirtualClock(start), false); err != nil {
+		b.Fatal(err)
+	}
+	file.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		file, err := statelog.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Open(DefaultFixtures(), file, VirtualClock(start), true); err != nil {
+			b.Fatal(err)
+		}
+		file.Close()
+	}
 }

@@ -37,21 +37,75 @@ func splitFixtures(r io.Reader, blockSize int) (*Fixtures, bool) {
 // larger one.
 const readBlockSize = 1 << 20
 
-// readBlock is a block of a fixture file, shared by the splitter and the
-// jobs of alerts that point into it; the last to let go of it gives it
-// back to be read into again.
+// readBlock is a block of a fixture file (or of a state file's records),
+// shared by its reader and the jobs of alerts that point into it; the
+// last to let go of it gives it back to its pool to be read into again.
 type readBlock struct {
 	b    []byte
 	refs atomic.Int32
-	free chan *readBlock
+	pool blockPool
 }
 
 func (b *readBlock) release() {
 	if b.refs.Add(-1) == 0 {
 		select {
-		case b.free <- b:
+		case b.pool <- b:
 		default:
 		}
+	}
+}
+
+// blockPool keeps a few blocks let go of, for a reader to take again.
+type blockPool chan *readBlock
+
+func newBlockPool() blockPool { return make(blockPool, 8) }
+
+// take is a block of at least size bytes, given back or new, held by the
+// caller.
+func (p blockPool) take(size int) *readBlock {
+	var blk *readBlock
+	select {
+	case blk = <-p:
+	default:
+	}
+	if blk == nil || len(blk.b) < size {
+		blk = &readBlock{b: make([]byte, size), pool: p}
+	}
+	blk.refs.Store(1)
+	return blk
+}
+
+// blockCopies copies bytes into blocks for the parser's jobs to point
+// into, for a reader whose bytes are its own only while it is called (a
+// state file's records): a copy of each record was an object of its own
+// for the collector, a million at a restart.
+type blockCopies struct {
+	blk  *readBlock
+	used int
+	pool blockPool
+}
+
+// copy copies v into the current block, or a new one when it has no room
+// left; c.blk is then the block it is in.
+func (c *blockCopies) copy(v []byte) []byte {
+	if c.blk == nil || len(c.blk.b)-c.used < len(v) {
+		if c.pool == nil {
+			c.pool = newBlockPool()
+		}
+		c.close()
+		c.blk, c.used = c.pool.take(max(readBlockSize, len(v))), 0
+	}
+	kept := c.blk.b[c.used : c.used+len(v) : c.used+len(v)]
+	copy(kept, v)
+	c.used += len(v)
+	return kept
+}
+
+// close lets go of the current block.
+func (c *blockCopies) close() {
+	if c.blk != nil {
+		c.blk.release()
+		c.blk = nil
 	}
 }
 
@@ -64,7 +118,7 @@ type fixtureSplitter struct {
 	pos, end  int
 	eof       bool
 	err       error
-	free      chan *readBlock
+	pool      blockPool
 }
 
 func (s *fixtureSplitter) fixtures() (*Fixtures, bool) {
@@ -227,22 +281,14 @@ func (s *fixtureSplitter) more() bool {
 // nextBlock takes a block to read into, free or new, large enough for
 // twice what is left of the current one, and moves that there.
 func (s *fixtureSplitter) nextBlock() {
-	if s.free == nil {
-		s.free = make(chan *readBlock, 8)
+	if s.pool == nil {
+		s.pool = newBlockPool()
 	}
 	left := 0
 	if s.blk != nil {
 		left = s.end - s.pos
 	}
-	var blk *readBlock
-	select {
-	case blk = <-s.free:
-	default:
-	}
-	if blk == nil || len(blk.b) < 2*left {
-		blk = &readBlock{b: make([]byte, max(s.blockSize, 2*left)), free: s.free}
-	}
-	blk.refs.Store(1)
+	blk := s.pool.take(max(s.blockSize, 2*left))
 	if s.blk != nil {
 		copy(blk.b, s.blk.b[s.pos:s.end])
 		s.blk.release()

@@ -209,13 +209,14 @@ func readLog(log Log) (*Fixtures, error) {
 	lists := f.lists()
 	alerts := map[string]*alertParser{"alerts": nil, "globalAlerts": nil}
 	fail := func(problem string) error { return &statelog.Error{Path: log.Path(), Problem: problem} }
+	var copies blockCopies // the alerts are parsed after the log's bytes are gone
 	err := log.Read(func(r statelog.Record) error {
 		if p, ok := alerts[r.Kind]; ok {
 			if p == nil {
 				p = newAlertParser()
 				alerts[r.Kind] = p
 			}
-			p.add(bytes.Clone(r.Value)) // parsed after the log's bytes are gone
+			p.addFrom(copies.copy(r.Value), copies.blk)
 			return nil
 		}
 		var dst any
@@ -244,6 +245,7 @@ func readLog(log Log) (*Fixtures, error) {
 		*lists[r.Kind] = append(*lists[r.Kind], d)
 		return nil
 	})
+	copies.close()
 	for kind, p := range alerts {
 		if p == nil {
 			continue
