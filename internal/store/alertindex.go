@@ -2,6 +2,7 @@ package store
 
 import (
 	"container/heap"
+	"slices"
 	"sort"
 	"time"
 )
@@ -34,7 +35,12 @@ type AlertSet struct {
 }
 
 func newAlertSet(recs []*AlertRec) *AlertSet {
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].created.Before(recs[j].created) })
+	// Alerts mostly come in the order they were made: looking costs a
+	// fraction of sorting them again.
+	byCreation := func(a, b *AlertRec) int { return a.created.Compare(b.created) }
+	if !slices.IsSortedFunc(recs, byCreation) {
+		slices.SortStableFunc(recs, byCreation)
+	}
 	s := &AlertSet{items: recs}
 	s.index(len(recs))
 	for _, r := range recs {
