@@ -172,7 +172,13 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 			s.seed = data
 			data = data.Clone()
 		}
+		// The readers' copy is made from the data beside the writers',
+		// on another processor, rather than copied from it after
+		// (replicate): at a million alerts, a fifth of a restart.
+		readers := make(chan *State)
+		go func(f *Fixtures) { readers <- newState(f, clock.Now()) }(data.Clone())
 		s.st = newState(data, clock.Now())
+		s.published = <-readers
 	}
 	if _, err := s.Update(func(st *State) { st.prepare(clock.Now()) }); err != nil {
 		return nil, err
