@@ -23,24 +23,62 @@ func TestTheReplicaReadsAsTheDataAfterEveryChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 33))
 	now := start
 	steps := replicaSteps(rng, &now, seed)
-	names := make([]string, 0, len(steps))
-	for name := range steps {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := stepNames(steps, "")
 	for i := range 400 {
 		name := names[rng.IntN(len(names))]
 		if _, err := s.Update(steps[name]); err != nil {
 			t.Fatalf("step %d, %s: %v", i, name, err)
 		}
-		s.mu.Lock()
-		s.pubMu.RLock()
-		diff := readerDiff(s.st, s.published)
-		s.pubMu.RUnlock()
-		s.mu.Unlock()
-		if diff != "" {
-			t.Fatalf("step %d, %s: the replica differs: %s", i, name, diff)
+		checkReplica(t, s, fmt.Sprintf("step %d, %s", i, name))
+	}
+}
+
+// A restart makes the readers' copy from the data read, beside the
+// writers' data rather than from it: it reads as the data, then and after
+// every change.
+func TestTheReplicaMadeAtARestartReadsAsTheData(t *testing.T) {
+	seed := DemoFixtures(start)
+	s, path := openStoreWith(t, seed)
+	rng := rand.New(rand.NewPCG(38, 2))
+	now := start
+	steps := replicaSteps(rng, &now, seed)
+	names := stepNames(steps, "reset") // a reset copies the data whole, as ever
+	for i := range 300 {
+		if i == 150 {
+			s = restarted(t, s, path)
+			checkReplica(t, s, "after the restart")
 		}
+		name := names[rng.IntN(len(names))]
+		if _, err := s.Update(steps[name]); err != nil {
+			t.Fatalf("step %d, %s: %v", i, name, err)
+		}
+		checkReplica(t, s, fmt.Sprintf("step %d, %s", i, name))
+	}
+}
+
+// stepNames are the names of steps, sorted, but for one left out.
+func stepNames(steps map[string]func(*State), leftOut string) []string {
+	names := make([]string, 0, len(steps))
+	for name := range steps {
+		if name != leftOut {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// checkReplica fails the test when the replica of s does not read as its
+// data; when says after what.
+func checkReplica(t *testing.T, s *Store, when string) {
+	t.Helper()
+	s.mu.Lock()
+	s.pubMu.RLock()
+	diff := readerDiff(s.st, s.published)
+	s.pubMu.RUnlock()
+	s.mu.Unlock()
+	if diff != "" {
+		t.Fatalf("%s: the replica differs: %s", when, diff)
 	}
 }
 
