@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -185,5 +186,66 @@ func BenchmarkRestartFromLog(b *testing.B) {
 			b.Fatal(err)
 		}
 		file.Close()
+	}
+}
+
+// writeBenchStore is a store on the default fixtures with a log in
+// memory, a configuration of project that notifies an email and a webhook
+// target at once and every minute, and a virtual clock at start.
+func writeBenchStore(b *testing.B) (*Store, string) {
+	b.Helper()
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
+		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(0), "intervalMin": int64(1)},
+			map[string]any{"typeName": "WEBHOOK", "webhookUrl": "http://127.0.0.1:1/x", "webhookSecret": "s", "delayMin": int64(0), "intervalMin": int64(1)}}})
+	st, err := Open(f, newMemLog(), VirtualClock(start), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st, project
+}
+
+// BenchmarkAcknowledge is one acknowledgement's write, committed, of an
+// OPEN alert whose two targets were notified: the write path of PATCH of
+// an alert (each acknowledgement tells both targets again).
+func BenchmarkAcknowledge(b *testing.B) {
+	st, project := writeBenchStore(b)
+	var r *AlertRec
+	if _, err := st.Update(func(s *State) {
+		r = s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
+		s.RunUntil(start)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	until := rules.FormatTime(start.Add(time.Hour))
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := st.Update(func(s *State) { s.AcknowledgeAlert(r, until, "", "bench", start) })
+		if err != nil || len(out.Notes) != 2 {
+			b.Fatalf("acknowledged with %d notifications: %v", len(out.Notes), err)
+		}
+	}
+}
+
+// BenchmarkRaiseNotify is a condition raising an alert whose two targets
+// are notified at once, then clearing it: two writes, committed.
+func BenchmarkRaiseNotify(b *testing.B) {
+	st, project := writeBenchStore(b)
+	target := Target{HostnameAndPort: "db1:27017"}
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := st.Update(func(s *State) {
+			s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: target}, start)
+			s.RunUntil(start)
+		})
+		if err != nil || len(out.Notes) != 2 {
+			b.Fatalf("raised with %d notifications: %v", len(out.Notes), err)
+		}
+		if _, err := st.Update(func(s *State) {
+			s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: target, Resolved: true}, start)
+		}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
