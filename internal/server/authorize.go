@@ -113,12 +113,9 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		}
 		c.caller = p
 		k := p.Key
-		if !k.Allows(addr, s.clock.Now()) {
+		if !st.UseAccessList(k, addr, s.clock.Now()) {
 			return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
 				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
-		}
-		if len(k.AccessList) > 0 {
-			st.TouchKeyUse(k)
 		}
 		return nil
 	})

@@ -204,15 +204,19 @@ func (b *streams) close() {
 // the alerts it changed, then the notifications it recorded (under the
 // data lock: Server.published).
 func (s *Server) streamCommitted(out store.Outcome) {
-	if !s.streams.listening() || (!out.Reset && len(out.Alerts) == 0 && len(out.Notes) == 0) {
+	if !s.streams.listening() {
+		return
+	}
+	alerts := out.Alerts()
+	if !out.Reset && len(alerts) == 0 && len(out.Notes) == 0 {
 		return
 	}
 	now := s.clock.Now()
-	evs := make([]streamEvent, 0, len(out.Alerts)+len(out.Notes)+1)
+	evs := make([]streamEvent, 0, len(alerts)+len(out.Notes)+1)
 	if out.Reset {
 		evs = append(evs, streamEvent{kind: eventReset, at: now, now: rules.FormatTime(now)})
 	}
-	for _, a := range out.Alerts {
+	for _, a := range alerts {
 		evs = append(evs, streamEvent{kind: eventAlert, at: now, alert: a})
 	}
 	for _, n := range out.Notes {

@@ -143,7 +143,6 @@ func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *A
 	body["updated"] = rules.FormatTime(now)
 	cfg := newAlertConfig(body)
 	s.putAlertConfig(cfg)
-	s.touch("alertConfigs", cfg)
 	s.rescheduleConfig(cfg.ID, cfg.GroupID)
 	if !cfg.Enabled {
 		s.cancelConfig(cfg.ID, now)
@@ -160,7 +159,6 @@ func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *Aler
 	body["id"], body["groupId"], body["created"], body["updated"] = NewObjectID(), project, at, at
 	cfg := newAlertConfig(body)
 	s.putAlertConfig(cfg)
-	s.touch("alertConfigs", cfg)
 	return cfg
 }
 
@@ -168,9 +166,8 @@ func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *Aler
 // are cancelled first, as when it is disabled.
 func (s *State) DeleteAlertConfig(cfg *AlertConfig, now time.Time) {
 	s.cancelConfig(cfg.ID, now)
-	s.alertConfigs[cfg.GroupID].remove(cfg.ID)
+	removeFrom(s, "alertConfigs", s.alertConfigs[cfg.GroupID], cfg.ID)
 	delete(s.configAlerts, cfg.ID)
-	s.forget("alertConfigs", cfg.ID)
 }
 
 // SetConfigEnabled turns a configuration, of a project or global, on or
@@ -182,10 +179,8 @@ func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) 
 	}))
 	if s.globalConfigs.Get(cfg.ID) != old {
 		s.putAlertConfig(cfg)
-		s.touch("alertConfigs", cfg)
 	} else {
-		s.globalConfigs.put(cfg)
-		s.touch("globalAlertConfigs", cfg)
+		put(s, "globalAlertConfigs", s.globalConfigs, cfg)
 	}
 	if !enabled {
 		s.cancelConfig(cfg.ID, now)
@@ -194,7 +189,9 @@ func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) 
 }
 
 // putAlertConfig puts a project's configuration in place.
-func (s *State) putAlertConfig(c *AlertConfig) { putIn(s.alertConfigs, c.GroupID, c) }
+func (s *State) putAlertConfig(c *AlertConfig) {
+	putListed(s, "alertConfigs", s.alertConfigs, c.GroupID, c)
+}
 
 // validateAlertConfigs checks the configurations of projects and the
 // global ones.

@@ -65,13 +65,13 @@ func TestSetConfigEnabledKeepsAGlobalConfigurationGlobal(t *testing.T) {
 	if len(st.alertConfigs[""].all()) != 0 {
 		t.Error("a global configuration was filed as a project's")
 	}
-	recs, _ := st.takeChanges() // the configuration, then any alert its disabling cancelled
-	if len(recs) == 0 || recs[0].kind != "globalAlertConfigs" || recs[0].key != old.ID {
+	recs, _ := st.ch.take() // the configuration, then any alert its disabling cancelled
+	if len(recs) == 0 || recs[0].Kind != "globalAlertConfigs" || recs[0].Key != old.ID {
 		t.Fatalf("written as %+v, want the globalAlertConfigs record %s first", recs, old.ID)
 	}
 	for _, r := range recs[1:] {
-		if r.kind != "globalAlerts" {
-			t.Errorf("a global configuration's change wrote %s %s", r.kind, r.key)
+		if r.Kind != "globalAlerts" {
+			t.Errorf("a global configuration's change wrote %s %s", r.Kind, r.Key)
 		}
 	}
 }

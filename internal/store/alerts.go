@@ -17,7 +17,7 @@ func (s *State) GlobalAlertSet() *AlertSet { return s.globalAlerts }
 
 // AcknowledgeAlert acknowledges an alert until a time, by a user.
 func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now time.Time) {
-	r.Cur = r.Cur.with(func(d doc) {
+	s.setAlert(r, r.Cur.with(func(d doc) {
 		d["acknowledgedUntil"] = until
 		d["acknowledgingUsername"] = user
 		delete(d, "acknowledgementComment")
@@ -25,20 +25,18 @@ func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now t
 			d["acknowledgementComment"] = comment
 		}
 		d["updated"] = rules.FormatTime(now)
-	})
-	s.touchAlert(r)
+	}))
 	s.acknowledged(r, now)
 }
 
 // UnacknowledgeAlert ends an alert's acknowledgement.
 func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
-	r.Cur = r.Cur.with(func(d doc) {
+	s.setAlert(r, r.Cur.with(func(d doc) {
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
 		delete(d, "acknowledgingUsername")
 		d["updated"] = rules.FormatTime(now)
-	})
-	s.touchAlert(r)
+	}))
 }
 
 // validateAlerts checks the alerts of projects and the global ones (whose

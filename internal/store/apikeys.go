@@ -83,6 +83,7 @@ func (s *State) addAPIKey(d doc, now time.Time) *APIKey {
 	s.principals[k.Principal.Name] = k.Principal
 	s.apiKeys[k.ID] = k
 	s.keyOrder = append(s.keyOrder, k.ID)
+	s.putKey(k)
 	return k
 }
 
@@ -175,8 +176,21 @@ func (k *APIKey) fixture() doc {
 	return d
 }
 
-// Allows reports whether addr may use the key, recording the use.
-func (k *APIKey) Allows(addr netip.Addr, now time.Time) bool {
+// UseAccessList reports whether addr may use the key, and counts the use
+// in the access list entry that admits it (a key without a list admits
+// every address, and counts nothing).
+func (s *State) UseAccessList(k *APIKey, addr netip.Addr, now time.Time) bool {
+	if !k.allows(addr, now) {
+		return false
+	}
+	if len(k.AccessList) > 0 {
+		s.countKeyUse(k)
+	}
+	return true
+}
+
+// allows reports whether addr may use the key, counting the use.
+func (k *APIKey) allows(addr netip.Addr, now time.Time) bool {
 	if len(k.AccessList) == 0 {
 		return true
 	}
@@ -222,9 +236,7 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 	for s.principals[d["publicKey"].(string)] != nil {
 		d["publicKey"] = newPublicKey()
 	}
-	k := s.addAPIKey(d, now)
-	s.TouchKey(k)
-	return k, nil
+	return s.addAPIKey(d, now), nil
 }
 
 // AddAccessEntries adds entries (their canonical blocks in canon) to a
@@ -239,7 +251,7 @@ func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now t
 	for i, e := range entries {
 		k.addAccessEntry(canon[i], e.(map[string]any), now)
 	}
-	s.TouchKey(k)
+	s.putKey(k)
 	return nil
 }
 
@@ -439,7 +451,7 @@ func (s *State) RemoveAccessEntry(k *APIKey, canon string) bool {
 		if e.key == canon {
 			k.AccessList = append(k.AccessList[:i:i], k.AccessList[i+1:]...)
 			delete(k.accessKeys, canon)
-			s.TouchKey(k)
+			s.putKey(k)
 			return true
 		}
 	}

@@ -69,8 +69,7 @@ func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) (*BackupConf
 			d["multiRegionMisconfigured"] = false
 		}
 	}))
-	s.backupConfigs[cfg.key()] = cfg
-	s.touch("backupConfigs", cfg)
+	putEntry(s, "backupConfigs", s.backupConfigs, cfg.key(), cfg)
 	return cfg, nil
 }
 

@@ -59,8 +59,7 @@ func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConf
 			}
 		}
 	}
-	s.backupJobs[project] = cfg
-	s.touch("backupJobConfigs", cfg)
+	putEntry(s, "backupJobConfigs", s.backupJobs, project, cfg)
 	return cfg, nil
 }
 

@@ -348,11 +348,11 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 	}
 	sched := &schedule{rec: r, identity: key.target.identity, global: global, targets: targets}
 	s.addSchedule(sched)
-	s.touchSchedule(sched)
+	s.putSchedule(sched)
 	for i, t := range targets {
 		s.enqueue(sched, i, r.created.Add(t.Delay))
 	}
-	s.touchAlert(r)
+	s.addAlert(r)
 	return r
 }
 
@@ -388,11 +388,10 @@ func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertR
 	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
 		return nil
 	}
-	r.Cur = r.Cur.with(func(d doc) {
+	s.setAlert(r, r.Cur.with(func(d doc) {
 		d["currentValue"] = value
 		d["updated"] = rules.FormatTime(now)
-	})
-	s.touchAlert(r)
+	}))
 	return r
 }
 
@@ -424,18 +423,17 @@ func (s *State) end(r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
 	s.activeIndex().remove(s.activeKeyOf(r), r)
 	if status == statusClosed {
-		r.Cur = r.Cur.withTimes("status", status, "updated", at, "resolved", at)
+		s.setAlert(r, r.Cur.withTimes("status", status, "updated", at, "resolved", at))
 	} else {
-		r.Cur = r.Cur.withTimes("status", status, "updated", at)
+		s.setAlert(r, r.Cur.withTimes("status", status, "updated", at))
 	}
 	s.setStatus(r, status)
 	if sched := s.engine.schedules[r]; sched != nil {
 		sched.ended = true
 		s.notifyNotified(sched, event, now)
 		delete(s.engine.schedules, r)
-		s.forget(schedulesKind, r.Cur.ID)
+		s.removeSchedule(r.Cur.ID)
 	}
-	s.touchAlert(r)
 }
 
 // setStatus moves an alert to status in its set's index.
@@ -576,7 +574,7 @@ func (s *State) notifyDue(e dueEntry) {
 func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
 	if !t.notified {
 		t.notified = true
-		s.touchSchedule(sched)
+		s.putSchedule(sched)
 	}
 	r := sched.rec
 	at := rules.FormatTime(sentAt)
@@ -603,8 +601,7 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 // flush, each to the time of its latest notification.
 func (s *State) flushNotified() {
 	for r, at := range s.engine.lastNotified {
-		r.Cur = r.Cur.withTimes("lastNotified", at)
-		s.touchAlert(r)
+		s.setAlert(r, r.Cur.withTimes("lastNotified", at))
 	}
 	clear(s.engine.lastNotified)
 }

@@ -87,35 +87,35 @@ var copyable = map[string]bool{
 
 // copySlot puts in r, the readers' copy, what w, the writers' data, holds
 // under a record's kind and key, once the batch that changed it is
-// committed: the record, or nothing when it was removed. rec.doc is the
+// committed: the record, or nothing when it was removed. rec.Rec is the
 // record as committed, which says where a record named by its id alone
 // lives. It reports false when it cannot copy the record (a kind not in
 // copyable, an alert removed): then the caller copies all.
-func (r *State) copySlot(w *State, rec record) bool {
-	switch rec.kind {
+func (r *State) copySlot(w *State, rec Change) bool {
+	switch rec.Kind {
 	case "alerts", "globalAlerts":
-		return r.copyAlert(w, rec.kind == "globalAlerts", rec.key)
+		return r.copyAlert(w, rec.Kind == "globalAlerts", rec.Key)
 	case schedulesKind: // the engine's: readers have none
 	case "oplogStores":
-		copyIn(r.oplogStores, w.oplogStores, rec.key)
+		copyIn(r.oplogStores, w.oplogStores, rec.Key)
 	case "snapshotStores":
-		copyIn(r.snapshotStores, w.snapshotStores, rec.key)
+		copyIn(r.snapshotStores, w.snapshotStores, rec.Key)
 	case "globalAlertConfigs":
-		copyIn(r.globalConfigs, w.globalConfigs, rec.key)
+		copyIn(r.globalConfigs, w.globalConfigs, rec.Key)
 	case "alertConfigs":
-		copyListed(r.alertConfigs, w.alertConfigs, memberOf(rec.doc, "groupId"), rec.key)
+		copyListed(r.alertConfigs, w.alertConfigs, memberOf(rec.Rec, "groupId"), rec.Key)
 	case "snapshots":
 		list := ""
-		if rec.doc != nil {
-			list = joinKey(memberOf(rec.doc, "groupId"), memberOf(rec.doc, "clusterId"))
+		if rec.Rec != nil {
+			list = joinKey(memberOf(rec.Rec, "groupId"), memberOf(rec.Rec, "clusterId"))
 		}
-		copyListed(r.snapshots, w.snapshots, list, rec.key)
+		copyListed(r.snapshots, w.snapshots, list, rec.Key)
 	case "backupConfigs":
-		r.copyBackupConfig(w, rec.key)
+		r.copyBackupConfig(w, rec.Key)
 	case "backupJobConfigs":
-		copyEntry(r.backupJobs, w.backupJobs, rec.key)
+		copyEntry(r.backupJobs, w.backupJobs, rec.Key)
 	case "apiKeys":
-		r.copyKey(w, rec.key)
+		r.copyKey(w, rec.Key)
 	default:
 		return false
 	}
@@ -157,10 +157,9 @@ func copyEntry[V any](dst, src map[string]V, key string) {
 	}
 }
 
-// memberOf is a string member of a record's doc, "" when there is none.
-func memberOf(d any, name string) string {
-	m, _ := d.(doc)
-	s, _ := m[name].(string)
+// memberOf is a string member of a record, "" when there is none.
+func memberOf(rec any, name string) string {
+	s, _ := docOf(rec)[name].(string)
 	return s
 }
 

@@ -161,9 +161,7 @@ func changeAccessList(rng *rand.Rand, st *State, now time.Time) {
 	case e != nil && rng.IntN(3) == 0:
 		st.RemoveAccessEntry(k, e.key)
 	case e != nil && rng.IntN(2) == 0:
-		if k.Allows(e.prefix.Addr(), now) {
-			st.TouchKeyUse(k)
-		}
+		st.UseAccessList(k, e.prefix.Addr(), now)
 	default:
 		m := map[string]any{"ipAddress": fmt.Sprintf("192.0.2.%d", rng.IntN(250))}
 		canon, _ := rules.AccessListEntry(m)
@@ -243,9 +241,7 @@ func TestEveryFieldOfTheDataIsReplicatedOrTheWritersOwn(t *testing.T) {
 		"globalAlerts": true, "globalAlertIDs": true, "globalConfigs": true, "backupConfigs": true, "configOrder": true,
 		"clusters": true, "snapshots": true, "csSnapshots": true, "hosts": true, "oplogStores": true,
 		"snapshotStores": true, "backupJobs": true}
-	writersOwn := map[string]bool{"configAlerts": true, "engine": true, "staleAlerts": true, "dirty": true,
-		"dirtyOrder": true, "dirtyAll": true, "wasReset": true, "signInsChanged": true,
-		"alertsChanged": true}
+	writersOwn := map[string]bool{"configAlerts": true, "engine": true, "staleAlerts": true, "ch": true}
 	typ := reflect.TypeOf(State{})
 	for i := range typ.NumField() {
 		if name := typ.Field(i).Name; !replicated[name] && !writersOwn[name] {
@@ -287,7 +283,7 @@ func BenchmarkCopyABatchToTheReplica(b *testing.B) {
 	st := newState(f, start)
 	r := st.replicate()
 	id := st.alerts[project].items[1000].Cur.ID
-	rec := record{kind: "alerts", key: id}
+	rec := Change{Kind: "alerts", Key: id}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {

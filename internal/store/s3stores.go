@@ -71,8 +71,7 @@ func (s *State) createStore(list *Ordered[*S3Store], kind, what string, body doc
 	if list.Get(store.ID) != nil {
 		return nil, rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("%s with ID %s already exists.", what, store.ID), store.ID)
 	}
-	list.put(store)
-	s.touch(kind, store)
+	put(s, kind, list, store)
 	return store, nil
 }
 
@@ -91,8 +90,7 @@ func (s *State) ReplaceSnapshotStore(id string, body doc) *S3Store {
 func (s *State) replaceStore(list *Ordered[*S3Store], kind, id string, body doc) *S3Store {
 	body["id"] = id
 	store := newS3Store(body)
-	list.put(store)
-	s.touch(kind, store)
+	put(s, kind, list, store)
 	return store
 }
 

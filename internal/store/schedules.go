@@ -32,11 +32,6 @@ func (sched *schedule) record() *scheduleRecord {
 	return rec
 }
 
-// touchSchedule records that an alert's schedule changed.
-func (s *State) touchSchedule(sched *schedule) {
-	s.touchRef(recordRef{schedulesKind, sched.rec.Cur.ID}, func() any { return sched.record() })
-}
-
 // resumeSchedules gives the active alerts of recs (by alert id) their
 // schedules back, each target next due at its first time after now:
 // what fell due while the server was stopped is not sent.

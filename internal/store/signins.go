@@ -34,11 +34,3 @@ func (s *Store) refreshSignIns() {
 	}
 	s.signIns.Store(&m)
 }
-
-// takeSignInsChanged reports whether an API key or a user changed since it
-// was last asked, and forgets it.
-func (s *State) takeSignInsChanged() bool {
-	c := s.signInsChanged
-	s.signInsChanged = false
-	return c
-}

@@ -42,8 +42,7 @@ func (s *State) SetSnapshotExpiry(snap *Snapshot, doNotDelete bool, expires stri
 			d["expires"] = expires
 		}
 	}))
-	s.snapshots[joinKey(snap.GroupID, snap.ClusterID)].put(snap)
-	s.touch("snapshots", snap)
+	put(s, "snapshots", s.snapshots[joinKey(snap.GroupID, snap.ClusterID)], snap)
 	return snap
 }
 

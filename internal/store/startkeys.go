@@ -202,7 +202,7 @@ func (s *State) addKeys(keys []Key, now time.Time) error {
 		return err
 	}
 	for _, d := range docs {
-		s.TouchKey(s.addAPIKey(d, now))
+		s.addAPIKey(d, now)
 	}
 	return nil
 }

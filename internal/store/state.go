@@ -41,17 +41,10 @@ type State struct {
 	// built anew (AlertSet.add), once, before the change is over.
 	staleAlerts []*AlertSet
 
-	// What changed since the last commit to the state file.
-	dirty      map[recordRef]func() any
-	dirtyOrder []recordRef
-	dirtyAll   bool
-	wasReset   bool // ResetTo ran since the last takeReset
-	// alertsChanged are the alerts the write running changed
-	// (alertchanges.go).
-	alertsChanged []*AlertRec
-	// signInsChanged: an API key or user changed since the last
-	// takeSignInsChanged (Store.SignIn).
-	signInsChanged bool
+	// ch records what the writes change, until the commit takes it
+	// (txn.go); nil while the data is loaded, and in the readers'
+	// replica, which nobody writes.
+	ch *Changes
 }
 
 func joinKey(a, b string) string { return a + "/" + b }
@@ -80,6 +73,7 @@ func newState(f *Fixtures, now time.Time) *State {
 	s.loadS3Stores(f)
 	s.loadBackupJobConfigs(f)
 	s.resumeSchedules(f.schedules, now)
+	s.ch = &Changes{}
 	return s
 }
 
@@ -94,10 +88,13 @@ func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change) and marks it all to be committed.
 func (s *State) ResetTo(f *Fixtures, now time.Time) {
+	ch := s.ch
 	*s = *newState(f.Clone(), now)
+	s.ch = ch
+	ch.dropWrite() // what the write changed before is gone with the rest
+	ch.setAll()
+	ch.reset = true
 	s.prepare(now)
-	s.touchAll()
-	s.wasReset = true
 }
 
 // reindexAlerts builds the index of the alert sets that changes left
@@ -107,14 +104,6 @@ func (s *State) reindexAlerts() {
 		set.ensure()
 	}
 	s.staleAlerts = nil
-}
-
-// takeReset reports whether the data was reset since it was last asked,
-// and forgets it.
-func (s *State) takeReset() bool {
-	r := s.wasReset
-	s.wasReset = false
-	return r
 }
 
 // prepare does before the data is served what the first requests would
@@ -183,8 +172,7 @@ func (s *State) promote(set *AlertSet, now time.Time) {
 		return
 	}
 	set.promote(now, func(r *AlertRec) {
-		r.Cur = r.Cur.withTimes("status", statusOpen, "updated", rules.FormatTime(r.openAt))
-		s.touchAlert(r)
+		s.setAlert(r, r.Cur.withTimes("status", statusOpen, "updated", rules.FormatTime(r.openAt)))
 	})
 }
 

@@ -92,13 +92,14 @@ type Store struct {
 	savedOffset time.Duration // the real clock's offset last committed
 }
 
-// Outcome is what a change set off in the alert engine: notifications
-// recorded, webhooks to send once the lock is released, and whether
-// anything is still scheduled.
+// Outcome is what a write changed, and what it set off in the alert
+// engine: notifications recorded, webhooks to send once the lock is
+// released, and whether anything is still scheduled.
 type Outcome struct {
-	// Alerts are the alerts the write changed, as it left them, in the
-	// order they first changed (each once).
-	Alerts     []AlertRec
+	// Changes are the records the write changed, as it left them, in the
+	// order they first changed (each once); an *APIKey or a *schedule is
+	// read as it is now.
+	Changes    []Change
 	Notes      []*Notification
 	Deliveries []*Delivery
 	Pending    bool
@@ -108,6 +109,26 @@ type Outcome struct {
 	// PublishPanic: the publisher (Store.Publish) panicked on this
 	// outcome, a bug; the write is applied all the same.
 	PublishPanic *PanicError
+}
+
+// Alerts are the alerts the write changed, as it left them, in the order
+// they first changed (each once): Cur and Project alone, what GET shows
+// of them.
+func (o *Outcome) Alerts() []AlertRec {
+	var out []AlertRec
+	for _, c := range o.Changes {
+		if c.Kind != "alerts" && c.Kind != "globalAlerts" {
+			continue
+		}
+		if d, _ := c.Rec.(*AlertDoc); d != nil {
+			r := AlertRec{Cur: d}
+			if c.Kind == "alerts" {
+				r.Project = d.GroupID
+			}
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // PanicError is a change or read that panicked: a bug, reported with its
@@ -157,12 +178,12 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 	s.st = newState(seed.Clone(), clock.Now())
 	if log == nil {
 		s.st.prepare(clock.Now())
-		s.st.takeAlertChanges() // opened before anyone could listen
+		s.st.ch.take() // opened before anyone could listen
 		s.refreshSignIns()
 		return s, nil
 	}
 	if log.Empty() {
-		s.st.touchAll()
+		s.st.ch.setAll()
 	} else {
 		data, err := readLog(log)
 		if err != nil {
@@ -483,7 +504,7 @@ func (s *Store) runBatch(batch []*write) {
 	case s.log == nil:
 		// Nothing to commit, and without a log nothing to go back to
 		// either: beside a panicking fn, the other writes stay, and say so.
-		s.st.dropChanges()
+		s.st.ch.take()
 	case panicked:
 		fail(errNotApplied)
 	default:
@@ -507,12 +528,12 @@ func (s *Store) runBatch(batch []*write) {
 // (under mu): record by record, readers waiting only for the copying, or
 // whole after a change of all (a seed, a reset) or of a kind copySlot
 // does not copy, the new replica made before readers wait.
-func (s *Store) publishData(recs []record, all bool) {
+func (s *Store) publishData(recs []Change, all bool) {
 	if s.log == nil {
 		return
 	}
 	for _, rec := range recs {
-		all = all || !copyable[rec.kind]
+		all = all || !copyable[rec.Kind]
 	}
 	if all || s.published == nil {
 		whole := s.st.replicate()
@@ -539,7 +560,7 @@ func (s *Store) publishData(recs []record, all bool) {
 // write stays what it is, applied: Outcome.PublishPanic says what went
 // wrong, for the caller to log.
 func (s *Store) publishBatch(batch []*write) {
-	if s.st.takeSignInsChanged() {
+	if s.st.ch.takeSignIns() {
 		s.refreshSignIns()
 	}
 	if s.publish == nil {
@@ -628,15 +649,15 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 		if v := recover(); v != nil {
 			// What the fn set off goes with it, not to the next write.
 			s.st.takeNotifications()
-			s.st.takeAlertChanges()
-			s.st.takeReset()
+			s.st.ch.dropWrite()
 			out, err = Outcome{}, &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
+	s.st.ch.begin()
 	fn(s.st)
-	out.Alerts = s.st.takeAlertChanges()
+	out.Changes = s.st.ch.write()
 	out.Notes, out.Deliveries = s.st.takeNotifications()
-	out.Reset = s.st.takeReset()
+	out.Reset = s.st.ch.reset
 	out.Pending = s.st.Scheduled()
 	return out, nil
 }
@@ -644,8 +665,11 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 // takeBatch encodes what changed since the last commit, to be committed
 // (under mu), and returns the records it holds and whether they are all
 // the data: the batch is nil when nothing changed.
-func (s *Store) takeBatch() (b *statelog.Batch, recs []record, all bool, err error) {
-	recs, all = s.st.takeChanges()
+func (s *Store) takeBatch() (b *statelog.Batch, recs []Change, all bool, err error) {
+	recs, all = s.st.ch.take()
+	if all {
+		recs = s.st.allRecords()
+	}
 	if len(recs) == 0 && !all && !s.clockMoved() {
 		return nil, nil, false, nil
 	}
