@@ -56,7 +56,7 @@ func TestAPIKeyRules(t *testing.T) {
 func TestAtMost500KeysPerOrganization(t *testing.T) {
 	e := newEnv(t)
 	// The fixture's org A has 4 keys (reader, monitor, orgowner, listed).
-	e.s.store.Update(func(st *store.State) {
+	e.s.store.Update(func(st *store.Tx) {
 		for i := 0; i < rules.MaxAPIKeysPerOrg-4; i++ {
 			if _, err := st.CreateAPIKey(projA, fmt.Sprintf("key %d", i), []string{"GROUP_READ_ONLY"}, start); err != nil {
 				t.Fatalf("key %d: %v", i, err)

@@ -105,7 +105,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		c.caller = in.Principal // no list to check, nothing to count
 		return nil
 	}
-	return s.withData(func(st *store.State) *apiError {
+	return s.withData(func(st *store.Tx) *apiError {
 		// The data may have been reset since the caller was authenticated.
 		p := st.Principal(c.caller.Name)
 		if p == nil || p.Key == nil {

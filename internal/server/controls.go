@@ -61,7 +61,7 @@ func onlyQuery(c *reqCtx, names ...string) *apiError {
 
 // resetData puts the data back to its seed (api.ResetData).
 func (s *Server) resetData(c *reqCtx) *apiError {
-	s.resetLocked(c.st)
+	s.resetLocked(c.tx)
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
@@ -125,7 +125,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	var firstAttempts sync.WaitGroup
 	for done := false; !done; {
 		began := time.Now()
-		err := s.change(func(st *store.State) *apiError {
+		err := s.change(func(st *store.Tx) *apiError {
 			var reached time.Time
 			reached, done = st.RunSlice(target, time.Now().Add(clockSlice))
 			s.clock.Set(reached)

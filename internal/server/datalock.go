@@ -26,9 +26,9 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 			firstAttempts = &sync.WaitGroup{}
 			defer firstAttempts.Wait()
 		}
-		return s.change(func(st *store.State) *apiError {
-			st.PromoteAll(s.clock.Now())
-			c.st = st
+		return s.change(func(tx *store.Tx) *apiError {
+			tx.PromoteAll(s.clock.Now())
+			c.st, c.tx = tx.State, tx
 			return h(c)
 		}, firstAttempts)
 	}
@@ -53,14 +53,14 @@ func (s *Server) reading(fn func(*store.State) *apiError) *apiError {
 // the state file before returning, so nothing is answered 2xx before it
 // is on disk. Notifications fn recorded are in the log when it returns;
 // their webhooks are queued for the delivery workers.
-func (s *Server) withData(fn func(*store.State) *apiError) *apiError { return s.change(fn, nil) }
+func (s *Server) withData(fn func(*store.Tx) *apiError) *apiError { return s.change(fn, nil) }
 
 // change is withData; the first attempt of each webhook delivery fn
 // queued is counted in firstAttempts (when not nil), for the caller to
 // wait for.
-func (s *Server) change(fn func(*store.State) *apiError, firstAttempts *sync.WaitGroup) *apiError {
+func (s *Server) change(fn func(*store.Tx) *apiError, firstAttempts *sync.WaitGroup) *apiError {
 	var aerr *apiError
-	out, err := s.store.Update(func(st *store.State) { aerr = fn(st) })
+	out, err := s.store.Update(func(tx *store.Tx) { aerr = fn(tx) })
 	if err != nil {
 		return s.storeFailed(err)
 	}

@@ -551,7 +551,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	raised := time.Now()
-	if err := s.withData(func(st *store.State) *apiError {
+	if err := s.withData(func(st *store.Tx) *apiError {
 		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
@@ -602,7 +602,7 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent sync.WaitGroup
-	if err := s.change(func(st *store.State) *apiError {
+	if err := s.change(func(st *store.Tx) *apiError {
 		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil

@@ -131,7 +131,7 @@ func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	c.st.DeleteAlertConfig(cfg, s.clock.Now())
+	c.st.DeleteAlertConfig(cfg)
 	c.ok(doc{})
 	return nil
 }

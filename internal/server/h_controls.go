@@ -33,7 +33,7 @@ func (s *Server) reportEvents(c *reqCtx) *apiError {
 	var changed []*store.AlertRec
 	seen := map[*store.AlertRec]bool{}
 	for _, cond := range conds {
-		for _, r := range c.st.Apply(cond, now) {
+		for _, r := range c.tx.Apply(cond, now) {
 			if !seen[r] {
 				seen[r] = true
 				changed = append(changed, r)
@@ -41,7 +41,7 @@ func (s *Server) reportEvents(c *reqCtx) *apiError {
 		}
 	}
 	// What is due at once (a delay of 0) is sent before the answer.
-	c.st.RunUntil(now)
+	c.tx.RunUntil(now)
 	items := make([][]byte, len(changed))
 	for i, r := range changed {
 		items[i] = c.renderAlert(r)

@@ -18,8 +18,10 @@ type reqCtx struct {
 	r      *http.Request
 	s      *Server
 	caller *store.Principal
-	// st is the data while the handler runs under the store's lock.
+	// st is the data while the handler runs under the store's lock; tx,
+	// for a change, the write with the alert engine's commands.
 	st       *store.State
+	tx       *store.Tx
 	pretty   bool
 	envelope bool
 

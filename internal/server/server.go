@@ -225,17 +225,17 @@ func (s *Server) logf(format string, a ...any) {
 // Reset puts the data back to the loaded fixtures, as POST /_omctl/reset
 // does.
 func (s *Server) Reset() error {
-	if err := s.withData(func(st *store.State) *apiError { s.resetLocked(st); return nil }); err != nil {
+	if err := s.withData(func(tx *store.Tx) *apiError { s.resetLocked(tx); return nil }); err != nil {
 		return err
 	}
 	return nil
 }
 
-// resetLocked puts st back to the loaded fixtures; once that is
+// resetLocked puts the data back to the loaded fixtures; once that is
 // committed, published forgets the notifications, journal and faults,
 // under the data lock so no request sees one without the other.
-func (s *Server) resetLocked(st *store.State) {
-	st.ResetTo(s.store.Seed(), s.clock.Now())
+func (s *Server) resetLocked(tx *store.Tx) {
+	tx.ResetTo(s.store.Seed(), s.clock.Now())
 }
 
 // published keeps what a committed write changed beside the data: the

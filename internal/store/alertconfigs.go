@@ -131,8 +131,8 @@ func (s *State) GlobalAlertConfigs() *Ordered[*AlertConfig] { return s.globalCon
 // ReplaceAlertConfig puts a configuration, whose body passed
 // rules.CheckAlertConfig, in place of old: it keeps old's id, project and
 // creation, and the secrets the body sent back as they were shown
-// (redacted); leaving out enabled disables it, which cancels its active
-// alerts.
+// (redacted); leaving out enabled disables it (the engine then cancels
+// its active alerts: Engine.process).
 func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *AlertConfig {
 	rules.KeepRedactedSecrets(body, old.m)
 	setDefault(body, "enabled", false)
@@ -143,10 +143,6 @@ func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *A
 	body["updated"] = rules.FormatTime(now)
 	cfg := newAlertConfig(body)
 	s.putAlertConfig(cfg)
-	s.rescheduleConfig(cfg.ID, cfg.GroupID)
-	if !cfg.Enabled {
-		s.cancelConfig(cfg.ID, now)
-	}
 	return cfg
 }
 
@@ -162,16 +158,14 @@ func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *Aler
 	return cfg
 }
 
-// DeleteAlertConfig removes a project's configuration; its active alerts
-// are cancelled first, as when it is disabled.
-func (s *State) DeleteAlertConfig(cfg *AlertConfig, now time.Time) {
-	s.cancelConfig(cfg.ID, now)
+// DeleteAlertConfig removes a project's configuration; the engine cancels
+// its active alerts, as when it is disabled (Engine.process).
+func (s *State) DeleteAlertConfig(cfg *AlertConfig) {
 	removeFrom(s, "alertConfigs", s.alertConfigs[cfg.GroupID], cfg.ID)
-	delete(s.configAlerts, cfg.ID)
 }
 
 // SetConfigEnabled turns a configuration, of a project or global, on or
-// off; off cancels its active alerts.
+// off; off has the engine cancel its active alerts (Engine.process).
 func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) *AlertConfig {
 	cfg := newAlertConfig(old.changed(func(d doc) {
 		d["enabled"] = enabled
@@ -181,9 +175,6 @@ func (s *State) SetConfigEnabled(old *AlertConfig, enabled bool, now time.Time) 
 		s.putAlertConfig(cfg)
 	} else {
 		put(s, "globalAlertConfigs", s.globalConfigs, cfg)
-	}
-	if !enabled {
-		s.cancelConfig(cfg.ID, now)
 	}
 	return cfg
 }

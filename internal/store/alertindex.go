@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/heap"
 	"slices"
 	"sort"
 	"time"
@@ -13,8 +12,7 @@ type AlertRec struct {
 	Project string // "" for global alerts
 	Status  string
 	created time.Time
-	pos     int       // position in alertSet.items
-	openAt  time.Time // when a TRACKING alert becomes OPEN; zero if never
+	pos     int // position in alertSet.items
 }
 
 // AlertSet holds the alerts of one project (or the global alerts) ordered
@@ -24,7 +22,6 @@ type AlertRec struct {
 type AlertSet struct {
 	items    []*AlertRec
 	byStatus map[string]*fenwick
-	tracking trackingHeap
 	// stale: alerts were put in items, in order, and their statuses set,
 	// but the trees and the positions are to be built anew from them
 	// (add), by the store before a change is over (State.reindexAlerts):
@@ -43,11 +40,6 @@ func newAlertSet(recs []*AlertRec) *AlertSet {
 	}
 	s := &AlertSet{items: recs}
 	s.index(len(recs))
-	for _, r := range recs {
-		if r.Status == statusTracking && !r.openAt.IsZero() {
-			heap.Push(&s.tracking, trackingEntry{r, r.openAt})
-		}
-	}
 	return s
 }
 
@@ -162,36 +154,6 @@ func (s *AlertSet) setStatus(r *AlertRec, status string) {
 	s.byStatus[r.Status].add(r.pos, -1)
 	s.byStatus[status].add(r.pos, 1)
 	r.Status = status
-}
-
-// schedule (re)computes when a TRACKING alert opens.
-func (s *AlertSet) schedule(r *AlertRec, openAt time.Time) {
-	r.openAt = openAt
-	if r.Status == statusTracking && !openAt.IsZero() {
-		heap.Push(&s.tracking, trackingEntry{r, openAt})
-	}
-}
-
-// due reports whether the earliest scheduled opening has come.
-func (s *AlertSet) due(now time.Time) bool {
-	return s != nil && s.tracking.Len() > 0 && !s.tracking[0].at.After(now)
-}
-
-// promote opens every TRACKING alert whose delay has passed by now.
-func (s *AlertSet) promote(now time.Time, open func(*AlertRec)) {
-	for s.tracking.Len() > 0 {
-		top := s.tracking[0]
-		if top.at.After(now) {
-			return
-		}
-		heap.Pop(&s.tracking)
-		// Entries are not removed when an alert is rescheduled; a stale one
-		// no longer matches its alert's openAt.
-		if top.rec.Status == statusTracking && top.at.Equal(top.rec.openAt) {
-			s.setStatus(top.rec, statusOpen)
-			open(top.rec)
-		}
-	}
 }
 
 // AlertFilter selects alerts by status and creation time.
@@ -359,22 +321,4 @@ func (f *fenwick) find(k int) int {
 		}
 	}
 	return pos
-}
-
-type trackingEntry struct {
-	rec *AlertRec
-	at  time.Time
-}
-
-type trackingHeap []trackingEntry
-
-func (h trackingHeap) Len() int           { return len(h) }
-func (h trackingHeap) Less(i, j int) bool { return h[i].at.Before(h[j].at) }
-func (h trackingHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *trackingHeap) Push(x any)        { *h = append(*h, x.(trackingEntry)) }
-func (h *trackingHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

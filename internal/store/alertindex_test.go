@@ -168,7 +168,7 @@ func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
 	}
 	var builds int
 	s.View(func(st *State) { builds = st.alerts[project].builds })
-	if _, err := s.Update(func(st *State) {
+	if _, err := s.Update(func(st *Tx) {
 		for h := range 10 {
 			st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: fmt.Sprintf("db%d:27017", h)}}, start)
 			if h == 5 { // a report that resolves one among the raises

@@ -26,7 +26,6 @@ func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now t
 		}
 		d["updated"] = rules.FormatTime(now)
 	}))
-	s.acknowledged(r, now)
 }
 
 // UnacknowledgeAlert ends an alert's acknowledgement.
@@ -58,8 +57,7 @@ func validateAlerts(f *Fixtures, c *fixtureCheck) error {
 	return nil
 }
 
-// loadAlerts indexes the alerts of the fixtures, and schedules the
-// opening of the TRACKING ones (after their configurations are loaded).
+// loadAlerts indexes the alerts of the fixtures.
 func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 	// The records of the alerts loaded are one array: among a million
 	// alerts, a million small objects were much of what the collector
@@ -89,8 +87,4 @@ func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 		s.globalAlertIDs[a.ID] = r
 	}
 	s.globalAlerts = newAlertSet(globals)
-	for p := range s.alerts {
-		s.scheduleTracking(s.alerts[p], p)
-	}
-	s.scheduleTracking(s.globalAlerts, "")
 }

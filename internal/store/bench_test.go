@@ -20,9 +20,9 @@ func BenchmarkIndexActiveAlerts(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		b.StopTimer()
-		st := newState(f, start)
+		tx := newTx(f, start)
 		b.StartTimer()
-		if n := len(st.activeIndex().byTarget); n != 100000 {
+		if n := len(tx.eng.activeIndex(tx.State).byTarget); n != 100000 {
 			b.Fatalf("indexed %d alerts", n)
 		}
 	}
@@ -32,8 +32,8 @@ func BenchmarkIndexActiveAlerts(b *testing.B) {
 // while 100,000 other alerts are active.
 func BenchmarkResolveAmongActiveAlerts(b *testing.B) {
 	f, project := activeAlertsFixture(100000)
-	st := newState(f, start)
-	st.activeIndex()
+	st := newTx(f, start)
+	st.eng.activeIndex(st.State)
 	b.ResetTimer()
 	for range b.N {
 		st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "nowhere:1"}, Resolved: true}, start)
@@ -90,7 +90,7 @@ func BenchmarkNotifyDue(b *testing.B) {
 			map[string]any{"typeName": "WEBHOOK", "webhookUrl": "http://127.0.0.1:1/x", "webhookSecret": "s", "delayMin": int64(0), "intervalMin": int64(1)}}})
 	for range b.N {
 		b.StopTimer()
-		st := newState(f.Clone(), start)
+		st := newTx(f.Clone(), start)
 		for h := range 100 {
 			st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: fmt.Sprintf("db%d:27017", h)}}, start)
 		}
@@ -212,7 +212,7 @@ func writeBenchStore(b *testing.B) (*Store, string) {
 func BenchmarkAcknowledge(b *testing.B) {
 	st, project := writeBenchStore(b)
 	var r *AlertRec
-	if _, err := st.Update(func(s *State) {
+	if _, err := st.Update(func(s *Tx) {
 		r = s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
 		s.RunUntil(start)
 	}); err != nil {
@@ -221,7 +221,7 @@ func BenchmarkAcknowledge(b *testing.B) {
 	until := rules.FormatTime(start.Add(time.Hour))
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := st.Update(func(s *State) { s.AcknowledgeAlert(r, until, "", "bench", start) })
+		out, err := st.Update(func(s *Tx) { s.AcknowledgeAlert(r, until, "", "bench", start) })
 		if err != nil || len(out.Notes) != 2 {
 			b.Fatalf("acknowledged with %d notifications: %v", len(out.Notes), err)
 		}
@@ -235,14 +235,14 @@ func BenchmarkRaiseNotify(b *testing.B) {
 	target := Target{HostnameAndPort: "db1:27017"}
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := st.Update(func(s *State) {
+		out, err := st.Update(func(s *Tx) {
 			s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: target}, start)
 			s.RunUntil(start)
 		})
 		if err != nil || len(out.Notes) != 2 {
 			b.Fatalf("raised with %d notifications: %v", len(out.Notes), err)
 		}
-		if _, err := st.Update(func(s *State) {
+		if _, err := st.Update(func(s *Tx) {
 			s.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: target, Resolved: true}, start)
 		}); err != nil {
 			b.Fatal(err)

@@ -109,16 +109,19 @@ func (a *activeAlerts) ofConfig(cfgID string) []*AlertRec {
 // known by the identity of the condition that raised it: the alert may
 // not show the fields that told it (a BACKUP_AGENT_DOWN alert does not
 // show its host). One from fixtures is known by its own fields.
-func (s *State) activeKeyOf(r *AlertRec) activeKey {
+func (e *Engine) activeKeyOf(r *AlertRec) activeKey {
 	identity := r.Cur.identity
-	if sched := s.engine.schedules[r]; sched != nil {
+	if sched := e.schedules[r]; sched != nil {
 		identity = sched.identity
 	}
 	return activeKey{r.Cur.AlertConfigID, targetKey{r.Cur.GroupID, identity}}
 }
 
-// engineState is the engine's part of the data.
-type engineState struct {
+// Engine is the alert engine's own state beside the data: the writers'
+// alone (the readers' replica has none), changed under the data lock by
+// its commands (Tx) and by its reactions to what a write's operations
+// changed (process).
+type Engine struct {
 	active     *activeAlerts // built on first use
 	schedules  map[*AlertRec]*schedule
 	queue      dueQueue
@@ -128,6 +131,35 @@ type engineState struct {
 	// lastNotified is the time of the latest notification of each alert
 	// notified since the last flushNotified.
 	lastNotified map[*AlertRec]string
+	// openings are the TRACKING alerts by when they open; openAt is when
+	// each opens (an entry of openings that no longer says so is stale).
+	openings openingQueue
+	openAt   map[*AlertRec]time.Time
+	opened   int // a sequence, so equal times keep their order
+	// configAlerts are the TRACKING alerts of each configuration, for
+	// rescheduling them when it changes.
+	configAlerts map[string][]*AlertRec
+}
+
+// newEngine starts the engine on the data: when each TRACKING alert
+// opens, and the schedules of raised alerts resumed from recs (by alert
+// id), each target next due at its first time after now.
+func newEngine(s *State, recs map[string]*scheduleRecord, now time.Time) *Engine {
+	e := &Engine{openAt: map[*AlertRec]time.Time{}, configAlerts: map[string][]*AlertRec{}}
+	for p, set := range s.alerts {
+		e.scheduleTracking(s, set, p)
+	}
+	e.scheduleTracking(s, s.globalAlerts, "")
+	e.resumeSchedules(s, recs, now)
+	return e
+}
+
+// prepare does before the data is served what the first requests would
+// otherwise wait for, in proportion to the data: opening the TRACKING
+// alerts already due, and indexing the active alerts.
+func (e *Engine) prepare(s *State, now time.Time) {
+	e.PromoteAll(s, now)
+	e.activeIndex(s)
 }
 
 // schedule is when each target of a raised alert's configuration is due.
@@ -154,6 +186,31 @@ type dueEntry struct {
 
 type dueQueue []dueEntry
 
+// opening is a TRACKING alert due to open at a time.
+type opening struct {
+	at  time.Time
+	seq int
+	rec *AlertRec
+}
+
+type openingQueue []opening
+
+func (q openingQueue) Len() int { return len(q) }
+func (q openingQueue) Less(i, j int) bool {
+	if q[i].at.Equal(q[j].at) {
+		return q[i].seq < q[j].seq
+	}
+	return q[i].at.Before(q[j].at)
+}
+func (q openingQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *openingQueue) Push(x any)   { *q = append(*q, x.(opening)) }
+func (q *openingQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
 func (q dueQueue) Len() int { return len(q) }
 func (q dueQueue) Less(i, j int) bool {
 	if q[i].at.Equal(q[j].at) {
@@ -172,14 +229,14 @@ func (q *dueQueue) Pop() any {
 
 // activeIndex finds the active alerts by configuration and target; alerts
 // loaded from fixtures join it by the same identity rule.
-func (s *State) activeIndex() *activeAlerts {
-	if s.engine.active != nil {
-		return s.engine.active
+func (e *Engine) activeIndex(s *State) *activeAlerts {
+	if e.active != nil {
+		return e.active
 	}
-	s.engine.active = newActiveAlerts()
+	e.active = newActiveAlerts()
 	add := func(r *AlertRec) {
 		if (r.Status == statusTracking || r.Status == statusOpen) && r.Cur.AlertConfigID != "" {
-			s.engine.active.add(s.activeKeyOf(r), r)
+			e.active.add(e.activeKeyOf(r), r)
 		}
 	}
 	for _, set := range s.alerts {
@@ -190,7 +247,7 @@ func (s *State) activeIndex() *activeAlerts {
 	for _, r := range s.globalAlerts.items {
 		add(r)
 	}
-	return s.engine.active
+	return e.active
 }
 
 // configsFor lists the enabled configurations of project for event,
@@ -210,7 +267,7 @@ func (s *State) configsFor(project, event string) (project_, global []*AlertConf
 }
 
 // Apply applies one condition at now and returns the alerts it changed.
-func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
+func (e *Engine) Apply(s *State, c Condition, now time.Time) []*AlertRec {
 	var changed []*AlertRec
 	note := func(r *AlertRec) {
 		if r != nil {
@@ -220,9 +277,9 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 	target := targetKey{c.Project, c.Target.identity()}
 	if c.Resolved {
 		// A copy: ending an alert takes it out of the list.
-		for _, r := range slices.Clone(s.activeIndex().byTarget[target]) {
+		for _, r := range slices.Clone(e.activeIndex(s).byTarget[target]) {
 			if r.Cur.EventTypeName == c.Event {
-				note(s.clear(r, now))
+				note(e.clear(s, r, now))
 			}
 		}
 		return changed
@@ -238,13 +295,13 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 			}
 			key := activeKey{cfg.ID, target}
 			if c.sample() {
-				if s.applySample(cfg, key, c, now, note) {
+				if e.applySample(s, cfg, key, c, now, note) {
 					continue
 				}
-			} else if s.activeIndex().has(key) {
+			} else if e.activeIndex(s).has(key) {
 				continue // reported again: nothing changes
 			}
-			note(s.raise(cfg, list.global, key, c, now))
+			note(e.raise(s, cfg, list.global, key, c, now))
 		}
 	}
 	return changed
@@ -254,16 +311,16 @@ func (s *State) Apply(c Condition, now time.Time) []*AlertRec {
 // configuration and target (each of them, should there be several):
 // their current value follows it, and they end when the threshold no
 // longer holds. It reports whether that is all (no alert to raise).
-func (s *State) applySample(cfg *AlertConfig, key activeKey, c Condition, now time.Time, note func(*AlertRec)) (done bool) {
+func (e *Engine) applySample(s *State, cfg *AlertConfig, key activeKey, c Condition, now time.Time, note func(*AlertRec)) (done bool) {
 	holds, ok := thresholdHolds(cfg, c)
 	if !ok {
 		return true
 	}
-	active := s.activeIndex().of(key)
+	active := e.activeIndex(s).of(key)
 	for _, r := range active {
-		note(s.setCurrentValue(r, c, now))
+		note(e.setCurrentValue(s, r, c, now))
 		if !holds {
-			note(s.clear(r, now))
+			note(e.clear(s, r, now))
 		}
 	}
 	return !holds || len(active) > 0
@@ -303,9 +360,9 @@ func toFloat(v any) float64 {
 }
 
 // raise makes a new alert for cfg and the condition's target.
-func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
+func (e *Engine) raise(s *State, cfg *AlertConfig, global bool, key activeKey, c Condition, now time.Time) *AlertRec {
 	at := rules.FormatTime(now)
-	active := s.activeIndex() // built now, should it not be, so that r goes in it once
+	active := e.activeIndex(s) // built now, should it not be, so that r goes in it once
 	d := doc{"id": NewObjectID(), "groupId": c.Project, "alertConfigId": key.config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
 	for _, f := range TargetFields {
@@ -321,25 +378,10 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 	if cfg.smallestDelay() > 0 {
 		d["status"] = statusTracking
 	}
-	rec := s.alertRecord(NewAlertDoc(d), now)
-	r := &rec
-	set := s.globalAlerts
-	if global {
-		r.Project = ""
-		s.globalAlertIDs[r.Cur.ID] = r
-	} else {
-		if s.alerts[c.Project] == nil {
-			s.alerts[c.Project] = newAlertSet(nil)
-		}
-		set = s.alerts[c.Project]
-		s.alertByID[r.Cur.ID] = r
-	}
-	if set.add(r) {
-		s.staleAlerts = append(s.staleAlerts, set)
-	}
+	r := s.raiseAlert(NewAlertDoc(d), global, now)
 	if r.Status == statusTracking {
-		s.configAlerts[key.config] = append(s.configAlerts[key.config], r)
-		set.schedule(r, s.openTime(r, r.Project))
+		e.configAlerts[key.config] = append(e.configAlerts[key.config], r)
+		e.track(s, r, r.Project)
 	}
 	active.add(key, r)
 	targets := make([]*notifyTarget, len(cfg.Notifications))
@@ -347,25 +389,24 @@ func (s *State) raise(cfg *AlertConfig, global bool, key activeKey, c Condition,
 		targets[i] = &notifyTarget{NotificationSpec: n}
 	}
 	sched := &schedule{rec: r, identity: key.target.identity, global: global, targets: targets}
-	s.addSchedule(sched)
+	e.addSchedule(sched)
 	s.putSchedule(sched)
 	for i, t := range targets {
-		s.enqueue(sched, i, r.created.Add(t.Delay))
+		e.enqueue(sched, i, r.created.Add(t.Delay))
 	}
-	s.addAlert(r)
 	return r
 }
 
-func (s *State) addSchedule(sched *schedule) {
-	if s.engine.schedules == nil {
-		s.engine.schedules = map[*AlertRec]*schedule{}
+func (e *Engine) addSchedule(sched *schedule) {
+	if e.schedules == nil {
+		e.schedules = map[*AlertRec]*schedule{}
 	}
-	s.engine.schedules[sched.rec] = sched
+	e.schedules[sched.rec] = sched
 }
 
-func (s *State) enqueue(sched *schedule, target int, at time.Time) {
-	s.engine.queued++
-	heap.Push(&s.engine.queue, dueEntry{at: at, seq: s.engine.queued, sched: sched, target: target})
+func (e *Engine) enqueue(sched *schedule, target int, at time.Time) {
+	e.queued++
+	heap.Push(&e.queue, dueEntry{at: at, seq: e.queued, sched: sched, target: target})
 }
 
 // sampleValue is a sample's currentValue: its units, else the threshold's.
@@ -382,7 +423,7 @@ func sampleValue(cfg *AlertConfig, c Condition) doc {
 
 // setCurrentValue records a later sample on an active alert; the same
 // number and units change nothing.
-func (s *State) setCurrentValue(r *AlertRec, c Condition, now time.Time) *AlertRec {
+func (e *Engine) setCurrentValue(s *State, r *AlertRec, c Condition, now time.Time) *AlertRec {
 	value := sampleValue(s.configOf(r.Cur.AlertConfigID, r.Project), c)
 	cur := r.Cur.Doc()
 	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
@@ -405,12 +446,12 @@ func (s *State) configOf(id, project string) *AlertConfig {
 
 // clear ends an active alert whose condition has cleared: an OPEN one
 // closes, a TRACKING one is cancelled (it never opened).
-func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
+func (e *Engine) clear(s *State, r *AlertRec, now time.Time) *AlertRec {
 	switch r.Status {
 	case statusOpen:
-		s.end(r, statusClosed, "alert.close", now)
+		e.end(s, r, statusClosed, "alert.close", now)
 	case statusTracking:
-		s.end(r, statusCancelled, "alert.cancel", now)
+		e.end(s, r, statusCancelled, "alert.cancel", now)
 	default:
 		return nil
 	}
@@ -419,62 +460,52 @@ func (s *State) clear(r *AlertRec, now time.Time) *AlertRec {
 
 // end moves an active alert to CLOSED or CANCELLED and tells every target
 // already notified.
-func (s *State) end(r *AlertRec, status, event string, now time.Time) {
+func (e *Engine) end(s *State, r *AlertRec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
-	s.activeIndex().remove(s.activeKeyOf(r), r)
+	e.activeIndex(s).remove(e.activeKeyOf(r), r)
 	if status == statusClosed {
 		s.setAlert(r, r.Cur.withTimes("status", status, "updated", at, "resolved", at))
 	} else {
 		s.setAlert(r, r.Cur.withTimes("status", status, "updated", at))
 	}
-	s.setStatus(r, status)
-	if sched := s.engine.schedules[r]; sched != nil {
+	if sched := e.schedules[r]; sched != nil {
 		sched.ended = true
-		s.notifyNotified(sched, event, now)
-		delete(s.engine.schedules, r)
+		e.notifyNotified(s, sched, event, now)
+		delete(e.schedules, r)
 		s.removeSchedule(r.Cur.ID)
 	}
 }
 
-// setStatus moves an alert to status in its set's index.
-func (s *State) setStatus(r *AlertRec, status string) {
-	set := s.globalAlerts
-	if r.Project != "" {
-		set = s.alerts[r.Project]
-	}
-	set.setStatus(r, status)
-}
-
 // acknowledged tells the targets already notified of an OPEN alert.
-func (s *State) acknowledged(r *AlertRec, now time.Time) {
-	if sched := s.engine.schedules[r]; sched != nil && r.Status == statusOpen {
-		s.notifyNotified(sched, "alert.acknowledge", now)
+func (e *Engine) acknowledged(s *State, r *AlertRec, now time.Time) {
+	if sched := e.schedules[r]; sched != nil && r.Status == statusOpen {
+		e.notifyNotified(s, sched, "alert.acknowledge", now)
 	}
 }
 
 // cancelConfig cancels every active alert of a configuration that was
 // disabled.
-func (s *State) cancelConfig(cfgID string, now time.Time) {
-	for _, r := range s.activeIndex().ofConfig(cfgID) {
-		s.end(r, statusCancelled, "alert.cancel", now)
+func (e *Engine) cancelConfig(s *State, cfgID string, now time.Time) {
+	for _, r := range e.activeIndex(s).ofConfig(cfgID) {
+		e.end(s, r, statusCancelled, "alert.cancel", now)
 	}
 }
 
-func (s *State) notifyNotified(sched *schedule, event string, now time.Time) {
+func (e *Engine) notifyNotified(s *State, sched *schedule, event string, now time.Time) {
 	for _, t := range sched.targets {
 		if t.notified {
-			s.record(sched, t, event, now)
+			e.record(s, sched, t, event, now)
 		}
 	}
-	s.flushNotified()
+	e.flushNotified(s)
 }
 
 // nextDue is the time of the earliest pending notification.
-func (s *State) nextDue() (time.Time, bool) {
-	for s.engine.queue.Len() > 0 {
-		top := s.engine.queue[0]
+func (e *Engine) nextDue() (time.Time, bool) {
+	for e.queue.Len() > 0 {
+		top := e.queue[0]
 		if top.sched.ended {
-			heap.Pop(&s.engine.queue)
+			heap.Pop(&e.queue)
 			continue
 		}
 		return top.at, true
@@ -485,40 +516,40 @@ func (s *State) nextDue() (time.Time, bool) {
 // RunUntil opens due TRACKING alerts and sends due notifications, in time
 // order, up to and including now; an alert opens before a notification
 // due at the same instant.
-func (s *State) RunUntil(now time.Time) { s.RunSlice(now, time.Time{}) }
+func (e *Engine) RunUntil(s *State, now time.Time) { e.RunSlice(s, now, time.Time{}) }
 
 // RunSlice is RunUntil that stops once past deadline (zero: none), between
 // two instants: everything due up to and including reached is done,
 // nothing later. A long clock move runs in slices so that other requests
 // are served between them (docs/server.md, Notification log); done says
 // the slice reached until.
-func (s *State) RunSlice(until, deadline time.Time) (reached time.Time, done bool) {
+func (e *Engine) RunSlice(s *State, until, deadline time.Time) (reached time.Time, done bool) {
 	taken := 0
 	var last time.Time
 	over := false
 	for {
-		openAt, opening := s.nextOpening()
-		dueAt, notifying := s.nextDue()
+		openAt, opening := e.nextOpening()
+		dueAt, notifying := e.nextDue()
 		next, isOpening := dueAt, false
 		switch {
 		case opening && !openAt.After(until) && (!notifying || !dueAt.Before(openAt)):
 			next, isOpening = openAt, true
 		case notifying && !dueAt.After(until):
 		default:
-			s.flushNotified()
+			e.flushNotified(s)
 			return until, true
 		}
 		if taken%64 == 63 && !deadline.IsZero() {
 			over = time.Now().After(deadline) // the clock is read now and then: it costs
 		}
 		if over && next.After(last) {
-			s.flushNotified()
+			e.flushNotified(s)
 			return last, false
 		}
 		if isOpening {
-			s.PromoteAll(openAt)
+			e.PromoteAll(s, openAt)
 		} else {
-			s.notifyDue(heap.Pop(&s.engine.queue).(dueEntry))
+			e.notifyDue(s, heap.Pop(&e.queue).(dueEntry))
 		}
 		taken++
 		last = next
@@ -526,52 +557,39 @@ func (s *State) RunSlice(until, deadline time.Time) (reached time.Time, done boo
 }
 
 // nextOpening is when the next TRACKING alert opens.
-func (s *State) nextOpening() (time.Time, bool) {
-	var first time.Time
-	found := false
-	check := func(set *AlertSet) {
-		for set != nil && set.tracking.Len() > 0 {
-			top := set.tracking[0]
-			if top.rec.Status != statusTracking || !top.at.Equal(top.rec.openAt) {
-				heap.Pop(&set.tracking) // stale
-				continue
-			}
-			if !found || top.at.Before(first) {
-				first, found = top.at, true
-			}
-			return
+func (e *Engine) nextOpening() (time.Time, bool) {
+	for e.openings.Len() > 0 {
+		if top := e.openings[0]; !e.stale(top) {
+			return top.at, true
 		}
+		heap.Pop(&e.openings)
 	}
-	check(s.globalAlerts)
-	for _, set := range s.alerts {
-		check(set)
-	}
-	return first, found
+	return time.Time{}, false
 }
 
 // notifyDue sends one due notification, unless the alert is no longer
 // OPEN or is acknowledged then, and schedules the next.
-func (s *State) notifyDue(e dueEntry) {
-	sched := e.sched
+func (e *Engine) notifyDue(s *State, d dueEntry) {
+	sched := d.sched
 	if sched.ended || sched.rec.Status != statusOpen {
 		return
 	}
-	t := sched.targets[e.target]
-	if until := sched.rec.Cur.AcknowledgedUntil; !until.After(e.at) {
+	t := sched.targets[d.target]
+	if until := sched.rec.Cur.AcknowledgedUntil; !until.After(d.at) {
 		event := "alert.update"
 		if !t.notified {
 			event = "alert.open"
 		}
-		s.record(sched, t, event, e.at)
+		e.record(s, sched, t, event, d.at)
 	}
 	if t.Interval > 0 {
-		s.enqueue(sched, e.target, e.at.Add(t.Interval))
+		e.enqueue(sched, d.target, d.at.Add(t.Interval))
 	}
 }
 
 // record logs one notification at sentAt, sets the alert's lastNotified
 // and, for a webhook, prepares its delivery.
-func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
+func (e *Engine) record(s *State, sched *schedule, t *notifyTarget, event string, sentAt time.Time) {
 	if !t.notified {
 		t.notified = true
 		s.putSchedule(sched)
@@ -581,10 +599,10 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	// lastNotified is set once for all the notifications of a run
 	// (flushNotified): a long run notifies an alert many times, and only
 	// the last shows.
-	if s.engine.lastNotified == nil {
-		s.engine.lastNotified = map[*AlertRec]string{}
+	if e.lastNotified == nil {
+		e.lastNotified = map[*AlertRec]string{}
 	}
-	s.engine.lastNotified[r] = at
+	e.lastNotified[r] = at
 	n := &Notification{
 		ID: NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
 		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: t.redacted(),
@@ -592,18 +610,18 @@ func (s *State) record(sched *schedule, t *notifyTarget, event string, sentAt ti
 	}
 	if t.TypeName == "WEBHOOK" {
 		n.Delivery.Status = "PENDING"
-		s.engine.deliveries = append(s.engine.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, cur: r.Cur, sentAt: at})
+		e.deliveries = append(e.deliveries, &Delivery{Note: n, URL: t.WebhookURL, Secret: t.WebhookSecret, Event: event, Alert: r, cur: r.Cur, sentAt: at})
 	}
-	s.engine.notes = append(s.engine.notes, n)
+	e.notes = append(e.notes, n)
 }
 
 // flushNotified sets lastNotified on the alerts notified since the last
 // flush, each to the time of its latest notification.
-func (s *State) flushNotified() {
-	for r, at := range s.engine.lastNotified {
+func (e *Engine) flushNotified(s *State) {
+	for r, at := range e.lastNotified {
 		s.setAlert(r, r.Cur.withTimes("lastNotified", at))
 	}
-	clear(s.engine.lastNotified)
+	clear(e.lastNotified)
 }
 
 // redacted is the target's notification with its secrets redacted.
@@ -615,20 +633,140 @@ func (t *notifyTarget) redacted() doc {
 }
 
 // takeNotifications returns what was recorded since the last call.
-func (s *State) takeNotifications() ([]*Notification, []*Delivery) {
-	notes, deliveries := s.engine.notes, s.engine.deliveries
-	s.engine.notes, s.engine.deliveries = nil, nil
+func (e *Engine) takeNotifications() ([]*Notification, []*Delivery) {
+	notes, deliveries := e.notes, e.deliveries
+	e.notes, e.deliveries = nil, nil
 	return notes, deliveries
 }
 
 // Pending reports whether the engine has anything left to do in time.
-func (s *State) Pending() bool {
-	_, due := s.nextDue()
-	_, opening := s.nextOpening()
+func (e *Engine) Pending() bool {
+	_, due := e.nextDue()
+	_, opening := e.nextOpening()
 	return due || opening
 }
 
 // Scheduled reports whether raised alerts have anything left to do in
 // time: what keeps the real-clock loop running after a change, or starts
 // it when schedules were resumed from a state file.
-func (s *State) Scheduled() bool { return len(s.engine.schedules) > 0 && s.Pending() }
+func (e *Engine) Scheduled() bool { return len(e.schedules) > 0 && e.Pending() }
+
+// stale reports whether an opening no longer says when its alert opens:
+// the alert opened or ended, or was rescheduled (entries are not removed
+// then).
+func (e *Engine) stale(o opening) bool {
+	at, ok := e.openAt[o.rec]
+	return !ok || o.rec.Status != statusTracking || !at.Equal(o.at)
+}
+
+// track (re)computes when a TRACKING alert opens: its creation plus the
+// smallest delayMin of its configuration's notifications (docs/api.md,
+// Alert); never, when the configuration is gone.
+func (e *Engine) track(s *State, r *AlertRec, project string) {
+	cfg := s.configOf(r.Cur.AlertConfigID, project)
+	if cfg == nil || r.Status != statusTracking {
+		delete(e.openAt, r)
+		return
+	}
+	at := r.created.Add(cfg.smallestDelay())
+	e.openAt[r] = at
+	e.opened++
+	heap.Push(&e.openings, opening{at: at, seq: e.opened, rec: r})
+}
+
+// scheduleTracking computes, for every TRACKING alert of set, when it opens.
+func (e *Engine) scheduleTracking(s *State, set *AlertSet, project string) {
+	if set == nil {
+		return
+	}
+	for _, r := range set.items {
+		if r.Status != statusTracking {
+			continue
+		}
+		cfgID := r.Cur.AlertConfigID
+		e.configAlerts[cfgID] = append(e.configAlerts[cfgID], r)
+		e.track(s, r, project)
+	}
+}
+
+// anyDue reports whether a TRACKING alert may be due to open by now.
+func (e *Engine) anyDue(now time.Time) bool {
+	return e.openings.Len() > 0 && !e.openings[0].at.After(now)
+}
+
+// PromoteAll opens every TRACKING alert whose delay has passed.
+func (e *Engine) PromoteAll(s *State, now time.Time) {
+	for e.openings.Len() > 0 {
+		top := e.openings[0]
+		if top.at.After(now) {
+			return
+		}
+		heap.Pop(&e.openings)
+		if e.stale(top) {
+			continue
+		}
+		delete(e.openAt, top.rec)
+		s.setAlert(top.rec, top.rec.Cur.withTimes("status", statusOpen, "updated", rules.FormatTime(top.at)))
+	}
+}
+
+// rescheduleConfig recomputes open times after a configuration changed.
+func (e *Engine) rescheduleConfig(s *State, cfgID, project string) {
+	for _, r := range e.configAlerts[cfgID] {
+		if r.Status == statusTracking && r.Project == project {
+			e.track(s, r, project)
+		}
+	}
+}
+
+// process is the engine's reaction to what a write's operations changed
+// (changes, in the order they were made; the engine's own changes are
+// not fed back): an alert acknowledged while OPEN tells the targets
+// already notified; a configuration changed moves when its TRACKING
+// alerts open, and one disabled or removed cancels its active alerts.
+// Each operation only changes its records; what that means for alerts in
+// time is decided here, once the write has run (Store.runLocked).
+func (e *Engine) process(s *State, changes []Change, now time.Time) {
+	for _, c := range changes {
+		if c.By != ByOperation {
+			continue
+		}
+		switch c.Kind {
+		case "alertConfigs", "globalAlertConfigs":
+			e.configChanged(s, c, now)
+		case "alerts", "globalAlerts":
+			// Only AcknowledgeAlert sets an acknowledgement: every other
+			// change of an alert is the engine's own.
+			if d, _ := c.Rec.(*AlertDoc); d != nil && !d.AcknowledgedUntil.IsZero() {
+				e.acknowledged(s, s.alertOf(c.Kind, c.Key), now)
+			}
+		}
+	}
+}
+
+// configChanged is process for a configuration put or removed.
+func (e *Engine) configChanged(s *State, c Change, now time.Time) {
+	cfg, _ := c.Rec.(*AlertConfig)
+	if cfg == nil {
+		e.cancelConfig(s, c.Key, now)
+		delete(e.configAlerts, c.Key)
+		return
+	}
+	project := cfg.GroupID
+	if c.Kind == "globalAlertConfigs" {
+		project = ""
+	}
+	e.rescheduleConfig(s, cfg.ID, project)
+	if !cfg.Enabled {
+		e.cancelConfig(s, cfg.ID, now)
+	}
+}
+
+// records are the engine's records for the state file: the schedules.
+func (e *Engine) records() []Change {
+	recs := make([]Change, 0, len(e.schedules))
+	for r, sched := range e.schedules {
+		recs = append(recs, Change{Kind: schedulesKind, Key: r.Cur.ID, Rec: sched})
+	}
+	return recs
+}

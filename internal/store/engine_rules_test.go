@@ -207,7 +207,7 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 			}
 		}
 	}
-	st := newState(DemoFixtures(start), start)
+	st := newTx(DemoFixtures(start), start)
 	st.prepare(start)
 	var host *AlertRec
 	for _, r := range st.alerts[DemoProjectID].items {

@@ -79,9 +79,9 @@ func (e *storeEngine) open() error {
 }
 
 // update runs op as a request's handler would.
-func (e *storeEngine) update(op func(*State) error) error {
+func (e *storeEngine) update(op func(*Tx) error) error {
 	var opErr error
-	_, err := e.st.Update(func(st *State) {
+	_, err := e.st.Update(func(st *Tx) {
 		st.PromoteAll(e.clock.Now())
 		opErr = op(st)
 	})
@@ -98,7 +98,7 @@ func (e *storeEngine) Report(c mCondition) (changed []map[string]any, err error)
 		cond.Event, cond.Metric, cond.Value = "OUTSIDE_METRIC_THRESHOLD", "CONNECTIONS", json.Number(strconv.FormatFloat(c.Value, 'f', -1, 64))
 	}
 	var recs []*AlertRec
-	err = e.update(func(st *State) error {
+	err = e.update(func(st *Tx) error {
 		now := e.clock.Now()
 		recs = st.Apply(cond, now)
 		st.RunUntil(now)
@@ -120,10 +120,10 @@ func (e *storeEngine) Report(c mCondition) (changed []map[string]any, err error)
 }
 
 func (e *storeEngine) SetEnabled(id string, enabled bool) error {
-	return e.update(func(st *State) error {
+	return e.update(func(st *Tx) error {
 		cfg := st.globalConfigs.Get(id)
 		if cfg == nil {
-			if cfg = e.projectConfig(st, id); cfg == nil {
+			if cfg = e.projectConfig(st.State, id); cfg == nil {
 				return fmt.Errorf("no configuration %s", id)
 			}
 		}
@@ -142,8 +142,8 @@ func (e *storeEngine) projectConfig(st *State, id string) *AlertConfig {
 }
 
 func (e *storeEngine) Put(id string, enabled *bool) error {
-	return e.update(func(st *State) error {
-		old := e.projectConfig(st, id)
+	return e.update(func(st *Tx) error {
+		old := e.projectConfig(st.State, id)
 		if old == nil {
 			return fmt.Errorf("no project configuration %s", id)
 		}
@@ -158,7 +158,7 @@ func (e *storeEngine) Put(id string, enabled *bool) error {
 }
 
 func (e *storeEngine) Ack(id string, until time.Time) error {
-	return e.update(func(st *State) error {
+	return e.update(func(st *Tx) error {
 		r := st.Alert(id)
 		if r == nil {
 			return fmt.Errorf("no alert %s", id)
@@ -169,7 +169,7 @@ func (e *storeEngine) Ack(id string, until time.Time) error {
 }
 
 func (e *storeEngine) Unack(id string) error {
-	return e.update(func(st *State) error {
+	return e.update(func(st *Tx) error {
 		r := st.Alert(id)
 		if r == nil {
 			return fmt.Errorf("no alert %s", id)
@@ -183,7 +183,7 @@ func (e *storeEngine) Unack(id string) error {
 // slice: the slicing is the server's, and its tests'.
 func (e *storeEngine) Advance(d time.Duration) error {
 	target := e.clock.Now().Add(d)
-	return e.update(func(st *State) error {
+	return e.update(func(st *Tx) error {
 		st.RunUntil(target)
 		e.clock.Set(target)
 		return nil
@@ -191,7 +191,7 @@ func (e *storeEngine) Advance(d time.Duration) error {
 }
 
 func (e *storeEngine) Reset() error {
-	return e.update(func(st *State) error { st.ResetTo(e.seed, e.clock.Now()); return nil })
+	return e.update(func(st *Tx) error { st.ResetTo(e.seed, e.clock.Now()); return nil })
 }
 
 // Restart opens the store anew from its log, at the clock the log saved.

@@ -44,7 +44,7 @@ func (s *Store) waitingCount() int {
 
 // updateAll runs the first write, then n more side by side while the
 // first commits, and returns each write's error (the first's at 0).
-func updateAll(s *Store, n int, write func(i int) func(*State)) []error {
+func updateAll(s *Store, n int, write func(i int) func(*Tx)) []error {
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -61,8 +61,8 @@ func updateAll(s *Store, n int, write func(i int) func(*State)) []error {
 	return errs
 }
 
-func createStore(i int) func(*State) {
-	return func(st *State) { st.CreateOplogStore(oplogStore(fmt.Sprintf("g%d", i), i+1)) }
+func createStore(i int) func(*Tx) {
+	return func(st *Tx) { st.CreateOplogStore(oplogStore(fmt.Sprintf("g%d", i), i+1)) }
 }
 
 func TestWritersWaitingTogetherAreCommittedInOneBatch(t *testing.T) {
@@ -119,9 +119,9 @@ func TestAFailedBatchFailsEachOfItsWritesAndAppliesNone(t *testing.T) {
 func TestAPanicInOneChangeFailsItsBatchAndAppliesNone(t *testing.T) {
 	s, path := openStore(t)
 	holdFirstCommit(t, s, 3, func(int64) bool { return false })
-	errs := updateAll(s, 3, func(i int) func(*State) {
+	errs := updateAll(s, 3, func(i int) func(*Tx) {
 		if i == 2 {
-			return func(st *State) {
+			return func(st *Tx) {
 				st.CreateOplogStore(oplogStore("half", 1))
 				panic("bug")
 			}
@@ -209,7 +209,7 @@ func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
 	}
 	held, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
-	go func() { s.Update(func(*State) { close(held); <-release }); close(done) }()
+	go func() { s.Update(func(*Tx) { close(held); <-release }); close(done) }()
 	<-held
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
@@ -219,7 +219,7 @@ func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
 			defer wg.Done()
 			fn := createStore(i)
 			if i == 1 {
-				fn = func(*State) { panic("bug") }
+				fn = func(*Tx) { panic("bug") }
 			}
 			_, errs[i] = s.Update(fn)
 		}()
@@ -267,9 +267,9 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 	})
 	held, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
-	go func() { s.Update(func(*State) { close(held); <-release }); close(done) }()
+	go func() { s.Update(func(*Tx) { close(held); <-release }); close(done) }()
 	<-held
-	fns := []func(*State){createStore(1), func(st *State) { st.ResetTo(s.Seed(), start) }, createStore(2)}
+	fns := []func(*Tx){createStore(1), func(st *Tx) { st.ResetTo(s.Seed(), start) }, createStore(2)}
 	var wg sync.WaitGroup
 	for i, fn := range fns {
 		wg.Add(1)
@@ -303,11 +303,11 @@ func TestAWriteRunByAnotherReturnsWithoutWaitingForReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	held, release := make(chan struct{}), make(chan struct{})
-	go s.Update(func(*State) { close(held); <-release })
+	go s.Update(func(*Tx) { close(held); <-release })
 	<-held
 	readerIn, readerOut := make(chan struct{}), make(chan struct{})
 	defer close(readerOut)
-	lead := func(st *State) {
+	lead := func(st *Tx) {
 		createStore(1)(st)
 		// A reader that comes while the batch holds the lock gets it next.
 		go s.View(func(*State) { close(readerIn); <-readerOut })

@@ -19,8 +19,9 @@ import (
 // operations the write endpoints call once their request has been checked,
 // and the checks of its fixtures. The maps behind the lookups stay the
 // store's own: a handler finds a resource by a lookup and changes it only
-// through an operation, which records the change for the state file and
-// tells the alert engine what concerns it. An operation that makes a record
+// through an operation, whose primitives record the change (txn.go): the
+// state file, the readers' replica and the alert engine (Engine.process)
+// each take what concerns them from that record. An operation that makes a record
 // from a request's body keeps the body as the record's members: the caller
 // must not change the body afterwards.
 

@@ -29,7 +29,7 @@ func (s *State) replicate() *State {
 		principals: make(map[string]*Principal, len(s.principals)),
 		apiKeys:    make(map[string]*APIKey, len(s.apiKeys)), keyOrder: slices.Clone(s.keyOrder),
 		alerts: make(map[string]*AlertSet, len(s.alerts)), alertByID: make(map[string]*AlertRec, len(s.alertByID)),
-		alertConfigs: cloneLists(s.alertConfigs), configAlerts: map[string][]*AlertRec{},
+		alertConfigs:   cloneLists(s.alertConfigs),
 		globalAlertIDs: make(map[string]*AlertRec, len(s.globalAlertIDs)), globalConfigs: s.globalConfigs.clone(),
 		backupConfigs: maps.Clone(s.backupConfigs), configOrder: slices.Clone(s.configOrder),
 		clusters: cloneLists(s.clusters), snapshots: cloneLists(s.snapshots), csSnapshots: cloneLists(s.csSnapshots),

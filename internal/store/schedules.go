@@ -35,7 +35,7 @@ func (sched *schedule) record() *scheduleRecord {
 // resumeSchedules gives the active alerts of recs (by alert id) their
 // schedules back, each target next due at its first time after now:
 // what fell due while the server was stopped is not sent.
-func (s *State) resumeSchedules(recs map[string]*scheduleRecord, now time.Time) {
+func (e *Engine) resumeSchedules(s *State, recs map[string]*scheduleRecord, now time.Time) {
 	for _, id := range rules.SortedKeys(recs) {
 		rec := recs[id]
 		r := s.alertByID[id]
@@ -53,10 +53,10 @@ func (s *State) resumeSchedules(recs map[string]*scheduleRecord, now time.Time) 
 			sched.targets = append(sched.targets, &notifyTarget{NotificationSpec: newNotificationSpec(m),
 				notified: i < len(rec.Notified) && rec.Notified[i]})
 		}
-		s.addSchedule(sched)
+		e.addSchedule(sched)
 		for i, t := range sched.targets {
 			if at, ok := t.dueAfter(r.created, now); ok {
-				s.enqueue(sched, i, at)
+				e.enqueue(sched, i, at)
 			}
 		}
 	}

@@ -11,8 +11,8 @@ import (
 // public key.
 func newKey(s *Store) (string, error) {
 	var pub string
-	_, err := s.Update(func(st *State) {
-		k, rerr := st.CreateAPIKey(firstProject(st), "signed in", []string{"GROUP_READ_ONLY"}, time.Now())
+	_, err := s.Update(func(st *Tx) {
+		k, rerr := st.CreateAPIKey(firstProject(st.State), "signed in", []string{"GROUP_READ_ONLY"}, time.Now())
 		if rerr == nil {
 			pub = k.Principal.Name
 		}
@@ -24,8 +24,8 @@ func TestSignInKnowsAKeyOnceItIsCommittedAndNotBefore(t *testing.T) {
 	s, _ := openStore(t)
 	failCommits(s, func(*statelog.Batch) error { return errUnwritable })
 	refused := ""
-	s.Update(func(st *State) {
-		k, _ := st.CreateAPIKey(firstProject(st), "refused", nil, time.Now())
+	s.Update(func(st *Tx) {
+		k, _ := st.CreateAPIKey(firstProject(st.State), "refused", nil, time.Now())
 		refused = k.Principal.Name
 	})
 	failCommits(s, nil)
@@ -40,7 +40,7 @@ func TestSignInKnowsAKeyOnceItIsCommittedAndNotBefore(t *testing.T) {
 	if !ok || in.Principal == nil || in.Secret == "" || !in.Unlisted {
 		t.Errorf("a committed key: %+v, %v", in, ok)
 	}
-	if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), time.Now()) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.ResetTo(s.Seed(), time.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := s.SignIn(pub); ok {
@@ -56,7 +56,7 @@ func TestSignInDoesNotWaitForTheDataLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	held, release := make(chan struct{}), make(chan struct{})
-	go s.Update(func(*State) { close(held); <-release })
+	go s.Update(func(*Tx) { close(held); <-release })
 	<-held
 	defer close(release)
 	got := make(chan bool, 1)
@@ -82,7 +82,7 @@ func TestSignInUnlistedFollowsTheAccessList(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func() error {
-		_, err := s.Update(func(st *State) {
+		_, err := s.Update(func(st *Tx) {
 			k := st.Principal(pub).Key
 			st.AddAccessEntries(k, []string{"10.0.0.1"}, []any{map[string]any{"ipAddress": "10.0.0.1"}}, time.Now())
 		})
@@ -102,7 +102,7 @@ func TestSignInUnlistedFollowsTheAccessList(t *testing.T) {
 	if in, _ := s.SignIn(pub); in.Unlisted {
 		t.Error("a key with an access list entry is unlisted")
 	}
-	if _, err := s.Update(func(st *State) { st.RemoveAccessEntry(st.Principal(pub).Key, "10.0.0.1") }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.RemoveAccessEntry(st.Principal(pub).Key, "10.0.0.1") }); err != nil {
 		t.Fatal(err)
 	}
 	if in, _ := s.SignIn(pub); !in.Unlisted {

@@ -219,7 +219,7 @@ func (s *Store) AddKeys(keys []Key) error {
 		return &KeyError{err}
 	}
 	var addErr error
-	if _, err := s.Update(func(st *State) { addErr = st.addKeys(keys, s.clock.Now()) }); err != nil {
+	if _, err := s.Update(func(tx *Tx) { addErr = tx.addKeys(keys, s.clock.Now()) }); err != nil {
 		return err
 	}
 	if addErr != nil {

@@ -62,7 +62,7 @@ func TestKeysGivenAtStartJoinTheFirstOrganization(t *testing.T) {
 				t.Errorf("round %d: keys of the first organization %v", round, inOrg)
 			}
 		})
-		if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); err != nil {
+		if _, err := s.Update(func(st *Tx) { st.ResetTo(s.Seed(), start) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,7 +149,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var id string
-	s.Update(func(st *State) {
+	s.Update(func(st *Tx) {
 		k := st.Principal("ci").Key
 		id = k.ID
 		st.AddAccessEntries(k, []string{"10.0.0.0/8"}, []any{map[string]any{"cidrBlock": "10.0.0.0/8"}}, start)
@@ -183,10 +183,10 @@ func TestSeedFromDataIsWhatResetGoesBackTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Update(func(st *State) { st.CreateOplogStore(oplogStore("seeded", 5)) })
+	s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("seeded", 5)) })
 	s.SeedFromData()
-	s.Update(func(st *State) { st.CreateOplogStore(oplogStore("later", 5)) })
-	s.Update(func(st *State) { st.ResetTo(s.Seed(), start) })
+	s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("later", 5)) })
+	s.Update(func(st *Tx) { st.ResetTo(s.Seed(), start) })
 	s.View(func(st *State) {
 		if st.OplogStores().Get("seeded") == nil || st.OplogStores().Get("later") != nil {
 			t.Errorf("after reset: seeded %v, later %v", st.OplogStores().Get("seeded"), st.OplogStores().Get("later"))

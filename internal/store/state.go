@@ -21,7 +21,6 @@ type State struct {
 	alerts         map[string]*AlertSet // by project
 	alertByID      map[string]*AlertRec
 	alertConfigs   map[string]*Ordered[*AlertConfig] // by project
-	configAlerts   map[string][]*AlertRec
 	globalAlerts   *AlertSet
 	globalAlertIDs map[string]*AlertRec
 	globalConfigs  *Ordered[*AlertConfig]
@@ -36,7 +35,6 @@ type State struct {
 	snapshotStores *Ordered[*S3Store]
 	backupJobs     map[string]*BackupJobConfig // by project
 
-	engine engineState
 	// staleAlerts are the alert sets whose index a change left to be
 	// built anew (AlertSet.add), once, before the change is over.
 	staleAlerts []*AlertSet
@@ -55,7 +53,7 @@ func newState(f *Fixtures, now time.Time) *State {
 		orgs: map[string]*Org{}, projects: map[string]*Project{},
 		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
 		alerts: map[string]*AlertSet{}, alertByID: map[string]*AlertRec{},
-		alertConfigs: map[string]*Ordered[*AlertConfig]{}, configAlerts: map[string][]*AlertRec{},
+		alertConfigs:   map[string]*Ordered[*AlertConfig]{},
 		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: newOrdered[*AlertConfig](),
 		backupConfigs: map[string]*BackupConfig{}, clusters: map[string]*Ordered[*Cluster]{},
 		snapshots:   map[string]*Ordered[*Snapshot]{},
@@ -72,7 +70,6 @@ func newState(f *Fixtures, now time.Time) *State {
 	s.loadClusters(f)
 	s.loadS3Stores(f)
 	s.loadBackupJobConfigs(f)
-	s.resumeSchedules(f.schedules, now)
 	s.ch = &Changes{}
 	return s
 }
@@ -85,16 +82,15 @@ func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
 	lists[k].put(r)
 }
 
-// ResetTo replaces all the data with the fixtures f (which it does not
-// change) and marks it all to be committed.
-func (s *State) ResetTo(f *Fixtures, now time.Time) {
+// resetTo replaces all the data with the fixtures f (which it takes
+// over) and marks it all to be committed (Tx.ResetTo).
+func (s *State) resetTo(f *Fixtures, now time.Time) {
 	ch := s.ch
-	*s = *newState(f.Clone(), now)
+	*s = *newState(f, now)
 	s.ch = ch
 	ch.dropWrite() // what the write changed before is gone with the rest
 	ch.setAll()
 	ch.reset = true
-	s.prepare(now)
 }
 
 // reindexAlerts builds the index of the alert sets that changes left
@@ -106,14 +102,6 @@ func (s *State) reindexAlerts() {
 	s.staleAlerts = nil
 }
 
-// prepare does before the data is served what the first requests would
-// otherwise wait for, in proportion to the data: opening the TRACKING
-// alerts already due, and indexing the active alerts for the engine.
-func (s *State) prepare(now time.Time) {
-	s.PromoteAll(now)
-	s.activeIndex()
-}
-
 // alertRecord is the record that indexes an alert; one without a creation
 // time was created now.
 func (s *State) alertRecord(a *AlertDoc, now time.Time) AlertRec {
@@ -121,75 +109,6 @@ func (s *State) alertRecord(a *AlertDoc, now time.Time) AlertRec {
 		a = a.with(func(d doc) { d["created"] = rules.FormatTime(now) })
 	}
 	return AlertRec{Cur: a, Status: a.Status, created: a.Created, Project: a.GroupID}
-}
-
-// scheduleTracking computes, for every TRACKING alert of set, when it opens.
-func (s *State) scheduleTracking(set *AlertSet, project string) {
-	for _, r := range set.items {
-		if r.Status != statusTracking {
-			continue
-		}
-		cfgID := r.Cur.AlertConfigID
-		s.configAlerts[cfgID] = append(s.configAlerts[cfgID], r)
-		set.schedule(r, s.openTime(r, project))
-	}
-}
-
-// openTime is when a TRACKING alert opens: its creation plus the smallest
-// delayMin of its configuration's notifications (docs/api.md, Alert).
-func (s *State) openTime(r *AlertRec, project string) time.Time {
-	cfg := s.configOf(r.Cur.AlertConfigID, project)
-	if cfg == nil {
-		return time.Time{}
-	}
-	return r.created.Add(cfg.smallestDelay())
-}
-
-// anyDue reports whether a TRACKING alert may be due to open by now.
-func (s *State) anyDue(now time.Time) bool {
-	if s.globalAlerts.due(now) {
-		return true
-	}
-	for _, set := range s.alerts {
-		if set.due(now) {
-			return true
-		}
-	}
-	return false
-}
-
-// PromoteAll opens every TRACKING alert whose delay has passed.
-func (s *State) PromoteAll(now time.Time) {
-	s.promote(s.globalAlerts, now)
-	for _, set := range s.alerts {
-		s.promote(set, now)
-	}
-}
-
-// promote opens the TRACKING alerts of set whose delay has passed.
-func (s *State) promote(set *AlertSet, now time.Time) {
-	if set == nil {
-		return
-	}
-	set.promote(now, func(r *AlertRec) {
-		s.setAlert(r, r.Cur.withTimes("status", statusOpen, "updated", rules.FormatTime(r.openAt)))
-	})
-}
-
-// rescheduleConfig recomputes open times after a configuration changed.
-func (s *State) rescheduleConfig(cfgID, project string) {
-	set := s.globalAlerts
-	if project != "" {
-		set = s.alerts[project]
-	}
-	if set == nil {
-		return
-	}
-	for _, r := range s.configAlerts[cfgID] {
-		if r.Status == statusTracking && r.Project == project {
-			set.schedule(r, s.openTime(r, project))
-		}
-	}
 }
 
 // Fixtures writes the data back out as fixtures (for --state and export).

@@ -73,7 +73,8 @@ type Store struct {
 	waiting   []*write // writers waiting for the batch that runs them (Update)
 	leading   bool     // a writer is running a batch, or is about to
 
-	st *State
+	st  *State
+	eng *Engine // the alert engine beside st
 	// unreadable is set when a failed commit could not be undone (undo):
 	// st may then hold what the log does not (the replica does not).
 	unreadable *UnreadableError
@@ -103,7 +104,7 @@ type Outcome struct {
 	Notes      []*Notification
 	Deliveries []*Delivery
 	Pending    bool
-	// Reset: the data went back to its seed (State.ResetTo), so what the
+	// Reset: the data went back to its seed (Tx.ResetTo), so what the
 	// server keeps beside it goes too; Notes came after.
 	Reset bool
 	// PublishPanic: the publisher (Store.Publish) panicked on this
@@ -171,13 +172,13 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 
 // Open starts the store from the log when it holds data, else from seed,
 // which is then committed to the log (if any). A reset (see Seed and
-// State.ResetTo) goes back to seed, or, with logIsSeed and a log holding
+// Tx.ResetTo) goes back to seed, or, with logIsSeed and a log holding
 // data, to what it held.
 func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
 	s := &Store{seed: seed, log: log, clock: clock, readBack: readBackPace{now: time.Now}}
-	s.st = newState(seed.Clone(), clock.Now())
+	s.start(seed.Clone())
 	if log == nil {
-		s.st.prepare(clock.Now())
+		s.eng.prepare(s.st, clock.Now())
 		s.st.ch.take() // opened before anyone could listen
 		s.refreshSignIns()
 		return s, nil
@@ -198,14 +199,23 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 		// (replicate): at a million alerts, a fifth of a restart.
 		readers := make(chan *State)
 		go func(f *Fixtures) { readers <- newState(f, clock.Now()) }(data.Clone())
-		s.st = newState(data, clock.Now())
+		s.start(data)
 		s.published = <-readers
 	}
-	if _, err := s.Update(func(st *State) { st.prepare(clock.Now()) }); err != nil {
+	if _, err := s.Update(func(tx *Tx) { tx.prepare(clock.Now()) }); err != nil {
 		return nil, err
 	}
 	s.refreshSignIns()
 	return s, nil
+}
+
+// start makes the writers' data from f (which it takes over), and the
+// engine beside it, resuming the schedules f holds (under mu, or before
+// the store is shared).
+func (s *Store) start(f *Fixtures) {
+	now := s.clock.Now()
+	s.st = newState(f, now)
+	s.eng = newEngine(s.st, f.schedules, now)
 }
 
 // SavedClock is the clock the store last saved in log, to resume: a
@@ -352,7 +362,7 @@ func viewing(fn func(*State), st *State) (err error) {
 // beside a panicking fn stay applied). fn may thus run on another
 // writer's goroutine: it must not block, and must not call runtime.Goexit
 // (should it, its batch fails the same way).
-func (s *Store) Update(fn func(*State)) (Outcome, error) {
+func (s *Store) Update(fn func(*Tx)) (Outcome, error) {
 	w := &write{fn: fn, done: make(chan struct{})}
 	s.waitingMu.Lock()
 	s.waiting = append(s.waiting, w)
@@ -404,7 +414,7 @@ func (s *Store) lead(leader *write) {
 func (s *Store) noteNextOpening() {
 	next := int64(math.MaxInt64)
 	if s.unreadable == nil {
-		if at, ok := s.st.nextOpening(); ok {
+		if at, ok := s.eng.nextOpening(); ok {
 			next = at.UnixMicro()
 		}
 	}
@@ -412,12 +422,12 @@ func (s *Store) noteNextOpening() {
 }
 
 // Scheduled reports whether raised alerts have anything left to do in
-// time (State.Scheduled), in the writers' data: the readers' replica has
+// time (Engine.Scheduled), in the writers' data: the readers' replica has
 // no engine.
 func (s *Store) Scheduled() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.unreadable == nil && s.st.Scheduled()
+	return s.unreadable == nil && s.eng.Scheduled()
 }
 
 // Publish has the store call fn with the outcome of each write once it is
@@ -431,7 +441,7 @@ func (s *Store) Publish(fn func(Outcome)) { s.publish = fn }
 // write is a writer waiting for its fn to be run and committed; out and
 // err are set, under mu, by whoever runs it.
 type write struct {
-	fn   func(*State)
+	fn   func(*Tx)
 	out  Outcome
 	err  error
 	done chan struct{} // closed once out and err are set, or to lead
@@ -601,8 +611,8 @@ func (s *Store) undo() {
 	}
 	s.unreadable = nil
 	s.readBack.wait = 0
-	s.st = newState(data, s.clock.Now())
-	s.st.activeIndex()
+	s.start(data)
+	s.eng.activeIndex(s.st)
 }
 
 // The pace of the tries to read the log back (UnreadableError).
@@ -634,31 +644,41 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 		if now.UnixMicro() < s.nextOpening.Load() {
 			return Outcome{}, nil
 		}
-		return s.Update(func(st *State) { st.PromoteAll(now) })
+		return s.Update(func(tx *Tx) { tx.PromoteAll(now) })
 	}
-	due := false
-	if err := s.View(func(st *State) { due = st.anyDue(now) }); err != nil || !due {
-		return Outcome{}, err
+	s.mu.RLock()
+	due := s.eng.anyDue(now)
+	s.mu.RUnlock()
+	if !due {
+		return Outcome{}, nil
 	}
-	return s.Update(func(st *State) { st.PromoteAll(now) })
+	return s.Update(func(tx *Tx) { tx.PromoteAll(now) })
 }
 
-// runLocked runs fn (under mu) and takes what it set off in the engine.
-func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
+// runLocked runs fn (under mu), then the engine's reaction to what its
+// operations changed (Engine.process, at the clock's time), and takes
+// what the write set off in the engine.
+func (s *Store) runLocked(fn func(*Tx)) (out Outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			// What the fn set off goes with it, not to the next write.
-			s.st.takeNotifications()
+			s.eng.takeNotifications()
 			s.st.ch.dropWrite()
 			out, err = Outcome{}, &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	s.st.ch.begin()
-	fn(s.st)
-	out.Changes = s.st.ch.write()
-	out.Notes, out.Deliveries = s.st.takeNotifications()
-	out.Reset = s.st.ch.reset
-	out.Pending = s.st.Scheduled()
+	ch := s.st.ch
+	ch.begin()
+	fn(&Tx{State: s.st, eng: s.eng})
+	if changes := ch.write(); len(changes) > 0 {
+		restore := ch.as(ByEngine)
+		s.eng.process(s.st, changes, s.clock.Now())
+		restore()
+	}
+	out.Changes = ch.write()
+	out.Notes, out.Deliveries = s.eng.takeNotifications()
+	out.Reset = ch.reset
+	out.Pending = s.eng.Scheduled()
 	return out, nil
 }
 
@@ -668,7 +688,7 @@ func (s *Store) runLocked(fn func(*State)) (out Outcome, err error) {
 func (s *Store) takeBatch() (b *statelog.Batch, recs []Change, all bool, err error) {
 	recs, all = s.st.ch.take()
 	if all {
-		recs = s.st.allRecords()
+		recs = append(s.st.allRecords(), s.eng.records()...)
 	}
 	if len(recs) == 0 && !all && !s.clockMoved() {
 		return nil, nil, false, nil

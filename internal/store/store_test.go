@@ -60,7 +60,7 @@ func oplogStore(id string, maxConns int) doc {
 
 func TestUpdateIsOnDiskWhenItReturns(t *testing.T) {
 	s, path := openStore(t)
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("o1", 5)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("o1", 5)) }); err != nil {
 		t.Fatal(err)
 	}
 	got := onDisk(t, s, path).OplogStores().Get("o1")
@@ -78,7 +78,7 @@ func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
 			defer wg.Done()
 			for i := range 25 {
 				id := fmt.Sprintf("w%d", w)
-				_, err := s.Update(func(st *State) {
+				_, err := s.Update(func(st *Tx) {
 					if st.OplogStores().Get(id) == nil {
 						st.CreateOplogStore(oplogStore(id, i+1))
 					} else {
@@ -107,7 +107,7 @@ func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
 
 func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
 	s, _ := openStore(t)
-	_, err := s.Update(func(*State) { panic("bug") })
+	_, err := s.Update(func(*Tx) { panic("bug") })
 	var perr *PanicError
 	if !errors.As(err, &perr) || perr.Value != "bug" || len(perr.Stack) == 0 {
 		t.Fatalf("Update: %v", err)
@@ -117,7 +117,7 @@ func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) })
+		_, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("after", 1)) })
 		done <- err
 	}()
 	select {
@@ -176,7 +176,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 		doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
 	s, path := openStoreWith(t, f)
 	var host, rs *AlertRec
-	out, err := s.Update(func(st *State) {
+	out, err := s.Update(func(st *Tx) {
 		host = st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
 		rs = st.Apply(Condition{Project: project, Event: "REPLICA_SET", Target: Target{ReplicaSetName: "rs0"}}, start)[0]
 		st.RunUntil(start)
@@ -185,7 +185,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 		t.Fatalf("before the restart: %+v %v", out.Notes, err)
 	}
 	again := restarted(t, s, path)
-	out, err = again.Update(func(st *State) { st.RunUntil(start.Add(20 * time.Minute)) })
+	out, err = again.Update(func(st *Tx) { st.RunUntil(start.Add(20 * time.Minute)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 	failCommits(s, func(*statelog.Batch) error { committing <- true; <-release; return nil })
 	written := make(chan error, 1)
 	go func() {
-		_, err := s.Update(func(st *State) {
+		_, err := s.Update(func(st *Tx) {
 			st.CreateOplogStore(oplogStore("waiting", 1))
 			st.AcknowledgeAlert(st.Alert(alert), "2027-01-01T00:00:00Z", "syncing", "me", start)
 		})
@@ -274,7 +274,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 		return Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: Target{HostnameAndPort: host}, Resolved: resolved}
 	}
 	var one, two *AlertRec
-	if _, err := s.Update(func(st *State) {
+	if _, err := s.Update(func(st *Tx) {
 		one = st.Apply(agent("agent1:8080", false), start)[0]
 		two = st.Apply(agent("agent2:8080", false), start)[0]
 	}); err != nil {
@@ -282,7 +282,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 	}
 	again := restarted(t, s, path)
 	var closed []*AlertRec
-	again.Update(func(st *State) { closed = st.Apply(agent("agent2:8080", true), start) })
+	again.Update(func(st *Tx) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
 		t.Errorf("agent2 back closed %d alerts, want its own %s (agent1's is %s)", len(closed), two.Cur.ID, one.Cur.ID)
 	}
@@ -292,7 +292,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 // change lands on that data, not on the reset's.
 func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 	s, path := openStore(t)
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	failCommits(s, func(b *statelog.Batch) error {
@@ -301,7 +301,7 @@ func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 		}
 		return nil
 	})
-	if _, err := s.Update(func(st *State) { st.ResetTo(s.Seed(), start) }); !errors.Is(err, errUnwritable) {
+	if _, err := s.Update(func(st *Tx) { st.ResetTo(s.Seed(), start) }); !errors.Is(err, errUnwritable) {
 		t.Fatalf("a reset whose commit failed: %v", err)
 	}
 	s.View(func(st *State) {
@@ -309,7 +309,7 @@ func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 			t.Error("a failed reset was applied in memory")
 		}
 	})
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	disk := onDisk(t, s, path)
@@ -325,7 +325,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 	s, path := openStore(t)
 	var batches []*statelog.Batch
 	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return errUnwritable })
-	_, err := s.Update(func(st *State) {
+	_, err := s.Update(func(st *Tx) {
 		st.CreateOplogStore(oplogStore("unwritten", 1))
 		s.clock.Advance(time.Hour)
 	})
@@ -342,7 +342,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 		t.Errorf("the clock stayed moved by a change that failed: %s", s.clock.Now())
 	}
 	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return nil })
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	if last := batches[len(batches)-1]; last.ReplaceAll || len(last.Records) != 1 {
@@ -386,14 +386,14 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	s, path := openStore(t)
 	now := start
 	s.readBack.now = func() time.Time { return now }
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	faulty := s.log.(*statelog.Faulty)
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
 	var cerr *CommitError
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed", 1)) }); !errors.As(err, &cerr) {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); !errors.As(err, &cerr) {
 		t.Fatalf("the failed write: %v, want a CommitError", err)
 	}
 	var uerr *UnreadableError
@@ -405,21 +405,21 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 		t.Fatalf("a read after it: %v, want the data as on disk", err)
 	}
 	ran := false
-	if _, err := s.Update(func(*State) { ran = true }); !errors.As(err, &uerr) || ran {
+	if _, err := s.Update(func(*Tx) { ran = true }); !errors.As(err, &uerr) || ran {
 		t.Fatalf("a write after it: %v (ran: %t), want an UnreadableError and nothing run", err, ran)
 	}
 
 	faulty.FailReads(nil)
 	faulty.FailCommits(nil)
 	now = now.Add(maxReadBackWait) // the next read-back is due
-	if _, err := s.Update(func(st *State) {
+	if _, err := s.Update(func(st *Tx) {
 		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
 			t.Error("once the file reads back, the writers' data is not what the file holds")
 		}
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("later", 1)) }); err != nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("later", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	assertStores(t, s, path, map[string]bool{"kept": true, "failed": false, "later": true})
@@ -436,7 +436,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	faulty := s.log.(*statelog.Faulty)
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed", 1)) }); err == nil {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); err == nil {
 		t.Fatal("the write whose commit failed was answered as applied")
 	}
 	faulty.FailCommits(nil)
@@ -452,7 +452,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 			}); err != nil {
 				t.Fatalf("a read while the file is unreadable: %v, want the data as on disk", err)
 			}
-			if _, err := s.Update(func(*State) {}); !errors.As(err, &uerr) {
+			if _, err := s.Update(func(*Tx) {}); !errors.As(err, &uerr) {
 				t.Fatalf("a write while the file is unreadable: %v, want an UnreadableError", err)
 			}
 		}
@@ -475,7 +475,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	}
 	faulty.FailReads(nil)
 	now = now.Add(maxReadBackWait)
-	if _, err := s.Update(func(st *State) {
+	if _, err := s.Update(func(st *Tx) {
 		if st.OplogStores().Get("failed") != nil {
 			t.Error("the write whose commit failed is in the data once the file reads back")
 		}
@@ -486,13 +486,13 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
 	var cerr *CommitError
-	if _, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("failed again", 1)) }); !errors.As(err, &cerr) {
+	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed again", 1)) }); !errors.As(err, &cerr) {
 		t.Fatalf("a write whose commit fails once the file read back: %v, want a CommitError", err)
 	}
 	faulty.FailCommits(nil)
 	faulty.FailReads(nil)
 	now = now.Add(firstReadBackWait)
-	if _, err := s.Update(func(*State) {}); err != nil {
+	if _, err := s.Update(func(*Tx) {}); err != nil {
 		t.Fatalf("a write %v after a new failure, with the file readable: %v", firstReadBackWait, err)
 	}
 }

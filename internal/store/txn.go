@@ -32,7 +32,20 @@ type Change struct {
 	// *APIKey or a *schedule, which change in place and are read when
 	// committed, as they are then.
 	Rec any
+	// By is who changed it: ByOperation when any operation of the write
+	// did, which is what the engine reacts to (Engine.process).
+	By Origin
 }
+
+// Origin says who made a change.
+type Origin uint8
+
+const (
+	// ByOperation: a named operation of the data, as a request made it.
+	ByOperation Origin = iota
+	// ByEngine: the alert engine, by a command (Tx) or a reaction.
+	ByEngine
+)
 
 // Changes records the changes of a batch's writes: each write's in the
 // order its records first changed, each record once a write, as the
@@ -41,6 +54,7 @@ type Changes struct {
 	list  []Change
 	start int               // where the running write's changes start
 	at    map[recordRef]int // the running write's changes by record, once they are many
+	by    Origin            // who is changing the data now
 	// all: everything changed (a reset, a new state file); reset: ResetTo
 	// ran in the running write; signIns: an API key or user changed in a
 	// way sign-in sees since the sign-ins were last refreshed.
@@ -70,9 +84,10 @@ func (c *Changes) note(kind, key string, rec any) {
 	}
 	if i := c.find(kind, key); i >= 0 {
 		c.list[i].Rec = rec
+		c.list[i].By = min(c.list[i].By, c.by) // an operation's, if any operation's
 		return
 	}
-	c.list = append(c.list, Change{Kind: kind, Key: key, Rec: rec})
+	c.list = append(c.list, Change{Kind: kind, Key: key, Rec: rec, By: c.by})
 	if n := len(c.list) - c.start; n > changesScanned {
 		if c.at == nil {
 			c.at = map[recordRef]int{}
@@ -103,9 +118,16 @@ func (c *Changes) find(kind, key string) int {
 	return -1
 }
 
+// as has the changes made until restore is called recorded as by's.
+func (c *Changes) as(by Origin) (restore func()) {
+	was := c.by
+	c.by = by
+	return func() { c.by = was }
+}
+
 // begin starts a write's changes.
 func (c *Changes) begin() {
-	c.start, c.reset = len(c.list), false
+	c.start, c.reset, c.by = len(c.list), false, ByOperation
 	if len(c.at) > 0 {
 		// A long clock move notes many records; the map is not kept that big.
 		if len(c.at) > 4096 {
@@ -152,7 +174,7 @@ func merge(list []Change) []Change {
 	for _, ch := range list {
 		ref := recordRef{ch.Kind, ch.Key}
 		if i, ok := at[ref]; ok {
-			out[i].Rec = ch.Rec
+			out[i].Rec, out[i].By = ch.Rec, min(out[i].By, ch.By)
 			continue
 		}
 		at[ref] = len(out)
@@ -216,14 +238,54 @@ func alertKind(r *AlertRec) string {
 	return "alerts"
 }
 
-// setAlert gives a stored alert its new document.
+// setAlert gives a stored alert its new document; its place among its
+// set's statuses follows the document's.
 func (s *State) setAlert(r *AlertRec, d *AlertDoc) {
 	r.Cur = d
+	s.setStatus(r, d.Status)
 	s.ch.put(alertKind(r), d.ID, d)
 }
 
-// addAlert records a new alert, once it is in its set.
-func (s *State) addAlert(r *AlertRec) { s.ch.put(alertKind(r), r.Cur.ID, r.Cur) }
+// setStatus moves an alert to status in its set's index.
+func (s *State) setStatus(r *AlertRec, status string) {
+	set := s.globalAlerts
+	if r.Project != "" {
+		set = s.alerts[r.Project]
+	}
+	set.setStatus(r, status)
+}
+
+// raiseAlert adds a new alert, of its project or global, created now
+// unless it says otherwise.
+func (s *State) raiseAlert(d *AlertDoc, global bool, now time.Time) *AlertRec {
+	rec := s.alertRecord(d, now)
+	r := &rec
+	set := s.globalAlerts
+	if global {
+		r.Project = ""
+		s.globalAlertIDs[r.Cur.ID] = r
+	} else {
+		if s.alerts[r.Project] == nil {
+			s.alerts[r.Project] = newAlertSet(nil)
+		}
+		set = s.alerts[r.Project]
+		s.alertByID[r.Cur.ID] = r
+	}
+	if set.add(r) {
+		s.staleAlerts = append(s.staleAlerts, set)
+	}
+	s.ch.put(alertKind(r), r.Cur.ID, r.Cur)
+	return r
+}
+
+// alertOf is the stored alert a change of kind "alerts" or "globalAlerts"
+// names, nil for none.
+func (s *State) alertOf(kind, id string) *AlertRec {
+	if kind == "globalAlerts" {
+		return s.globalAlertIDs[id]
+	}
+	return s.alertByID[id]
+}
 
 // putKey records that an API key, or its access list, changed.
 func (s *State) putKey(k *APIKey) { s.ch.put("apiKeys", k.ID, k) }
@@ -239,7 +301,8 @@ func (s *State) putSchedule(sched *schedule) { s.ch.put(schedulesKind, sched.rec
 // removeSchedule records that an alert's schedule ended.
 func (s *State) removeSchedule(id string) { s.ch.put(schedulesKind, id, nil) }
 
-// allRecords is every record of the data, to write it whole.
+// allRecords is every record of the data, to write it whole (with the
+// engine's: Engine.records).
 func (s *State) allRecords() (recs []Change) {
 	f := s.Fixtures()
 	lists := f.lists()
@@ -258,9 +321,6 @@ func (s *State) allRecords() (recs []Change) {
 				recs = append(recs, Change{Kind: kind, Key: recordKey(kind, d), Rec: d})
 			}
 		}
-	}
-	for r, sched := range s.engine.schedules {
-		recs = append(recs, Change{Kind: schedulesKind, Key: r.Cur.ID, Rec: sched})
 	}
 	return recs
 }

@@ -29,22 +29,22 @@ func TestChangesKeepFirstOrderAndLastState(t *testing.T) {
 		c.put("alerts", "a", 2)
 		c.put("alerts", "b", 1)
 		first := c.write()
-		want := []Change{{"alerts", "a", 2}, {"alertConfigs", "c", 1}}
-		if got := first[:2]; !slices.Equal(got, want) || len(first) != 3+many || first[len(first)-1] != (Change{"alerts", "b", 1}) {
+		want := []Change{{Kind: "alerts", Key: "a", Rec: 2}, {Kind: "alertConfigs", Key: "c", Rec: 1}}
+		if got := first[:2]; !slices.Equal(got, want) || len(first) != 3+many || first[len(first)-1] != (Change{Kind: "alerts", Key: "b", Rec: 1}) {
 			t.Fatalf("%d more: the write's changes are %v", many, first)
 		}
 		c.begin()
 		c.put("alerts", "b", 2)
 		c.put("alerts", "a", nil)
 		c.put("alerts", "a", 3)
-		if got := c.write(); !slices.Equal(got, []Change{{"alerts", "b", 2}, {"alerts", "a", 3}}) {
+		if got := c.write(); !slices.Equal(got, []Change{{Kind: "alerts", Key: "b", Rec: 2}, {Kind: "alerts", Key: "a", Rec: 3}}) {
 			t.Fatalf("%d more: the second write's changes are %v", many, got)
 		}
 		recs, all := c.take()
-		if all || len(recs) != 3+many || recs[0] != (Change{"alerts", "a", 3}) || recs[len(recs)-1] != (Change{"alerts", "b", 2}) {
+		if all || len(recs) != 3+many || recs[0] != (Change{Kind: "alerts", Key: "a", Rec: 3}) || recs[len(recs)-1] != (Change{Kind: "alerts", Key: "b", Rec: 2}) {
 			t.Fatalf("%d more: the batch's changes are %v (all %v)", many, recs, all)
 		}
-		if first[0] != (Change{"alerts", "a", 2}) {
+		if first[0] != (Change{Kind: "alerts", Key: "a", Rec: 2}) {
 			t.Errorf("%d more: the first write's changes became %v", many, first[0])
 		}
 		if recs, _ := c.take(); len(recs) != 0 {
@@ -94,7 +94,7 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 	}); err != nil || id == "" {
 		t.Fatalf("no open alert to acknowledge (%v)", err)
 	}
-	_, err := s.Update(func(st *State) {
+	_, err := s.Update(func(st *Tx) {
 		st.AcknowledgeAlert(st.Alert(id), rules.FormatTime(start.Add(time.Hour)), "", "me", start)
 		panic("a bug")
 	})
@@ -102,7 +102,7 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 	if !errors.As(err, &perr) {
 		t.Fatalf("the panicking write answered %v", err)
 	}
-	out, err := s.Update(func(st *State) { st.CreateOplogStore(oplogStore("o-1", 1)) })
+	out, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("o-1", 1)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 // A reset changes everything: it is committed whole, and its outcome says
 // so, with none of what the write changed before it.
 func TestAResetChangesAll(t *testing.T) {
-	st := newState(DemoFixtures(start), start)
+	st := newTx(DemoFixtures(start), start)
 	st.ch.begin()
 	st.CreateOplogStore(oplogStore("o-1", 1))
 	st.ResetTo(DemoFixtures(start), start)
@@ -170,7 +170,7 @@ func checkLog(t *testing.T, s *Store, when string) {
 		t.Fatalf("%s: the state file read back has %d lines, the data %d", when, len(g), len(w))
 	}
 	scheds := map[string]*scheduleRecord{}
-	for r, sched := range s.st.engine.schedules {
+	for r, sched := range s.eng.schedules {
 		scheds[r.Cur.ID] = sched.record()
 	}
 	w, _ := json.Marshal(scheds)
@@ -181,4 +181,23 @@ func checkLog(t *testing.T, s *Store, when string) {
 	if !bytes.Equal(w, g) {
 		t.Fatalf("%s: the state file's schedules are\n%s\nthe engine's\n%s", when, g, w)
 	}
+}
+
+// newTx is a write on the data of f (which it takes over) at now, with
+// its engine, as the Store runs one, but without a Store: for tests of the
+// data and the engine alone. What its operations change, the engine
+// reacts to when react is called.
+func newTx(f *Fixtures, now time.Time) *Tx {
+	st := newState(f, now)
+	return &Tx{State: st, eng: newEngine(st, f.schedules, now)}
+}
+
+// react has the engine react to what the operations changed since the
+// last call, at now.
+func (tx *Tx) react(now time.Time) {
+	changes := tx.ch.write()
+	tx.ch.begin()
+	restore := tx.ch.as(ByEngine)
+	defer restore()
+	tx.eng.process(tx.State, changes, now)
 }
