@@ -117,7 +117,7 @@ MODEL_STEPS ?= 60
 ## fuzz: run every Go fuzz target for FUZZTIME each (make test runs their
 ## seeds), and the engine's model-based test on MODEL_CHECKS cases.
 fuzz:
-	$(GO) test -count=1 -run '^TestEngineAgainstModel$$' ./internal/store -rapid.checks=$(MODEL_CHECKS) -rapid.steps=$(MODEL_STEPS)
+	$(GO) test -count=1 -run '^TestEngineAgainstModel$$' ./internal/store/engine -rapid.checks=$(MODEL_CHECKS) -rapid.steps=$(MODEL_STEPS)
 	@for pkg in $$($(GO) list ./...); do 	  for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do 	    echo "== $$pkg $$fn"; 	    $(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; 	  done; 	done
 
 clean:

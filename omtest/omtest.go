@@ -60,6 +60,7 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // Option sets up a server started by NewServer.
@@ -172,7 +173,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	s.srv, err = server.New(server.Options{Fixtures: fixtures, Keys: keys, Clock: clock, BaseURL: s.root + api.BasePath, NonceTTL: neverStale})
 	if err != nil {
 		s.httpServer.Listener.Close()
-		if keyErr := (*store.KeyError)(nil); c.hasKey && errors.As(err, &keyErr) {
+		if keyErr := (*model.KeyError)(nil); c.hasKey && errors.As(err, &keyErr) {
 			t.Fatalf("omtest.NewServer: WithKey(%q, ...): %v", c.publicKey, keyErr)
 		}
 		t.Fatalf("omtest.NewServer: starting the server: %v", err)
@@ -214,27 +215,27 @@ func (c *config) clock() (*store.Clock, error) {
 }
 
 // data is the data the options ask for, at the clock's time now.
-func (c *config) data(now time.Time) (*store.Fixtures, error) {
+func (c *config) data(now time.Time) (*model.Fixtures, error) {
 	switch {
 	case c.demo && c.hasFixtures:
 		return nil, fmt.Errorf("WithDemo and WithFixtures(%q) both give the data: use one of them", c.fixtures)
 	case c.demo:
-		return store.DemoFixtures(now), nil
+		return model.DemoFixtures(now), nil
 	case c.hasFixtures:
-		f, err := store.LoadFixtures(c.fixtures)
+		f, err := model.LoadFixtures(c.fixtures)
 		if err != nil {
 			return nil, fmt.Errorf("WithFixtures: %v", err)
 		}
 		return f, nil
 	}
-	return store.DefaultFixtures(), nil
+	return model.DefaultFixtures(), nil
 }
 
 // chooseOwner sets the key of the server's client and controls, the
 // first project and its organization; it returns the key the server is to
 // add (as omctl server --key adds one): WithKey's, or one of its own when
 // the data has no GLOBAL_OWNER key.
-func (s *Server) chooseOwner(f *store.Fixtures, c *config) []store.Key {
+func (s *Server) chooseOwner(f *model.Fixtures, c *config) []model.Key {
 	if len(f.Projects) > 0 {
 		s.projectID, _ = f.Projects[0]["id"].(string)
 		s.orgID, _ = f.Projects[0]["orgId"].(string)
@@ -253,11 +254,11 @@ func (s *Server) chooseOwner(f *store.Fixtures, c *config) []store.Key {
 	if c.hasKey {
 		s.publicKey, s.privateKey = c.publicKey, c.privateKey
 	} else {
-		fresh := store.DefaultFixtures().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
+		fresh := model.DefaultFixtures().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
 		s.publicKey, _ = fresh["publicKey"].(string)
 		s.privateKey, _ = fresh["privateKey"].(string)
 	}
-	return []store.Key{{PublicKey: s.publicKey, PrivateKey: s.privateKey}}
+	return []model.Key{{PublicKey: s.publicKey, PrivateKey: s.privateKey}}
 }
 
 // isGlobalOwner says whether a fixture's API key has the GLOBAL_OWNER role.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
 )
 
 func TestCreateAPIKeyThenUseIt(t *testing.T) {
@@ -56,7 +56,7 @@ func TestAPIKeyRules(t *testing.T) {
 func TestAtMost500KeysPerOrganization(t *testing.T) {
 	e := newEnv(t)
 	// The fixture's org A has 4 keys (reader, monitor, orgowner, listed).
-	e.s.store.Update(func(st *store.Tx) {
+	e.s.store.Update(func(st *engine.Tx) {
 		for i := 0; i < rules.MaxAPIKeysPerOrg-4; i++ {
 			if _, err := st.CreateAPIKey(projA, fmt.Sprintf("key %d", i), []string{"GROUP_READ_ONLY"}, start); err != nil {
 				t.Fatalf("key %d: %v", i, err)

@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // challenge writes the 401 of docs/api.md (Authentication), exactly as real clients parse it.
@@ -22,7 +22,7 @@ func (s *Server) challenge(w http.ResponseWriter, stale bool) {
 
 // authenticate checks the digest credentials of r. It answers the
 // challenge itself and returns nil when they are missing or wrong.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *store.Principal {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) *model.Principal {
 	header := r.Header.Get("Authorization")
 	cred, ok := parseDigest(header)
 	if !ok || cred.Nonce == "" || cred.Response == "" {

@@ -8,7 +8,8 @@ import (
 	"slices"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // access is what an endpoint needs of its caller (docs/api.md, Roles).
@@ -45,7 +46,7 @@ var projectWriters = map[access][]string{
 // authorize checks the caller may do need in project (or org), giving
 // 401 NOT_IN_GROUP to a caller with no role there and 401
 // USER_UNAUTHORIZED to one whose roles are not enough.
-func authorize(p *store.Principal, need access, project, org string) *apiError {
+func authorize(p *model.Principal, need access, project, org string) *apiError {
 	hasGlobal := false
 	for _, r := range p.Roles {
 		if r.Org == "" && r.Group == "" && api.OneOf(r.Name, api.GlobalRoles) {
@@ -105,7 +106,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		c.caller = in.Principal // no list to check, nothing to count
 		return nil
 	}
-	return s.withData(func(st *store.Tx) *apiError {
+	return s.withData(func(st *engine.Tx) *apiError {
 		// The data may have been reset since the caller was authenticated.
 		p := st.Principal(c.caller.Name)
 		if p == nil || p.Key == nil {
@@ -122,7 +123,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 }
 
 // hasGlobalRole reports whether the caller has any global role.
-func hasGlobalRole(p *store.Principal) bool {
+func hasGlobalRole(p *model.Principal) bool {
 	for _, r := range p.Roles {
 		if r.Org == "" && r.Group == "" && api.OneOf(r.Name, api.GlobalRoles) {
 			return true
@@ -134,7 +135,7 @@ func hasGlobalRole(p *store.Principal) bool {
 // readsProject reports whether the caller reads a project: a project role
 // in it, or any global role. Organization roles do not reach projects
 // (docs/api.md, Lists and reads: who may call them).
-func readsProject(p *store.Principal, project string) bool {
+func readsProject(p *model.Principal, project string) bool {
 	for _, r := range p.Roles {
 		if r.Group == project {
 			return true
@@ -145,7 +146,7 @@ func readsProject(p *store.Principal, project string) bool {
 
 // inOrg reports whether the caller is in an organization: a role in it or
 // in one of its projects, or any global role.
-func inOrg(p *store.Principal, org string, st *store.State) bool {
+func inOrg(p *model.Principal, org string, st *model.State) bool {
 	for _, r := range p.Roles {
 		if r.Org == org || r.Group != "" && st.Project(r.Group) != nil && st.Project(r.Group).OrgID == org {
 			return true

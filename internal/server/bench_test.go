@@ -14,16 +14,17 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // benchServer holds n alerts in one project, a quarter of them OPEN.
 func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	f := store.DefaultFixtures()
+	f := model.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
 	statuses := []string{api.StatusOpen, api.StatusClosed, api.StatusClosed, api.StatusClosed}
 	for i := 0; i < n; i++ {
-		f.Alerts = append(f.Alerts, store.NewAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
+		f.Alerts = append(f.Alerts, model.NewAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
 			"status": statuses[i%4], "created": rules.FormatTime(start.Add(time.Duration(i) * time.Second))}))
 	}
 	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start)})
@@ -51,9 +52,9 @@ func BenchmarkListAlertsPage(b *testing.B) {
 			{"status=OPEN&itemsPerPage=200&pageNum=1..", api.StatusOpen, 200},
 		} {
 			b.Run(fmt.Sprintf("alerts=%d/%s", n, q.name), func(b *testing.B) {
-				var set *store.AlertSet
-				s.store.View(func(st *store.State) { set = st.ProjectAlerts(project) })
-				f := store.AlertFilter{Status: q.status}
+				var set *model.AlertSet
+				s.store.View(func(st *model.State) { set = st.ProjectAlerts(project) })
+				f := model.AlertFilter{Status: q.status}
 				_, total := set.Page(f, 0, 0)
 				pages := max(1, total/q.size)
 				b.ReportAllocs()
@@ -126,7 +127,7 @@ func loadedServer(b *testing.B, n int) (*Server, string, [2]string) {
 		b.Fatal(err)
 	}
 	file.Close()
-	f, err := store.LoadFixtures(path)
+	f, err := model.LoadFixtures(path)
 	if err != nil {
 		b.Fatal(err)
 	}

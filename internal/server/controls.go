@@ -11,7 +11,8 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // controlHandlers pairs every test control of internal/api but GetHealth
@@ -125,7 +126,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	var firstAttempts sync.WaitGroup
 	for done := false; !done; {
 		began := time.Now()
-		err := s.change(func(st *store.Tx) *apiError {
+		err := s.change(func(st *engine.Tx) *apiError {
 			var reached time.Time
 			reached, done = st.RunSlice(target, time.Now().Add(clockSlice))
 			s.clock.Set(reached)
@@ -182,7 +183,7 @@ func (s *Server) nonceClock() time.Time {
 // took the soak's writes past 100 ms (docs/performance.md).
 const clockSlice = 5 * time.Millisecond
 
-func authorizeGlobalOwner(p *store.Principal) *apiError {
+func authorizeGlobalOwner(p *model.Principal) *apiError {
 	for _, r := range p.Roles {
 		if r.Org == "" && r.Group == "" && r.Name == "GLOBAL_OWNER" {
 			return nil

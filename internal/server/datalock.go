@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // locked runs a handler with the data (c.st): a GET only reads, so GETs
@@ -26,7 +28,7 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 			firstAttempts = &sync.WaitGroup{}
 			defer firstAttempts.Wait()
 		}
-		return s.change(func(tx *store.Tx) *apiError {
+		return s.change(func(tx *engine.Tx) *apiError {
 			tx.PromoteAll(s.clock.Now())
 			c.st, c.tx = tx.State, tx
 			return h(c)
@@ -37,13 +39,13 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 		return s.storeFailed(err)
 	}
 	s.afterChange(out, nil)
-	return s.reading(func(st *store.State) *apiError { c.st = st; return h(c) })
+	return s.reading(func(st *model.State) *apiError { c.st = st; return h(c) })
 }
 
 // reading runs fn with the data under the read lock.
-func (s *Server) reading(fn func(*store.State) *apiError) *apiError {
+func (s *Server) reading(fn func(*model.State) *apiError) *apiError {
 	var aerr *apiError
-	if err := s.store.View(func(st *store.State) { aerr = fn(st) }); err != nil {
+	if err := s.store.View(func(st *model.State) { aerr = fn(st) }); err != nil {
 		return s.storeFailed(err)
 	}
 	return aerr
@@ -53,14 +55,14 @@ func (s *Server) reading(fn func(*store.State) *apiError) *apiError {
 // the state file before returning, so nothing is answered 2xx before it
 // is on disk. Notifications fn recorded are in the log when it returns;
 // their webhooks are queued for the delivery workers.
-func (s *Server) withData(fn func(*store.Tx) *apiError) *apiError { return s.change(fn, nil) }
+func (s *Server) withData(fn func(*engine.Tx) *apiError) *apiError { return s.change(fn, nil) }
 
 // change is withData; the first attempt of each webhook delivery fn
 // queued is counted in firstAttempts (when not nil), for the caller to
 // wait for.
-func (s *Server) change(fn func(*store.Tx) *apiError, firstAttempts *sync.WaitGroup) *apiError {
+func (s *Server) change(fn func(*engine.Tx) *apiError, firstAttempts *sync.WaitGroup) *apiError {
 	var aerr *apiError
-	out, err := s.store.Update(func(tx *store.Tx) { aerr = fn(tx) })
+	out, err := s.store.Update(func(tx *engine.Tx) { aerr = fn(tx) })
 	if err != nil {
 		return s.storeFailed(err)
 	}

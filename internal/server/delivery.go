@@ -3,7 +3,8 @@ package server
 import (
 	"sync"
 
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // Webhook deliveries leave once the data lock is released (docs/server.md,
@@ -18,7 +19,7 @@ func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 // The first attempt of each one queued is counted in firstAttempts (when
 // not nil); one the queue has no room for is FAILED at once, and needs no
 // body.
-func (s *Server) deliver(ds []*store.Delivery, firstAttempts *sync.WaitGroup) {
+func (s *Server) deliver(ds []*engine.Delivery, firstAttempts *sync.WaitGroup) {
 	if len(ds) == 0 {
 		return
 	}
@@ -26,7 +27,7 @@ func (s *Server) deliver(ds []*store.Delivery, firstAttempts *sync.WaitGroup) {
 	now := s.clock.Now()
 	for _, d := range ds {
 		s.hooks.send(d, firstAttempts, func() []byte {
-			return alertJSON(&store.AlertRec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
+			return alertJSON(&model.AlertRec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
 		})
 	}
 }

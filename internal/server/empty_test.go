@@ -12,6 +12,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // allEmptyFixture has what signing in needs and every other key of a
@@ -32,18 +33,18 @@ const allEmptyFixture = `{
 func TestEveryGetAnswersOnAnyData(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		fixtures func(t *testing.T) *store.Fixtures
+		fixtures func(t *testing.T) *model.Fixtures
 		empty    bool // lists of data other than the sign-ins are empty
 	}{
-		{"bare", func(*testing.T) *store.Fixtures { return nil }, true},
-		{"all empty", func(t *testing.T) *store.Fixtures {
-			f, err := store.ParseFixtures("all-empty.json", []byte(allEmptyFixture))
+		{"bare", func(*testing.T) *model.Fixtures { return nil }, true},
+		{"all empty", func(t *testing.T) *model.Fixtures {
+			f, err := model.ParseFixtures("all-empty.json", []byte(allEmptyFixture))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return f
 		}, true},
-		{"demo", func(*testing.T) *store.Fixtures { return store.DemoFixtures(start) }, false},
+		{"demo", func(*testing.T) *model.Fixtures { return model.DemoFixtures(start) }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := New(Options{Fixtures: c.fixtures(t), Clock: store.VirtualClock(start)})
@@ -223,7 +224,7 @@ func FuzzFixtureSections(f *testing.F) {
 			}
 		}
 		b.WriteString("}")
-		fx, err := store.ParseFixtures("f.json", []byte(b.String()))
+		fx, err := model.ParseFixtures("f.json", []byte(b.String()))
 		if err != nil {
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "f.json: ") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "runtime error") {

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // newEnvOptions is newEnvWith with options of the test's own.
 func newEnvOptions(t *testing.T, fixture string, opts Options) *env {
 	t.Helper()
-	f, err := store.ParseFixtures("fixture", []byte(fixture))
+	f, err := model.ParseFixtures("fixture", []byte(fixture))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -479,9 +481,9 @@ func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
 		if i%2 == 1 {
 			kind = "WEBHOOK"
 		}
-		l.add([]*store.Notification{{ID: fmt.Sprint(i), TypeName: kind}})
+		l.add([]*engine.Notification{{ID: fmt.Sprint(i), TypeName: kind}})
 	}
-	ids := func(ns []store.Notification) (out []string) {
+	ids := func(ns []engine.Notification) (out []string) {
 		for _, n := range ns {
 			out = append(out, n.ID)
 		}
@@ -490,7 +492,7 @@ func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
 	if page, total, _ := l.page(nil, 8, 5); total != 10 || fmt.Sprint(ids(page)) != "[8 9]" {
 		t.Errorf("unfiltered: %v of %d", ids(page), total)
 	}
-	hooks := func(n *store.Notification) bool { return n.TypeName == "WEBHOOK" }
+	hooks := func(n *engine.Notification) bool { return n.TypeName == "WEBHOOK" }
 	if page, total, _ := l.page(hooks, 1, 2); total != 5 || fmt.Sprint(ids(page)) != "[3 5]" {
 		t.Errorf("webhooks, second and third: %v of %d", ids(page), total)
 	}
@@ -502,7 +504,7 @@ func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
 // The log keeps its last entries, oldest first, and counts the others;
 // a log of size 0 keeps none.
 func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
-	ids := func(ns []store.Notification) (out []string) {
+	ids := func(ns []engine.Notification) (out []string) {
 		for _, n := range ns {
 			out = append(out, n.ID)
 		}
@@ -510,12 +512,12 @@ func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
 	}
 	l := newNotificationLog(3)
 	for i := range 8 {
-		l.add([]*store.Notification{{ID: fmt.Sprint(i)}})
+		l.add([]*engine.Notification{{ID: fmt.Sprint(i)}})
 	}
 	if page, total, dropped := l.page(nil, 0, 10); total != 3 || dropped != 5 || fmt.Sprint(ids(page)) != "[5 6 7]" {
 		t.Errorf("after 8 entries in a log of 3: %v of %d, %d dropped", ids(page), total, dropped)
 	}
-	if page, total, _ := l.page(func(n *store.Notification) bool { return n.ID != "6" }, 1, 10); total != 2 || fmt.Sprint(ids(page)) != "[7]" {
+	if page, total, _ := l.page(func(n *engine.Notification) bool { return n.ID != "6" }, 1, 10); total != 2 || fmt.Sprint(ids(page)) != "[7]" {
 		t.Errorf("filtered, from the second: %v of %d", ids(page), total)
 	}
 	l.clear()
@@ -523,7 +525,7 @@ func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
 		t.Errorf("after a reset: %v of %d, %d dropped", ids(page), total, dropped)
 	}
 	none := newNotificationLog(0)
-	none.add([]*store.Notification{{ID: "a"}, {ID: "b"}})
+	none.add([]*engine.Notification{{ID: "a"}, {ID: "b"}})
 	if _, total, dropped := none.page(nil, 0, 10); total != 0 || dropped != 2 {
 		t.Errorf("a log of size 0: %d kept, %d dropped", total, dropped)
 	}
@@ -532,7 +534,7 @@ func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
 // On the real clock, a restarted server goes on notifying the alerts it
 // raised before, without waiting for a request to wake it.
 func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
-	f, err := store.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	f, err := model.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
 	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
 	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,
@@ -551,8 +553,8 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	raised := time.Now()
-	if err := s.withData(func(st *store.Tx) *apiError {
-		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+	if err := s.withData(func(st *engine.Tx) *apiError {
+		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
 	}); err != nil {
@@ -589,7 +591,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 // resumed schedules) link to the URL the server listens at.
 func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	hook := newReceiver(t)
-	f, err := store.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	f, err := model.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
 	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
 	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,
@@ -602,8 +604,8 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent sync.WaitGroup
-	if err := s.change(func(st *store.Tx) *apiError {
-		st.Apply(store.Condition{Project: projA, Event: "HOST_DOWN", Target: store.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+	if err := s.change(func(st *engine.Tx) *apiError {
+		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
 	}, &sent); err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // fault is one fault to inject: as the controls show it, and as it is
@@ -176,7 +176,7 @@ func newFaultSet() *faultSet { return &faultSet{draw: rand.Float64} }
 func (fs *faultSet) add(f *fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	f.ID = store.NewObjectID()
+	f.ID = model.NewObjectID()
 	fs.faults = append(fs.faults, f)
 }
 

@@ -5,13 +5,13 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // renderConfig shows an alert configuration: the threshold kind that fits
 // its event type, and each notification with only its kind's fields, the
 // secrets redacted (docs/api.md, Notification).
-func (c *reqCtx) renderConfig(cfg *store.AlertConfig, self string) doc {
+func (c *reqCtx) renderConfig(cfg *model.AlertConfig, self string) doc {
 	out := cfg.Members()
 	if out["matchers"] == nil {
 		out["matchers"] = []any{} // in every answer, as the real ones (docs/api.md)
@@ -41,7 +41,7 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 
 // listConfigs writes a page of the configurations in o, whose self links
 // are under path.
-func (c *reqCtx) listConfigs(o *store.Ordered[*store.AlertConfig], path ...string) *apiError {
+func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (c *reqCtx) listConfigs(o *store.Ordered[*store.AlertConfig], path ...strin
 	return nil
 }
 
-func (s *Server) findAlertConfig(c *reqCtx, need access) (*store.AlertConfig, *apiError) {
+func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (s *Server) findAlertConfig(c *reqCtx, need access) (*store.AlertConfig, *a
 }
 
 // renderProjectConfig shows a configuration of a project.
-func (c *reqCtx) renderProjectConfig(cfg *store.AlertConfig) doc {
+func (c *reqCtx) renderProjectConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("groups", cfg.GroupID, "alertConfigs", cfg.ID))
 }
 
@@ -159,7 +159,7 @@ func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
 	return c.listConfigs(c.st.GlobalAlertConfigs(), "globalAlertConfigs")
 }
 
-func (s *Server) findGlobalConfig(c *reqCtx, need access) (*store.AlertConfig, *apiError) {
+func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, *apiError) {
 	if err := c.global(need); err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Server) findGlobalConfig(c *reqCtx, need access) (*store.AlertConfig, *
 }
 
 // renderGlobalConfig shows a global configuration.
-func (c *reqCtx) renderGlobalConfig(cfg *store.AlertConfig) doc {
+func (c *reqCtx) renderGlobalConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("globalAlertConfigs", cfg.ID))
 }
 

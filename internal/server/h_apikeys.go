@@ -6,12 +6,12 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // renderKey shows an API key with its private key masked, unless whole
 // (only in the answer to its creation: docs/api.md, API key).
-func (c *reqCtx) renderKey(k *store.APIKey, whole bool) doc {
+func (c *reqCtx) renderKey(k *model.APIKey, whole bool) doc {
 	out := k.Members()
 	if !whole {
 		out["privateKey"] = redactPrivateKey(k.Principal.Secret)
@@ -26,7 +26,7 @@ func redactPrivateKey(s string) string {
 	return "********-****-****-" + strings.Repeat("*", 8) + s[len(s)-4:]
 }
 
-func firstOrg(k *store.APIKey) string {
+func firstOrg(k *model.APIKey) string {
 	orgs := rules.SortedKeys(k.Orgs)
 	if len(orgs) == 0 {
 		return ""
@@ -68,7 +68,7 @@ func (c *reqCtx) orgOfKeys() (string, *apiError) {
 	return org, nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *store.APIKey, *apiError) {
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, *apiError) {
 	org, err := c.orgOfKeys()
 	if err != nil {
 		return "", nil, err
@@ -109,7 +109,7 @@ func (s *Server) listAccessList(c *reqCtx) *apiError {
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) writeAccessList(c *reqCtx, org string, k *store.APIKey) *apiError {
+func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) *apiError {
 	p, err := c.page()
 	if err != nil {
 		return err
@@ -153,14 +153,14 @@ func (s *Server) getAPIKey(c *reqCtx) *apiError {
 }
 
 // renderOrgKey shows a key, masked, as one of org's.
-func (c *reqCtx) renderOrgKey(org string, k *store.APIKey) doc {
+func (c *reqCtx) renderOrgKey(org string, k *model.APIKey) doc {
 	out := c.renderKey(k, false)
 	return withLinks(out, c.resourceHref("orgs", org, "apiKeys", k.ID))
 }
 
 // findAccessEntry finds the key of the path, then its entry {entry}: an
 // address or a CIDR block naming the entry that stands for the same block.
-func (s *Server) findAccessEntry(c *reqCtx) (string, *store.APIKey, string, *store.AccessListEntry, *apiError) {
+func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *model.AccessListEntry, *apiError) {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return "", nil, "", nil, err
@@ -199,6 +199,6 @@ func (s *Server) deleteAccessListEntry(c *reqCtx) *apiError {
 	return nil
 }
 
-func (c *reqCtx) renderAccessEntry(org string, k *store.APIKey, e *store.AccessListEntry) doc {
+func (c *reqCtx) renderAccessEntry(org string, k *model.APIKey, e *model.AccessListEntry) doc {
 	return withLinks(e.Members(), c.resourceHref("orgs", org, "apiKeys", k.ID, "accessList", e.Address()))
 }

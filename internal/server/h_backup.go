@@ -5,10 +5,10 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
-func (s *Server) findBackupConfig(c *reqCtx, need access) (*store.BackupConfig, *apiError) {
+func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -23,7 +23,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (*store.BackupConfig, 
 }
 
 // renderBackupConfig leaves the member fields to the member request.
-func (c *reqCtx) renderBackupConfig(cfg *store.BackupConfig, members bool) doc {
+func (c *reqCtx) renderBackupConfig(cfg *model.BackupConfig, members bool) doc {
 	out := cfg.Members()
 	delete(out, "password") // a credential: never returned
 	if !members {
@@ -99,7 +99,7 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *store.Ordered[*store.Snapshot], *apiError) {
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *model.Ordered[*model.Snapshot], *apiError) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
@@ -119,7 +119,7 @@ func (s *Server) listSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *store.Ordered[*store.Snapshot], path ...string) *apiError {
+func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...string) *apiError {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (c *reqCtx) listSnapshotDocs(o *store.Ordered[*store.Snapshot], path ...str
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *store.Ordered[*store.Snapshot], parent string) (*store.Snapshot, *apiError) {
+func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, *apiError) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
@@ -189,7 +189,7 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *store.Ordered[*store.Snapshot], *apiError) {
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model.Snapshot], *apiError) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
@@ -240,7 +240,7 @@ func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
 }
 
 // renderBackupJobConfig shows a backup jobs configuration, with a link to its project.
-func (c *reqCtx) renderBackupJobConfig(cfg *store.BackupJobConfig) doc {
+func (c *reqCtx) renderBackupJobConfig(cfg *model.BackupJobConfig) doc {
 	return withLinks(cfg.Members(), c.resourceHref("admin", "backup", "groups", cfg.ID), link(c.resourceHref("groups", cfg.ID), groupLinkRel))
 }
 

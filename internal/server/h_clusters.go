@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
-func (c *reqCtx) renderCluster(cl *store.Cluster) doc {
+func (c *reqCtx) renderCluster(cl *model.Cluster) doc {
 	return withLinks(cl.Members(), c.resourceHref("groups", cl.GroupID, "clusters", cl.ID))
 }
 

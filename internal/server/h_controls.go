@@ -9,7 +9,8 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // reportEvents reports conditions to the alert engine (api.ReportEvents)
@@ -30,8 +31,8 @@ func (s *Server) reportEvents(c *reqCtx) *apiError {
 	}
 	c.lastBase()
 	now := s.clock.Now()
-	var changed []*store.AlertRec
-	seen := map[*store.AlertRec]bool{}
+	var changed []*model.AlertRec
+	seen := map[*model.AlertRec]bool{}
 	for _, cond := range conds {
 		for _, r := range c.tx.Apply(cond, now) {
 			if !seen[r] {
@@ -76,15 +77,15 @@ func (s *Server) listNotifications(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	filters := map[string]func(*store.Notification) string{
-		"alertId": func(n *store.Notification) string { return n.AlertID }, "groupId": func(n *store.Notification) string { return n.GroupID },
-		"typeName": func(n *store.Notification) string { return n.TypeName }, "event": func(n *store.Notification) string { return n.Event },
+	filters := map[string]func(*engine.Notification) string{
+		"alertId": func(n *engine.Notification) string { return n.AlertID }, "groupId": func(n *engine.Notification) string { return n.GroupID },
+		"typeName": func(n *engine.Notification) string { return n.TypeName }, "event": func(n *engine.Notification) string { return n.Event },
 	}
-	var keep func(*store.Notification) bool
+	var keep func(*engine.Notification) bool
 	for k, get := range filters {
 		if v := q.Get(k); v != "" {
 			prev := keep
-			keep = func(n *store.Notification) bool { return get(n) == v && (prev == nil || prev(n)) }
+			keep = func(n *engine.Notification) bool { return get(n) == v && (prev == nil || prev(n)) }
 		}
 	}
 	page, total, dropped := s.notes.page(keep, p.Offset(), p.Size)
@@ -111,7 +112,7 @@ func withDropped(list []byte, dropped int, pretty bool) []byte {
 
 // parseConditions checks the body of ReportEvents: one object or
 // an array of them. A bad item refuses the whole body, naming its index.
-func parseConditions(v any) ([]store.Condition, *apiError) {
+func parseConditions(v any) ([]engine.Condition, *apiError) {
 	items, isList := v.([]any)
 	if !isList {
 		if _, isObj := v.(map[string]any); !isObj {
@@ -119,7 +120,7 @@ func parseConditions(v any) ([]store.Condition, *apiError) {
 		}
 		items = []any{v}
 	}
-	out := make([]store.Condition, 0, len(items))
+	out := make([]engine.Condition, 0, len(items))
 	for i, it := range items {
 		prefix := ""
 		if isList {
@@ -139,8 +140,8 @@ func parseConditions(v any) ([]store.Condition, *apiError) {
 	return out, nil
 }
 
-func parseCondition(m map[string]any, prefix string) (store.Condition, *apiError) {
-	var c store.Condition
+func parseCondition(m map[string]any, prefix string) (engine.Condition, *apiError) {
+	var c engine.Condition
 	_, isEvent := m["eventTypeName"]
 	_, isSample := m["metricName"]
 	if isEvent && isSample {
@@ -175,7 +176,7 @@ func parseCondition(m map[string]any, prefix string) (store.Condition, *apiError
 			f := c.Target.Field(k)
 			if f == nil {
 				return c, errBadRequest("INVALID_ATTRIBUTE",
-					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(store.TargetFields, ", ")), prefix+"target."+k)
+					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(model.TargetFields, ", ")), prefix+"target."+k)
 			}
 			s, isStr := t[k].(string)
 			if !isStr {

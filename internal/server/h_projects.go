@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // projectDefaults are the members a project shows when its fixture lacks
@@ -20,13 +20,13 @@ func projectDefaults() doc {
 	}
 }
 
-func (c *reqCtx) renderProject(p *store.Project) doc {
+func (c *reqCtx) renderProject(p *model.Project) doc {
 	out := projectDefaults()
 	maps.Copy(out, p.Members())
 	return withLinks(out, c.resourceHref("groups", p.ID))
 }
 
-func (c *reqCtx) renderOrg(o *store.Org) doc {
+func (c *reqCtx) renderOrg(o *model.Org) doc {
 	return withLinks(o.Members(), c.resourceHref("orgs", o.ID))
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // storeMembers is a store's members as the API shows them (docs/api.md,
@@ -15,7 +15,7 @@ import (
 // bytes, not an encoding of each store's members on every request, which
 // with large stores was most of the server's time under load
 // (docs/performance.md).
-func storeMembers(rec *store.S3Store, snapshot bool) []byte {
+func storeMembers(rec *model.S3Store, snapshot bool) []byte {
 	return rec.Rendered(func(members doc) []byte {
 		delete(members, "links") // a fixture's, pasted from a GET: ours replace it
 		if rec.AuthMethod == "IAM_ROLE" {
@@ -37,7 +37,7 @@ func storeMembers(rec *store.S3Store, snapshot bool) []byte {
 
 // appendStore appends a store of its kind as the API shows it, with its
 // self link.
-func (c *reqCtx) appendStore(dst []byte, rec *store.S3Store, snapshot bool) []byte {
+func (c *reqCtx) appendStore(dst []byte, rec *model.S3Store, snapshot bool) []byte {
 	kind := "oplog"
 	if snapshot {
 		kind = "snapshot"
@@ -46,9 +46,9 @@ func (c *reqCtx) appendStore(dst []byte, rec *store.S3Store, snapshot bool) []by
 }
 
 // oplogStoreJSON and snapshotStoreJSON show a store of their kind.
-func (c *reqCtx) oplogStoreJSON(rec *store.S3Store) []byte { return c.appendStore(nil, rec, false) }
+func (c *reqCtx) oplogStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, false) }
 
-func (c *reqCtx) snapshotStoreJSON(rec *store.S3Store) []byte { return c.appendStore(nil, rec, true) }
+func (c *reqCtx) snapshotStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, true) }
 
 func (s *Server) getOplogStore(c *reqCtx) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
@@ -170,7 +170,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 
 // listStores lists the stores of one kind, leaving out with
 // assignableOnly (the default) those whose assignmentEnabled is false.
-func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], snapshot bool) *apiError {
+func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) *apiError {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -178,8 +178,8 @@ func (c *reqCtx) listStores(o *store.Ordered[*store.S3Store], snapshot bool) *ap
 	if err != nil {
 		return err
 	}
-	all, _ := o.Page(store.Page{Num: 1, Size: o.Len()})
-	var shown []*store.S3Store
+	all, _ := o.Page(model.Page{Num: 1, Size: o.Len()})
+	var shown []*model.S3Store
 	for _, rec := range all {
 		if !flags["assignableOnly"] || rec.Assignable() {
 			shown = append(shown, rec)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -128,7 +129,7 @@ func newFaultyEnv(t *testing.T, fixture string) (*env, *statelog.Faulty) {
 // newEnvWith is a running server over fixture, on a virtual clock.
 func newEnvWith(t *testing.T, fixture string) *env {
 	t.Helper()
-	f, err := store.ParseFixtures("fixture", []byte(fixture))
+	f, err := model.ParseFixtures("fixture", []byte(fixture))
 	if err != nil {
 		t.Fatal(err)
 	}

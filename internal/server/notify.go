@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
 )
 
 // notificationLog keeps the last size notifications recorded since the
@@ -27,12 +27,12 @@ import (
 type notificationLog struct {
 	mu      sync.Mutex
 	size    int // at most this many entries (0: none)
-	ring    []*store.Notification
+	ring    []*engine.Notification
 	head    int // the oldest entry's index in ring, once ring is full
 	dropped int // dropped since the last reset
 	// finished is told of each delivery that ended, DELIVERED or FAILED,
 	// with a copy of its entry (the event stream's delivery events).
-	finished func(*store.Notification)
+	finished func(*engine.Notification)
 	sent     sentPayloads // what the last webhook deliveries sent
 }
 
@@ -44,7 +44,7 @@ func newNotificationLog(size int) *notificationLog {
 	return &notificationLog{size: max(size, 0)}
 }
 
-func (l *notificationLog) add(notes []*store.Notification) {
+func (l *notificationLog) add(notes []*engine.Notification) {
 	if len(notes) == 0 {
 		return // most requests: they need not wait for a listing
 	}
@@ -74,7 +74,7 @@ func (l *notificationLog) clear() {
 }
 
 // at is the i-th entry, oldest first (under mu).
-func (l *notificationLog) at(i int) *store.Notification {
+func (l *notificationLog) at(i int) *engine.Notification {
 	return l.ring[(l.head+i)%len(l.ring)]
 }
 
@@ -82,7 +82,7 @@ func (l *notificationLog) at(i int) *store.Notification {
 // nil) from the offset-th on, at most size of them, oldest first, how
 // many pass in all, and how many the log dropped. Only the page is
 // copied: the log may be long.
-func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size int) (out []store.Notification, total, dropped int) {
+func (l *notificationLog) page(keep func(*engine.Notification) bool, offset, size int) (out []engine.Notification, total, dropped int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := len(l.ring)
@@ -103,11 +103,11 @@ func (l *notificationLog) page(keep func(*store.Notification) bool, offset, size
 	return out, total, l.dropped
 }
 
-func (l *notificationLog) update(n *store.Notification, f func(*store.DeliveryState)) {
+func (l *notificationLog) update(n *engine.Notification, f func(*engine.DeliveryState)) {
 	l.mu.Lock()
 	was := n.Delivery.Status
 	f(&n.Delivery)
-	var done *store.Notification
+	var done *engine.Notification
 	if st := n.Delivery.Status; st != was && (st == "DELIVERED" || st == "FAILED") && l.finished != nil {
 		c := *n
 		done = &c
@@ -147,7 +147,7 @@ type webhooks struct {
 // hookJob is one attempt to make: the first (counted in first, when not
 // nil) or a retry.
 type hookJob struct {
-	d       *store.Delivery
+	d       *engine.Delivery
 	attempt int
 	first   *sync.WaitGroup
 }
@@ -229,7 +229,7 @@ func (w *webhooks) run(j hookJob) {
 		return
 	}
 	if j.attempt > len(webhookRetries) {
-		w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status = "FAILED" })
+		w.log.update(j.d.Note, func(s *engine.DeliveryState) { s.Status = "FAILED" })
 		return
 	}
 	time.AfterFunc(webhookRetries[j.attempt-1], func() {
@@ -251,7 +251,7 @@ func (w *webhooks) enqueue(j hookJob) bool {
 	default:
 	}
 	msg := fmt.Sprintf("the webhook queue was full (%d deliveries waiting; see --webhook-queue): not sent", cap(w.queue))
-	w.log.update(j.d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", msg })
+	w.log.update(j.d.Note, func(s *engine.DeliveryState) { s.Status, s.LastError = "FAILED", msg })
 	return false
 }
 
@@ -293,9 +293,9 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 // send queues d, whose body is made by body unless the delivery fails
 // at once (a destination not allowed, a full queue); the first attempt
 // of a queued delivery is counted in first (when not nil).
-func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []byte) {
+func (w *webhooks) send(d *engine.Delivery, first *sync.WaitGroup, body func() []byte) {
 	if err := w.allowed(d.URL); err != nil {
-		w.log.update(d.Note, func(s *store.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
+		w.log.update(d.Note, func(s *engine.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
 	}
 	if cap(w.queue) > 0 && len(w.queue) == cap(w.queue) {
@@ -313,10 +313,10 @@ func (w *webhooks) send(d *store.Delivery, first *sync.WaitGroup, body func() []
 }
 
 // attempt makes one attempt and reports whether it was delivered.
-func (w *webhooks) attempt(d *store.Delivery, n int) bool {
+func (w *webhooks) attempt(d *engine.Delivery, n int) bool {
 	req, err := http.NewRequestWithContext(w.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
-		w.log.update(d.Note, func(s *store.DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
+		w.log.update(d.Note, func(s *engine.DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
 		return false
 	}
 	req.Header.Set("Content-Type", "application/json")
@@ -334,13 +334,13 @@ func (w *webhooks) attempt(d *store.Delivery, n int) bool {
 		} else if errors.Is(err, syscall.ECONNREFUSED) {
 			msg = "the receiver refused the connection"
 		}
-		w.log.update(d.Note, func(s *store.DeliveryState) { s.Attempts, s.LastError = n, msg })
+		w.log.update(d.Note, func(s *engine.DeliveryState) { s.Attempts, s.LastError = n, msg })
 		return false
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
 	ok := res.StatusCode >= 200 && res.StatusCode < 300
-	w.log.update(d.Note, func(s *store.DeliveryState) {
+	w.log.update(d.Note, func(s *engine.DeliveryState) {
 		s.Attempts, s.LastResponseCode = n, res.StatusCode
 		if ok {
 			s.Status, s.LastError = "DELIVERED", ""

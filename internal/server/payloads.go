@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
 )
 
 // What the last webhook deliveries sent, for the page's notifications
@@ -36,7 +36,7 @@ const (
 
 // signature is the X-MMS-Signature of a delivery's body: base64 of its
 // HMAC-SHA1 keyed by the secret ("" without one).
-func signature(d *store.Delivery) string {
+func signature(d *engine.Delivery) string {
 	if d.Secret == "" {
 		return ""
 	}
@@ -47,7 +47,7 @@ func signature(d *store.Delivery) string {
 
 // keep remembers what a delivery sends, dropping the oldest beyond the
 // bounds.
-func (p *sentPayloads) keep(d *store.Delivery) {
+func (p *sentPayloads) keep(d *engine.Delivery) {
 	if len(d.Body) > maxSentPayloadBytes {
 		return
 	}
@@ -70,7 +70,7 @@ func (p *sentPayloads) keep(d *store.Delivery) {
 
 // show adds to a copy of a notification what its delivery sent, when
 // still kept.
-func (p *sentPayloads) show(n *store.Notification) {
+func (p *sentPayloads) show(n *engine.Notification) {
 	p.mu.Lock()
 	sent, ok := p.byID[n.ID]
 	p.mu.Unlock()

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // readRequestBody reads the whole body, at most maxBodyBytes of it, so
@@ -158,9 +158,9 @@ func (c *reqCtx) readObject() (doc, *apiError) {
 }
 
 // page reads the paging of a list request.
-func (c *reqCtx) page() (store.Page, *apiError) {
+func (c *reqCtx) page() (model.Page, *apiError) {
 	q := c.r.URL.Query()
-	p := store.Page{Num: 1, Size: api.DefaultItemsPerPage}
+	p := model.Page{Num: 1, Size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -211,12 +211,12 @@ func (c *reqCtx) strictBool(name string, def bool) (bool, *apiError) {
 
 // listQuery checks the query of a list: its boolean parameters, then
 // its paging (includeCount is accepted on every list).
-func (c *reqCtx) listQuery(bools ...string) (store.Page, map[string]bool, *apiError) {
+func (c *reqCtx) listQuery(bools ...string) (model.Page, map[string]bool, *apiError) {
 	flags := map[string]bool{}
 	for _, name := range append(bools, "includeCount") {
 		v, err := c.strictBool(name, true)
 		if err != nil {
-			return store.Page{}, nil, err
+			return model.Page{}, nil, err
 		}
 		flags[name] = v
 	}
@@ -225,7 +225,7 @@ func (c *reqCtx) listQuery(bools ...string) (store.Page, map[string]bool, *apiEr
 }
 
 // pageOf is one page of items, and how many there are in all.
-func pageOf[T any](items []T, p store.Page) ([]T, int) {
+func pageOf[T any](items []T, p model.Page) ([]T, int) {
 	start := min(p.Offset(), len(items))
 	end := min(start+p.Size, len(items))
 	return items[start:end], len(items)

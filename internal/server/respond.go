@@ -10,18 +10,19 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // reqCtx is what every handler knows about its request.
 type reqCtx struct {
 	r      *http.Request
 	s      *Server
-	caller *store.Principal
+	caller *model.Principal
 	// st is the data while the handler runs under the store's lock; tx,
 	// for a change, the write with the alert engine's commands.
-	st       *store.State
-	tx       *store.Tx
+	st       *model.State
+	tx       *engine.Tx
 	pretty   bool
 	envelope bool
 
@@ -127,7 +128,7 @@ func (c *reqCtx) fail(err *apiError) {
 
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
-func (c *reqCtx) list(items []map[string]any, total int, p store.Page) {
+func (c *reqCtx) list(items []map[string]any, total int, p model.Page) {
 	raws := make([][]byte, len(items))
 	for i, d := range items {
 		raws[i] = rules.EncodeJSON(d)
@@ -136,7 +137,7 @@ func (c *reqCtx) list(items []map[string]any, total int, p store.Page) {
 }
 
 // listRaw writes a list of items already encoded, copying their bytes once.
-func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
+func (c *reqCtx) listRaw(items [][]byte, total int, p model.Page) {
 	size := 0
 	for _, it := range items {
 		size += len(it) + 1
@@ -146,7 +147,7 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p store.Page) {
 
 // listAppend writes a list of n items that appendItem writes straight into
 // the answer, about size bytes in all.
-func (c *reqCtx) listAppend(n, size, total int, p store.Page, appendItem func(b []byte, i int) []byte) {
+func (c *reqCtx) listAppend(n, size, total int, p model.Page, appendItem func(b []byte, i int) []byte) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
 		q := c.r.URL.Query()

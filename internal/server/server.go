@@ -18,13 +18,15 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // Options configure a Server.
 type Options struct {
 	// Fixtures is the data to start from; nil starts with one organization,
 	// one project and one GLOBAL_OWNER key (see DefaultFixtures).
-	Fixtures *store.Fixtures
+	Fixtures *model.Fixtures
 	// Clock is the server's time; nil follows the system clock.
 	Clock *store.Clock
 	// NonceTTL is how long a digest nonce stays fresh (default 5 minutes).
@@ -67,8 +69,8 @@ type Options struct {
 	BaseURL string
 	// Keys are API keys to serve besides the data's, with credentials the
 	// caller chose (omctl server --key): keys of the first organization,
-	// added to the data and to what a reset goes back to (store.Key).
-	Keys []store.Key
+	// added to the data and to what a reset goes back to (model.Key).
+	Keys []model.Key
 	// StreamQueue is how many events a reader of GET /_omctl/stream may
 	// have waiting before it is dropped (default 4096).
 	StreamQueue int
@@ -120,7 +122,7 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	defaultSeed := opts.Fixtures == nil
 	if defaultSeed {
-		opts.Fixtures = store.DefaultFixtures()
+		opts.Fixtures = model.DefaultFixtures()
 	}
 	if opts.Clock == nil {
 		opts.Clock = store.RealClock()
@@ -225,7 +227,7 @@ func (s *Server) logf(format string, a ...any) {
 // Reset puts the data back to the loaded fixtures, as POST /_omctl/reset
 // does.
 func (s *Server) Reset() error {
-	if err := s.withData(func(tx *store.Tx) *apiError { s.resetLocked(tx); return nil }); err != nil {
+	if err := s.withData(func(tx *engine.Tx) *apiError { s.resetLocked(tx); return nil }); err != nil {
 		return err
 	}
 	return nil
@@ -234,7 +236,7 @@ func (s *Server) Reset() error {
 // resetLocked puts the data back to the loaded fixtures; once that is
 // committed, published forgets the notifications, journal and faults,
 // under the data lock so no request sees one without the other.
-func (s *Server) resetLocked(tx *store.Tx) {
+func (s *Server) resetLocked(tx *engine.Tx) {
 	tx.ResetTo(s.store.Seed(), s.clock.Now())
 }
 
@@ -258,9 +260,9 @@ func (s *Server) published(out store.Outcome) {
 
 // Credentials lists the keys and users of the data being served, for the
 // start-up banner: with a state file they may differ from the fixtures.
-func (s *Server) Credentials() []store.Credential {
-	var creds []store.Credential
-	s.view(func(st *store.State) { creds = st.CredentialFixtures().Credentials() })
+func (s *Server) Credentials() []model.Credential {
+	var creds []model.Credential
+	s.view(func(st *model.State) { creds = st.CredentialFixtures().Credentials() })
 	return creds
 }
 
@@ -274,15 +276,15 @@ func (s *Server) SeedFromData() {
 }
 
 // Fixtures returns the current data in fixture form.
-func (s *Server) Fixtures() *store.Fixtures {
-	f := &store.Fixtures{}
-	s.view(func(st *store.State) { f = st.Fixtures().Clone() })
+func (s *Server) Fixtures() *model.Fixtures {
+	f := &model.Fixtures{}
+	s.view(func(st *model.State) { f = st.Fixtures().Clone() })
 	return f
 }
 
 // view reads the data outside a request, logging a read that failed (a
 // bug: fn panicked) and reporting whether it ran to the end.
-func (s *Server) view(fn func(*store.State)) bool {
+func (s *Server) view(fn func(*model.State)) bool {
 	if err := s.store.View(fn); err != nil {
 		s.logf("%v", err)
 		return false

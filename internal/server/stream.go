@@ -13,6 +13,8 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // GET /_omctl/stream (docs/server.md, Event stream): each change the
@@ -50,9 +52,9 @@ type streamEvent struct {
 	kind string
 	at   time.Time // the server's clock when it was made
 	// alert, note, entry or now, by kind.
-	alert store.AlertRec
-	note  *store.Notification // a copy: the log's entry changes later
-	entry *journalEntry       // finished: it no longer changes
+	alert model.AlertRec
+	note  *engine.Notification // a copy: the log's entry changes later
+	entry *journalEntry        // finished: it no longer changes
 	now   string
 }
 
@@ -227,7 +229,7 @@ func (s *Server) streamCommitted(out store.Outcome) {
 }
 
 // streamDelivered publishes a delivery that finished, as the log has it.
-func (s *Server) streamDelivered(n *store.Notification) {
+func (s *Server) streamDelivered(n *engine.Notification) {
 	if s.streams.listening() {
 		s.streams.publish(streamEvent{kind: eventDelivery, at: s.clock.Now(), note: n})
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // sse is one event of the stream, as a client reads it.
@@ -258,7 +259,7 @@ func TestTheStreamNeedsTheOwnersCredentials(t *testing.T) {
 // TestASlowReaderIsDropped: a reader with no room for a write's events is
 // disconnected, not buffered for; the others and later readers go on.
 func TestASlowReaderIsDropped(t *testing.T) {
-	f, err := store.ParseFixtures("fixture", []byte(fixtureJSON))
+	f, err := model.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,9 +379,9 @@ func TestStreamEventsAreOneLineEach(t *testing.T) {
 	if got != "event: clock\ndata: {\"now\":\"2026-01-01T00:00:00Z\"}\n\n" {
 		t.Fatalf("%q", got)
 	}
-	a := store.NewAlertDoc(map[string]any{"id": "x", "note": "two\nlines", "groupId": projA})
+	a := model.NewAlertDoc(map[string]any{"id": "x", "note": "two\nlines", "groupId": projA})
 	a.Raw = bytes.ReplaceAll(a.Raw, []byte(","), []byte(",\n"))
-	out := (&streamEvent{kind: eventAlert, alert: store.AlertRec{Cur: a, Project: projA}}).appendTo(nil, "http://h/api/public/v1.0")
+	out := (&streamEvent{kind: eventAlert, alert: model.AlertRec{Cur: a, Project: projA}}).appendTo(nil, "http://h/api/public/v1.0")
 	if lines := strings.Split(strings.TrimSuffix(string(out), "\n\n"), "\n"); len(lines) != 2 || !json.Valid([]byte(strings.TrimPrefix(lines[1], "data: "))) {
 		t.Fatalf("%q", out)
 	}

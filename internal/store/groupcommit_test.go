@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -44,7 +46,7 @@ func (s *Store) waitingCount() int {
 
 // updateAll runs the first write, then n more side by side while the
 // first commits, and returns each write's error (the first's at 0).
-func updateAll(s *Store, n int, write func(i int) func(*Tx)) []error {
+func updateAll(s *Store, n int, write func(i int) func(*engine.Tx)) []error {
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -61,8 +63,8 @@ func updateAll(s *Store, n int, write func(i int) func(*Tx)) []error {
 	return errs
 }
 
-func createStore(i int) func(*Tx) {
-	return func(st *Tx) { st.CreateOplogStore(oplogStore(fmt.Sprintf("g%d", i), i+1)) }
+func createStore(i int) func(*engine.Tx) {
+	return func(st *engine.Tx) { st.CreateOplogStore(oplogStore(fmt.Sprintf("g%d", i), i+1)) }
 }
 
 func TestWritersWaitingTogetherAreCommittedInOneBatch(t *testing.T) {
@@ -78,7 +80,7 @@ func TestWritersWaitingTogetherAreCommittedInOneBatch(t *testing.T) {
 	}
 	disk := onDisk(t, s, path).OplogStores()
 	for i := range 16 {
-		if got := disk.Get(fmt.Sprintf("g%d", i)); got == nil || got.raw()["s3MaxConnections"] != int64(i+1) {
+		if got := disk.Get(fmt.Sprintf("g%d", i)); got == nil || got.Members()["s3MaxConnections"] != int64(i+1) {
 			t.Errorf("g%d on disk: %v", i, got)
 		}
 	}
@@ -98,7 +100,7 @@ func TestAFailedBatchFailsEachOfItsWritesAndAppliesNone(t *testing.T) {
 		}
 	}
 	var inMemory int
-	s.View(func(st *State) { inMemory = st.OplogStores().Len() })
+	s.View(func(st *model.State) { inMemory = st.OplogStores().Len() })
 	disk := onDisk(t, s, path).OplogStores()
 	if disk.Get("g0") == nil {
 		t.Error("the first write is not on disk")
@@ -119,9 +121,9 @@ func TestAFailedBatchFailsEachOfItsWritesAndAppliesNone(t *testing.T) {
 func TestAPanicInOneChangeFailsItsBatchAndAppliesNone(t *testing.T) {
 	s, path := openStore(t)
 	holdFirstCommit(t, s, 3, func(int64) bool { return false })
-	errs := updateAll(s, 3, func(i int) func(*Tx) {
+	errs := updateAll(s, 3, func(i int) func(*engine.Tx) {
 		if i == 2 {
-			return func(st *Tx) {
+			return func(st *engine.Tx) {
 				st.CreateOplogStore(oplogStore("half", 1))
 				panic("bug")
 			}
@@ -187,7 +189,7 @@ func TestAPanicInTheCommitFailsEachWriteOfTheBatch(t *testing.T) {
 func assertStores(t *testing.T, s *Store, path string, want map[string]bool) {
 	t.Helper()
 	mem := map[string]bool{}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		for id := range want {
 			mem[id] = st.OplogStores().Get(id) != nil
 		}
@@ -203,13 +205,13 @@ func assertStores(t *testing.T, s *Store, path string, want map[string]bool) {
 // Without a state file there is nothing to go back to: the writes beside
 // a panicking change are applied, and must say so.
 func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
-	s, err := Open(DefaultFixtures(), nil, VirtualClock(start), false)
+	s, err := Open(model.DefaultFixtures(), nil, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	held, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
-	go func() { s.Update(func(*Tx) { close(held); <-release }); close(done) }()
+	go func() { s.Update(func(*engine.Tx) { close(held); <-release }); close(done) }()
 	<-held
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
@@ -219,7 +221,7 @@ func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
 			defer wg.Done()
 			fn := createStore(i)
 			if i == 1 {
-				fn = func(*Tx) { panic("bug") }
+				fn = func(*engine.Tx) { panic("bug") }
 			}
 			_, errs[i] = s.Update(fn)
 		}()
@@ -234,7 +236,7 @@ func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
 	if errs[0] != nil || errs[2] != nil || !errors.As(errs[1], &perr) {
 		t.Fatalf("errors: %v", errs)
 	}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		if st.OplogStores().Get("g0") == nil || st.OplogStores().Get("g2") == nil {
 			t.Error("the writes beside a panic are not applied")
 		}
@@ -267,9 +269,9 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 	})
 	held, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
-	go func() { s.Update(func(*Tx) { close(held); <-release }); close(done) }()
+	go func() { s.Update(func(*engine.Tx) { close(held); <-release }); close(done) }()
 	<-held
-	fns := []func(*Tx){createStore(1), func(st *Tx) { st.ResetTo(s.Seed(), start) }, createStore(2)}
+	fns := []func(*engine.Tx){createStore(1), func(st *engine.Tx) { st.ResetTo(s.Seed(), start) }, createStore(2)}
 	var wg sync.WaitGroup
 	for i, fn := range fns {
 		wg.Add(1)
@@ -284,7 +286,7 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 	if got := fmt.Sprint(published); got != "[write write reset write]" {
 		t.Errorf("published %s, want the holder's write, then write, reset, write", got)
 	}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		if st.OplogStores().Get("g1") != nil || st.OplogStores().Get("g2") == nil {
 			t.Error("the reset did not come between the two writes")
 		}
@@ -298,19 +300,19 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 // one, readers read a replica, and the leader alone takes its lock, once
 // a batch, to copy the batch into it.)
 func TestAWriteRunByAnotherReturnsWithoutWaitingForReaders(t *testing.T) {
-	s, err := Open(DefaultFixtures(), nil, VirtualClock(start), false)
+	s, err := Open(model.DefaultFixtures(), nil, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	held, release := make(chan struct{}), make(chan struct{})
-	go s.Update(func(*Tx) { close(held); <-release })
+	go s.Update(func(*engine.Tx) { close(held); <-release })
 	<-held
 	readerIn, readerOut := make(chan struct{}), make(chan struct{})
 	defer close(readerOut)
-	lead := func(st *Tx) {
+	lead := func(st *engine.Tx) {
 		createStore(1)(st)
 		// A reader that comes while the batch holds the lock gets it next.
-		go s.View(func(*State) { close(readerIn); <-readerOut })
+		go s.View(func(*model.State) { close(readerIn); <-readerOut })
 		time.Sleep(20 * time.Millisecond)
 	}
 	go s.Update(lead)

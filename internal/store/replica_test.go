@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // After every committed batch, the readers' replica reads as the writers'
@@ -18,7 +19,7 @@ import (
 // of every status, whatever the operations were (each one the API can
 // make, in random order, a reset among them).
 func TestTheReplicaReadsAsTheDataAfterEveryChange(t *testing.T) {
-	seed := DemoFixtures(start)
+	seed := model.DemoFixtures(start)
 	s, _ := openStoreWith(t, seed)
 	rng := rand.New(rand.NewPCG(7, 33))
 	now := start
@@ -37,7 +38,7 @@ func TestTheReplicaReadsAsTheDataAfterEveryChange(t *testing.T) {
 // writers' data rather than from it: it reads as the data, then and after
 // every change.
 func TestTheReplicaMadeAtARestartReadsAsTheData(t *testing.T) {
-	seed := DemoFixtures(start)
+	seed := model.DemoFixtures(start)
 	s, path := openStoreWith(t, seed)
 	rng := rand.New(rand.NewPCG(38, 2))
 	now := start
@@ -57,7 +58,7 @@ func TestTheReplicaMadeAtARestartReadsAsTheData(t *testing.T) {
 }
 
 // stepNames are the names of steps, sorted, but for one left out.
-func stepNames(steps map[string]func(*Tx), leftOut string) []string {
+func stepNames(steps map[string]func(*engine.Tx), leftOut string) []string {
 	names := make([]string, 0, len(steps))
 	for name := range steps {
 		if name != leftOut {
@@ -84,60 +85,60 @@ func checkReplica(t *testing.T, s *Store, when string) {
 
 // replicaSteps are the changes of TestTheReplicaReadsAsTheDataAfterEveryChange,
 // each on a record picked at random; *now is the time they happen at.
-func replicaSteps(rng *rand.Rand, now *time.Time, seed *Fixtures) map[string]func(*Tx) {
+func replicaSteps(rng *rand.Rand, now *time.Time, seed *model.Fixtures) map[string]func(*engine.Tx) {
 	n := 0
 	fresh := func(prefix string) string { n++; return fmt.Sprintf("%s-%d", prefix, n) }
-	project := DemoProjectID
-	return map[string]func(*Tx){
-		"oplog store": func(st *Tx) { st.CreateOplogStore(oplogStore(fresh("o"), 1)) },
-		"oplog store replaced": func(st *Tx) {
-			if o := pick(rng, st.oplogStores.items); o != nil {
+	project := model.DemoProjectID
+	return map[string]func(*engine.Tx){
+		"oplog store": func(st *engine.Tx) { st.CreateOplogStore(oplogStore(fresh("o"), 1)) },
+		"oplog store replaced": func(st *engine.Tx) {
+			if o := pick(rng, st.OplogStores().All()); o != nil {
 				st.ReplaceOplogStore(o.ID, oplogStore(o.ID, rng.IntN(50)+1))
 			}
 		},
-		"snapshot store": func(st *Tx) { st.CreateSnapshotStore(oplogStore(fresh("s"), 2)) },
-		"alert config": func(st *Tx) {
-			st.CreateAlertConfig(project, doc{"eventTypeName": "HOST_DOWN", "enabled": rng.IntN(4) > 0,
+		"snapshot store": func(st *engine.Tx) { st.CreateSnapshotStore(oplogStore(fresh("s"), 2)) },
+		"alert config": func(st *engine.Tx) {
+			st.CreateAlertConfig(project, rules.Doc{"eventTypeName": "HOST_DOWN", "enabled": rng.IntN(4) > 0,
 				"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com",
 					"delayMin": int64(rng.IntN(3) * 5), "intervalMin": int64(rng.IntN(3))}}}, *now)
 		},
-		"alert config replaced": func(st *Tx) {
-			if c := pick(rng, st.AlertConfigs(project).items); c != nil {
-				st.ReplaceAlertConfig(c, c.changed(func(d doc) { d["enabled"] = rng.IntN(2) == 0 }), *now)
+		"alert config replaced": func(st *engine.Tx) {
+			if c := pick(rng, st.AlertConfigs(project).All()); c != nil {
+				st.ReplaceAlertConfig(c, withMember(c.Members(), "enabled", rng.IntN(2) == 0), *now)
 			}
 		},
-		"alert config deleted": func(st *Tx) {
-			if c := pick(rng, st.AlertConfigs(project).items); c != nil {
+		"alert config deleted": func(st *engine.Tx) {
+			if c := pick(rng, st.AlertConfigs(project).All()); c != nil {
 				st.DeleteAlertConfig(c)
 			}
 		},
-		"global alert config enabled": func(st *Tx) {
-			if c := pick(rng, st.globalConfigs.items); c != nil {
+		"global alert config enabled": func(st *engine.Tx) {
+			if c := pick(rng, st.GlobalAlertConfigs().All()); c != nil {
 				st.SetConfigEnabled(c, rng.IntN(2) == 0, *now)
 			}
 		},
-		"backup config": func(st *Tx) {
+		"backup config": func(st *engine.Tx) {
 			if c := pick(rng, st.BackupConfigs(project)); c != nil {
-				st.UpdateBackupConfig(c, doc{"statusName": []string{"STARTED", "STOPPED"}[rng.IntN(2)]})
+				st.UpdateBackupConfig(c, rules.Doc{"statusName": []string{"STARTED", "STOPPED"}[rng.IntN(2)]})
 			}
 		},
-		"backup jobs": func(st *Tx) { st.ReplaceBackupJobConfig(project, doc{"labelFilter": []any{fresh("l")}}) },
-		"snapshot expiry": func(st *Tx) {
-			for _, list := range st.snapshots {
-				if snap := pick(rng, list.items); snap != nil {
+		"backup jobs": func(st *engine.Tx) { st.ReplaceBackupJobConfig(project, rules.Doc{"labelFilter": []any{fresh("l")}}) },
+		"snapshot expiry": func(st *engine.Tx) {
+			for _, c := range st.Clusters(project).All() {
+				if snap := pick(rng, st.Snapshots(project, c.ID).All()); snap != nil {
 					st.SetSnapshotExpiry(snap, rng.IntN(2) == 0, rules.FormatTime(now.Add(time.Hour)))
 					return
 				}
 			}
 		},
-		"api key":        func(st *Tx) { st.CreateAPIKey(project, fresh("k"), []string{"GROUP_READ_ONLY"}, *now) },
-		"access list":    func(st *Tx) { changeAccessList(rng, st.State, *now) },
-		"acknowledged":   func(st *Tx) { acknowledge(rng, st.State, *now) },
-		"condition":      func(st *Tx) { report(rng, st, project, now) },
-		"clock":          func(st *Tx) { *now = now.Add(time.Duration(rng.IntN(30)) * time.Minute); st.RunUntil(*now) },
-		"promote":        func(st *Tx) { st.PromoteAll(*now) },
-		"reset":          func(st *Tx) { st.ResetTo(seed, *now) },
-		"nothing at all": func(*Tx) {},
+		"api key":        func(st *engine.Tx) { st.CreateAPIKey(project, fresh("k"), []string{"GROUP_READ_ONLY"}, *now) },
+		"access list":    func(st *engine.Tx) { changeAccessList(rng, st.State, *now) },
+		"acknowledged":   func(st *engine.Tx) { acknowledge(rng, st.State, *now) },
+		"condition":      func(st *engine.Tx) { report(rng, st, project, now) },
+		"clock":          func(st *engine.Tx) { *now = now.Add(time.Duration(rng.IntN(30)) * time.Minute); st.RunUntil(*now) },
+		"promote":        func(st *engine.Tx) { st.PromoteAll(*now) },
+		"reset":          func(st *engine.Tx) { st.ResetTo(seed, *now) },
+		"nothing at all": func(*engine.Tx) {},
 	}
 }
 
@@ -152,16 +153,22 @@ func pick[R any](rng *rand.Rand, items []R) R {
 
 // changeAccessList adds an entry to a random key's access list, removes
 // one, or records a use of one.
-func changeAccessList(rng *rand.Rand, st *State, now time.Time) {
-	k := st.apiKeys[pick(rng, st.keyOrder)]
+func changeAccessList(rng *rand.Rand, st *model.State, now time.Time) {
+	var keys []*model.APIKey
+	for _, name := range rules.SortedKeys(st.Principals()) {
+		if k := st.Principals()[name].Key; k != nil {
+			keys = append(keys, k)
+		}
+	}
+	k := pick(rng, keys)
 	if k == nil {
 		return
 	}
 	switch e := pick(rng, k.AccessList); {
 	case e != nil && rng.IntN(3) == 0:
-		st.RemoveAccessEntry(k, e.key)
+		st.RemoveAccessEntry(k, e.Key())
 	case e != nil && rng.IntN(2) == 0:
-		st.UseAccessList(k, e.prefix.Addr(), now)
+		st.UseAccessList(k, e.Prefix().Addr(), now)
 	default:
 		m := map[string]any{"ipAddress": fmt.Sprintf("192.0.2.%d", rng.IntN(250))}
 		canon, _ := rules.AccessListEntry(m)
@@ -170,12 +177,13 @@ func changeAccessList(rng *rand.Rand, st *State, now time.Time) {
 }
 
 // acknowledge acknowledges a random alert, or ends its acknowledgement.
-func acknowledge(rng *rand.Rand, st *State, now time.Time) {
-	set := st.alerts[DemoProjectID]
-	if set == nil || len(set.items) == 0 {
+func acknowledge(rng *rand.Rand, st *model.State, now time.Time) {
+	set := st.ProjectAlerts(model.DemoProjectID)
+	if set == nil || set.Len() == 0 {
 		return
 	}
-	r := pick(rng, set.items)
+	items, _ := set.Page(model.AlertFilter{}, 0, set.Len())
+	r := pick(rng, items)
 	if rng.IntN(2) == 0 {
 		st.AcknowledgeAlert(r, rules.FormatTime(now.Add(time.Hour)), "replica", "me", now)
 	} else {
@@ -185,31 +193,31 @@ func acknowledge(rng *rand.Rand, st *State, now time.Time) {
 
 // report reports a host down or back among a few, now or, now and then,
 // at a time behind the newest alerts (their index is then built anew).
-func report(rng *rand.Rand, st *Tx, project string, now *time.Time) {
+func report(rng *rand.Rand, st *engine.Tx, project string, now *time.Time) {
 	at := *now
 	if rng.IntN(4) == 0 {
 		at = at.Add(-time.Duration(rng.IntN(100)) * time.Hour)
 	}
-	c := Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: fmt.Sprintf("h%d:27017", rng.IntN(6))},
+	c := engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: fmt.Sprintf("h%d:27017", rng.IntN(6))},
 		Resolved: rng.IntN(3) == 0}
 	st.Apply(c, at)
 }
 
 // readerDiff says how two States read differently to readers ("" for not
 // at all): the records of every kind, in order, and the pages of alerts.
-func readerDiff(want, got *State) string {
+func readerDiff(want, got *model.State) string {
 	var a, b bytes.Buffer
 	want.Fixtures().Encode(&a)
 	got.Fixtures().Encode(&b)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		return fmt.Sprintf("the records differ:\nwant %.2000s\ngot  %.2000s", a.String(), b.String())
 	}
-	sets := map[string][2]*AlertSet{"global": {want.globalAlerts, got.globalAlerts}}
-	for p := range want.alerts {
-		sets[p] = [2]*AlertSet{want.alerts[p], got.alerts[p]}
+	sets := map[string][2]*model.AlertSet{"global": {want.GlobalAlertSet(), got.GlobalAlertSet()}}
+	for _, p := range want.Projects() {
+		sets[p.ID] = [2]*model.AlertSet{want.ProjectAlerts(p.ID), got.ProjectAlerts(p.ID)}
 	}
 	for p, pair := range sets {
-		for _, status := range append([]string{""}, alertStatuses...) {
+		for _, status := range append([]string{""}, api.AlertStatuses...) {
 			if w, g := pageIDs(pair[0], status), pageIDs(pair[1], status); !slices.Equal(w, g) {
 				return fmt.Sprintf("alerts of %s with status %q: want %v, got %v", p, status, w, g)
 			}
@@ -220,11 +228,11 @@ func readerDiff(want, got *State) string {
 
 // pageIDs are the ids and the total of one page of a set's alerts of a
 // status, as a list request reads them.
-func pageIDs(set *AlertSet, status string) []string {
+func pageIDs(set *model.AlertSet, status string) []string {
 	if set == nil {
 		return nil
 	}
-	page, total := set.Page(AlertFilter{Status: status}, 3, 500)
+	page, total := set.Page(model.AlertFilter{Status: status}, 3, 500)
 	ids := []string{fmt.Sprint(total)}
 	for _, r := range page {
 		ids = append(ids, r.Cur.ID+" "+r.Status)
@@ -232,65 +240,8 @@ func pageIDs(set *AlertSet, status string) []string {
 	return ids
 }
 
-// Every field of State is either copied to the readers' replica or the
-// writers' alone: a field added to State must be sorted here, and, if
-// readers read it, copied by replicate and copySlot.
-func TestEveryFieldOfTheDataIsReplicatedOrTheWritersOwn(t *testing.T) {
-	replicated := map[string]bool{"orgs": true, "projects": true, "orgOrder": true, "projectOrder": true,
-		"principals": true, "apiKeys": true, "keyOrder": true, "alerts": true, "alertByID": true, "alertConfigs": true,
-		"globalAlerts": true, "globalAlertIDs": true, "globalConfigs": true, "backupConfigs": true, "configOrder": true,
-		"clusters": true, "snapshots": true, "csSnapshots": true, "hosts": true, "oplogStores": true,
-		"snapshotStores": true, "backupJobs": true}
-	writersOwn := map[string]bool{"staleAlerts": true, "ch": true}
-	typ := reflect.TypeOf(State{})
-	for i := range typ.NumField() {
-		if name := typ.Field(i).Name; !replicated[name] && !writersOwn[name] {
-			t.Errorf("State.%s is neither replicated for readers nor the writers' own: sort it in replica.go", name)
-		}
-	}
-}
-
-// BenchmarkReplicate is the readers' replica of 200,000 alerts made whole,
-// as at start-up and after a reset with a state file; bytes/alert is the
-// memory it holds beside the writers' data (docs/server.md, State).
-func BenchmarkReplicate(b *testing.B) {
-	f, _ := activeAlertsFixture(200000)
-	st := newState(f, start)
-	b.ReportAllocs()
-	b.ResetTimer()
-	var held uint64
-	for range b.N {
-		var before, after runtime.MemStats
-		b.StopTimer()
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		b.StartTimer()
-		r := st.replicate()
-		b.StopTimer()
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.StartTimer()
-		held = after.HeapAlloc - before.HeapAlloc
-		runtime.KeepAlive(r)
-	}
-	b.ReportMetric(float64(held)/200000, "bytes/alert")
-}
-
-// BenchmarkCopyABatchToTheReplica is what readers wait for after a commit
-// of one acknowledgement among 200,000 alerts: its copy into the replica.
-func BenchmarkCopyABatchToTheReplica(b *testing.B) {
-	f, project := activeAlertsFixture(200000)
-	st := newState(f, start)
-	r := st.replicate()
-	id := st.alerts[project].items[1000].Cur.ID
-	rec := Change{Kind: "alerts", Key: id}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		st.AcknowledgeAlert(st.Alert(id), rules.FormatTime(start.Add(time.Duration(i+1)*time.Hour)), "bench", "me", start)
-		if !r.copySlot(st, rec) {
-			b.Fatal("not copied")
-		}
-		r.reindexAlerts()
-	}
+// withMember is d with a member set.
+func withMember(d rules.Doc, name string, v any) rules.Doc {
+	d[name] = v
+	return d
 }

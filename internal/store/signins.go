@@ -1,5 +1,7 @@
 package store
 
+import "github.com/omctl/omctl/internal/store/model"
+
 // SignIn is what authenticating a request needs of a principal, kept
 // apart from the data so that it is read without the data lock: with
 // writers holding that lock most of the time (each commit waits for the
@@ -7,7 +9,7 @@ package store
 // once to be served, and writers reached the group commit one by one
 // instead of together (docs/performance.md).
 type SignIn struct {
-	Principal *Principal
+	Principal *model.Principal
 	Secret    string
 	// Unlisted: an API key without an access list, whose calls need no
 	// check of the caller's address.
@@ -28,8 +30,8 @@ func (s *Store) SignIn(name string) (SignIn, bool) {
 // refreshSignIns copies the principals for SignIn (under mu, or before
 // the store is shared), after they may have changed.
 func (s *Store) refreshSignIns() {
-	m := make(map[string]SignIn, len(s.st.principals))
-	for name, p := range s.st.principals {
+	m := make(map[string]SignIn, len(s.st.Principals()))
+	for name, p := range s.st.Principals() {
 		m[name] = SignIn{Principal: p, Secret: p.Secret, Unlisted: p.Key != nil && len(p.Key.AccessList) == 0}
 	}
 	s.signIns.Store(&m)

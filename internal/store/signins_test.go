@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -11,7 +13,7 @@ import (
 // public key.
 func newKey(s *Store) (string, error) {
 	var pub string
-	_, err := s.Update(func(st *Tx) {
+	_, err := s.Update(func(st *engine.Tx) {
 		k, rerr := st.CreateAPIKey(firstProject(st.State), "signed in", []string{"GROUP_READ_ONLY"}, time.Now())
 		if rerr == nil {
 			pub = k.Principal.Name
@@ -24,7 +26,7 @@ func TestSignInKnowsAKeyOnceItIsCommittedAndNotBefore(t *testing.T) {
 	s, _ := openStore(t)
 	failCommits(s, func(*statelog.Batch) error { return errUnwritable })
 	refused := ""
-	s.Update(func(st *Tx) {
+	s.Update(func(st *engine.Tx) {
 		k, _ := st.CreateAPIKey(firstProject(st.State), "refused", nil, time.Now())
 		refused = k.Principal.Name
 	})
@@ -40,7 +42,7 @@ func TestSignInKnowsAKeyOnceItIsCommittedAndNotBefore(t *testing.T) {
 	if !ok || in.Principal == nil || in.Secret == "" || !in.Unlisted {
 		t.Errorf("a committed key: %+v, %v", in, ok)
 	}
-	if _, err := s.Update(func(st *Tx) { st.ResetTo(s.Seed(), time.Now()) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.ResetTo(s.Seed(), time.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := s.SignIn(pub); ok {
@@ -56,7 +58,7 @@ func TestSignInDoesNotWaitForTheDataLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	held, release := make(chan struct{}), make(chan struct{})
-	go s.Update(func(*Tx) { close(held); <-release })
+	go s.Update(func(*engine.Tx) { close(held); <-release })
 	<-held
 	defer close(release)
 	got := make(chan bool, 1)
@@ -71,7 +73,7 @@ func TestSignInDoesNotWaitForTheDataLock(t *testing.T) {
 	}
 }
 
-func firstProject(st *State) string { return st.Projects()[0].ID }
+func firstProject(st *model.State) string { return st.Projects()[0].ID }
 
 // checkAccessList skips the address check of an unlisted key, so Unlisted
 // must follow the key's access list, and only once a change is committed.
@@ -82,7 +84,7 @@ func TestSignInUnlistedFollowsTheAccessList(t *testing.T) {
 		t.Fatal(err)
 	}
 	add := func() error {
-		_, err := s.Update(func(st *Tx) {
+		_, err := s.Update(func(st *engine.Tx) {
 			k := st.Principal(pub).Key
 			st.AddAccessEntries(k, []string{"10.0.0.1"}, []any{map[string]any{"ipAddress": "10.0.0.1"}}, time.Now())
 		})
@@ -102,7 +104,7 @@ func TestSignInUnlistedFollowsTheAccessList(t *testing.T) {
 	if in, _ := s.SignIn(pub); in.Unlisted {
 		t.Error("a key with an access list entry is unlisted")
 	}
-	if _, err := s.Update(func(st *Tx) { st.RemoveAccessEntry(st.Principal(pub).Key, "10.0.0.1") }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.RemoveAccessEntry(st.Principal(pub).Key, "10.0.0.1") }); err != nil {
 		t.Fatal(err)
 	}
 	if in, _ := s.SignIn(pub); !in.Unlisted {

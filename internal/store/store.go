@@ -1,17 +1,14 @@
-// Package store is the data behind omctl server: typed records (alerts as
-// compact JSON documents, API keys with their access lists, principals),
-// the named operations that change them (one file a resource, see
-// records.go), the alert engine that raises and notifies (engine.go),
-// fixtures, and the log every change is
-// committed to (a statelog.File: it keeps opaque records, and the model
-// is decoded from them here, in Open). It owns its lock and the order of
-// its commits and knows nothing of HTTP: the server's handlers parse a
-// request, call an operation here, and render (docs/server.md).
+// Package store keeps the data behind omctl server (package model) and
+// its alert engine (package engine) whole: the lock readers share and a
+// batch's leader holds, the group commit of each write's changes to the
+// log (a statelog.File: it keeps opaque records, which the model decodes
+// in Open), undo after a failed commit, the readers' replica, the publish
+// hook and the sign-ins. It knows nothing of HTTP: the server's handlers
+// parse a request, call an operation in a write (Update) or a read
+// (View), and render (docs/server.md).
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -51,7 +50,7 @@ const (
 
 // Store is the data of a running server with what keeps it whole: the
 // log each writer's changes are committed to before the writer is
-// answered (docs/server.md, State), and locks. A change is seen by
+// answered (docs/server.md, model.State), and locks. A change is seen by
 // readers only once it is durable, and a change whose commit failed is
 // undone before anyone sees it: failed means not applied.
 //
@@ -64,7 +63,7 @@ type Store struct {
 	mu sync.RWMutex // guards st and the data it holds
 
 	pubMu     sync.RWMutex // guards published and the data it holds
-	published *State       // the readers' replica; nil without a log
+	published *model.State // the readers' replica; nil without a log
 	// nextOpening is when, in Unix microseconds, the writers' data has a
 	// TRACKING alert to open (OpenDue); math.MaxInt64 for none.
 	nextOpening atomic.Int64
@@ -73,8 +72,8 @@ type Store struct {
 	waiting   []*write // writers waiting for the batch that runs them (Update)
 	leading   bool     // a writer is running a batch, or is about to
 
-	st  *State
-	eng *Engine // the alert engine beside st
+	st  *model.State
+	eng *engine.Engine // the alert engine beside st
 	// unreadable is set when a failed commit could not be undone (undo):
 	// st may then hold what the log does not (the replica does not).
 	unreadable *UnreadableError
@@ -82,8 +81,8 @@ type Store struct {
 	// unreadable, so that requests on a broken disk are not each a read
 	// of the whole file under the lock.
 	readBack readBackPace
-	seed     *Fixtures // what a reset goes back to (Seed); changed only before the store is shared
-	log      Log       // nil: memory only
+	seed     *model.Fixtures // what a reset goes back to (Seed); changed only before the store is shared
+	log      Log             // nil: memory only
 	clock    *Clock
 
 	publish func(Outcome) // see Publish
@@ -100,9 +99,9 @@ type Outcome struct {
 	// Changes are the records the write changed, as it left them, in the
 	// order they first changed (each once); an *APIKey or a *schedule is
 	// read as it is now.
-	Changes    []Change
-	Notes      []*Notification
-	Deliveries []*Delivery
+	Changes    []model.Change
+	Notes      []*engine.Notification
+	Deliveries []*engine.Delivery
 	Pending    bool
 	// Reset: the data went back to its seed (Tx.ResetTo), so what the
 	// server keeps beside it goes too; Notes came after.
@@ -115,14 +114,14 @@ type Outcome struct {
 // Alerts are the alerts the write changed, as it left them, in the order
 // they first changed (each once): Cur and Project alone, what GET shows
 // of them.
-func (o *Outcome) Alerts() []AlertRec {
-	var out []AlertRec
+func (o *Outcome) Alerts() []model.AlertRec {
+	var out []model.AlertRec
 	for _, c := range o.Changes {
 		if c.Kind != "alerts" && c.Kind != "globalAlerts" {
 			continue
 		}
-		if d, _ := c.Rec.(*AlertDoc); d != nil {
-			r := AlertRec{Cur: d}
+		if d, _ := c.Rec.(*model.AlertDoc); d != nil {
+			r := model.AlertRec{Cur: d}
 			if c.Kind == "alerts" {
 				r.Project = d.GroupID
 			}
@@ -174,19 +173,19 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // which is then committed to the log (if any). A reset (see Seed and
 // Tx.ResetTo) goes back to seed, or, with logIsSeed and a log holding
 // data, to what it held.
-func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
+func Open(seed *model.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
 	s := &Store{seed: seed, log: log, clock: clock, readBack: readBackPace{now: time.Now}}
 	s.start(seed.Clone())
 	if log == nil {
-		s.eng.prepare(s.st, clock.Now())
-		s.st.ch.take() // opened before anyone could listen
+		s.eng.Prepare(s.st, clock.Now())
+		s.st.TakeChanges() // opened before anyone could listen
 		s.refreshSignIns()
 		return s, nil
 	}
 	if log.Empty() {
-		s.st.ch.setAll()
+		s.st.ChangeAll()
 	} else {
-		data, err := readLog(log)
+		data, err := model.ReadLog(log)
 		if err != nil {
 			return nil, err
 		}
@@ -197,12 +196,12 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 		// The readers' copy is made from the data beside the writers',
 		// on another processor, rather than copied from it after
 		// (replicate): at a million alerts, a fifth of a restart.
-		readers := make(chan *State)
-		go func(f *Fixtures) { readers <- newState(f, clock.Now()) }(data.Clone())
+		readers := make(chan *model.State)
+		go func(f *model.Fixtures) { readers <- model.NewState(f, clock.Now()) }(data.Clone())
 		s.start(data)
 		s.published = <-readers
 	}
-	if _, err := s.Update(func(tx *Tx) { tx.prepare(clock.Now()) }); err != nil {
+	if _, err := s.Update(func(tx *engine.Tx) { tx.Prepare(clock.Now()) }); err != nil {
 		return nil, err
 	}
 	s.refreshSignIns()
@@ -212,10 +211,10 @@ func Open(seed *Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error)
 // start makes the writers' data from f (which it takes over), and the
 // engine beside it, resuming the schedules f holds (under mu, or before
 // the store is shared).
-func (s *Store) start(f *Fixtures) {
+func (s *Store) start(f *model.Fixtures) {
 	now := s.clock.Now()
-	s.st = newState(f, now)
-	s.eng = newEngine(s.st, f.schedules, now)
+	s.st = model.NewState(f, now)
+	s.eng = engine.New(s.st, f.Schedules, now)
 }
 
 // SavedClock is the clock the store last saved in log, to resume: a
@@ -239,83 +238,15 @@ func SavedClock(log Log) (*Clock, error) {
 	return RealClock(), nil
 }
 
-// readLog decodes the records of log into fixtures, in the order they
-// were written.
-func readLog(log Log) (*Fixtures, error) {
-	f := &Fixtures{}
-	lists := f.lists()
-	alerts := map[string]*alertParser{"alerts": nil, "globalAlerts": nil}
-	fail := func(problem string) error { return &statelog.Error{Path: log.Path(), Problem: problem} }
-	var copies blockCopies // the alerts are parsed after the log's bytes are gone
-	err := log.Read(func(r statelog.Record) error {
-		if p, ok := alerts[r.Kind]; ok {
-			if p == nil {
-				p = newAlertParser()
-				alerts[r.Kind] = p
-			}
-			p.addFrom(copies.copy(r.Value), copies.blk)
-			return nil
-		}
-		var dst any
-		if r.Kind == schedulesKind {
-			if f.schedules == nil {
-				f.schedules = map[string]*scheduleRecord{}
-			}
-			rec := &scheduleRecord{}
-			f.schedules[r.Key] = rec
-			dst = rec
-		} else if _, ok := lists[r.Kind]; !ok {
-			return nil // not the store's
-		}
-		dec := json.NewDecoder(bytes.NewReader(r.Value))
-		dec.UseNumber()
-		if dst != nil {
-			if dec.Decode(dst) != nil {
-				return fail(fmt.Sprintf("%s %s: record is damaged", r.Kind, r.Key))
-			}
-			return nil
-		}
-		var d doc
-		if err := dec.Decode(&d); err != nil || d == nil {
-			return fail(fmt.Sprintf("%s %s: record is not a JSON object", r.Kind, r.Key))
-		}
-		*lists[r.Kind] = append(*lists[r.Kind], d)
-		return nil
-	})
-	copies.close()
-	for kind, p := range alerts {
-		if p == nil {
-			continue
-		}
-		got, perr := p.finish() // even after an error: it stops the parser's workers
-		if err == nil && perr != nil {
-			err = fail(fmt.Sprintf("holds an alert this version cannot load: %s%v; to recover, start the version that wrote it, "+
-				"save its data with omctl server dump, correct the alert, and start this version with --fixtures on that file and a new --state", kind, perr))
-		}
-		if kind == "alerts" {
-			f.Alerts = got
-		} else {
-			f.GlobalAlerts = got
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := f.validate(); err != nil {
-		return nil, fail("holds data that breaks a rule: " + err.Error())
-	}
-	return f, nil
-}
-
 // Seed is the fixtures a reset goes back to.
-func (s *Store) Seed() *Fixtures { return s.seed }
+func (s *Store) Seed() *model.Fixtures { return s.seed }
 
 // View runs fn with the data under a read lock: views run side by side,
 // and with a log beside writes too, on the data as last committed.
 // A state file that could not be read back to undo a failed write
 // (UnreadableError) stops writes, not reads: the replica never held the
 // failed change.
-func (s *Store) View(fn func(*State)) error {
+func (s *Store) View(fn func(*model.State)) error {
 	if s.log != nil {
 		s.pubMu.RLock()
 		defer s.pubMu.RUnlock()
@@ -327,7 +258,7 @@ func (s *Store) View(fn func(*State)) error {
 }
 
 // viewing runs fn with st, returning a panic as a PanicError.
-func viewing(fn func(*State), st *State) (err error) {
+func viewing(fn func(*model.State), st *model.State) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
@@ -362,7 +293,7 @@ func viewing(fn func(*State), st *State) (err error) {
 // beside a panicking fn stay applied). fn may thus run on another
 // writer's goroutine: it must not block, and must not call runtime.Goexit
 // (should it, its batch fails the same way).
-func (s *Store) Update(fn func(*Tx)) (Outcome, error) {
+func (s *Store) Update(fn func(*engine.Tx)) (Outcome, error) {
 	w := &write{fn: fn, done: make(chan struct{})}
 	s.waitingMu.Lock()
 	s.waiting = append(s.waiting, w)
@@ -414,7 +345,7 @@ func (s *Store) lead(leader *write) {
 func (s *Store) noteNextOpening() {
 	next := int64(math.MaxInt64)
 	if s.unreadable == nil {
-		if at, ok := s.eng.nextOpening(); ok {
+		if at, ok := s.eng.NextOpening(); ok {
 			next = at.UnixMicro()
 		}
 	}
@@ -441,7 +372,7 @@ func (s *Store) Publish(fn func(Outcome)) { s.publish = fn }
 // write is a writer waiting for its fn to be run and committed; out and
 // err are set, under mu, by whoever runs it.
 type write struct {
-	fn   func(*Tx)
+	fn   func(*engine.Tx)
 	out  Outcome
 	err  error
 	done chan struct{} // closed once out and err are set, or to lead
@@ -509,12 +440,12 @@ func (s *Store) runBatch(batch []*write) {
 	// Once for the batch: rebuilding an index costs in proportion to its
 	// alerts, and a batch of raises behind the clock would rebuild it for
 	// each (docs/performance.md).
-	s.st.reindexAlerts()
+	s.st.ReindexAlerts()
 	switch {
 	case s.log == nil:
 		// Nothing to commit, and without a log nothing to go back to
 		// either: beside a panicking fn, the other writes stay, and say so.
-		s.st.ch.take()
+		s.st.TakeChanges()
 	case panicked:
 		fail(errNotApplied)
 	default:
@@ -538,15 +469,15 @@ func (s *Store) runBatch(batch []*write) {
 // (under mu): record by record, readers waiting only for the copying, or
 // whole after a change of all (a seed, a reset) or of a kind copySlot
 // does not copy, the new replica made before readers wait.
-func (s *Store) publishData(recs []Change, all bool) {
+func (s *Store) publishData(recs []model.Change, all bool) {
 	if s.log == nil {
 		return
 	}
 	for _, rec := range recs {
-		all = all || !copyable[rec.Kind]
+		all = all || !model.Copyable(rec.Kind)
 	}
 	if all || s.published == nil {
-		whole := s.st.replicate()
+		whole := s.st.Replicate()
 		s.pubMu.Lock()
 		s.published = whole
 		s.pubMu.Unlock()
@@ -555,12 +486,12 @@ func (s *Store) publishData(recs []Change, all bool) {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	for _, rec := range recs {
-		if !s.published.copySlot(s.st, rec) {
-			s.published = s.st.replicate() // a bug: copied whole, readers waiting
+		if !s.published.CopySlot(s.st, rec) {
+			s.published = s.st.Replicate() // a bug: copied whole, readers waiting
 			return
 		}
 	}
-	s.published.reindexAlerts()
+	s.published.ReindexAlerts()
 }
 
 // publishBatch brings the sign-ins up to date and publishes the outcomes
@@ -570,7 +501,7 @@ func (s *Store) publishData(recs []Change, all bool) {
 // write stays what it is, applied: Outcome.PublishPanic says what went
 // wrong, for the caller to log.
 func (s *Store) publishBatch(batch []*write) {
-	if s.st.ch.takeSignIns() {
+	if s.st.TakeSignIns() {
 		s.refreshSignIns()
 	}
 	if s.publish == nil {
@@ -601,7 +532,7 @@ func (s *Store) undo() {
 	if s.log == nil {
 		return
 	}
-	data, err := readLog(s.log)
+	data, err := model.ReadLog(s.log)
 	if err != nil {
 		// The sign-ins keep the principals of the last commit, and no
 		// reader or writer gets st until the file reads back.
@@ -612,7 +543,7 @@ func (s *Store) undo() {
 	s.unreadable = nil
 	s.readBack.wait = 0
 	s.start(data)
-	s.eng.activeIndex(s.st)
+	s.eng.Index(s.st)
 }
 
 // The pace of the tries to read the log back (UnreadableError).
@@ -644,40 +575,32 @@ func (s *Store) OpenDue(now time.Time) (Outcome, error) {
 		if now.UnixMicro() < s.nextOpening.Load() {
 			return Outcome{}, nil
 		}
-		return s.Update(func(tx *Tx) { tx.PromoteAll(now) })
+		return s.Update(func(tx *engine.Tx) { tx.PromoteAll(now) })
 	}
 	s.mu.RLock()
-	due := s.eng.anyDue(now)
+	due := s.eng.AnyDue(now)
 	s.mu.RUnlock()
 	if !due {
 		return Outcome{}, nil
 	}
-	return s.Update(func(tx *Tx) { tx.PromoteAll(now) })
+	return s.Update(func(tx *engine.Tx) { tx.PromoteAll(now) })
 }
 
 // runLocked runs fn (under mu), then the engine's reaction to what its
 // operations changed (Engine.process, at the clock's time), and takes
 // what the write set off in the engine.
-func (s *Store) runLocked(fn func(*Tx)) (out Outcome, err error) {
+func (s *Store) runLocked(fn func(*engine.Tx)) (out Outcome, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			// What the fn set off goes with it, not to the next write.
-			s.eng.takeNotifications()
-			s.st.ch.dropWrite()
+			s.eng.Take()
+			s.st.DropWrite()
 			out, err = Outcome{}, &PanicError{Value: v, Stack: debug.Stack()}
 		}
 	}()
-	ch := s.st.ch
-	ch.begin()
-	fn(&Tx{State: s.st, eng: s.eng})
-	if changes := ch.write(); len(changes) > 0 {
-		restore := ch.as(ByEngine)
-		s.eng.process(s.st, changes, s.clock.Now())
-		restore()
-	}
-	out.Changes = ch.write()
-	out.Notes, out.Deliveries = s.eng.takeNotifications()
-	out.Reset = ch.reset
+	out.Notes, out.Deliveries = s.eng.Run(s.st, fn, s.clock.Now)
+	out.Changes = s.st.Written()
+	out.Reset = s.st.WasReset()
 	out.Pending = s.eng.Scheduled()
 	return out, nil
 }
@@ -685,10 +608,10 @@ func (s *Store) runLocked(fn func(*Tx)) (out Outcome, err error) {
 // takeBatch encodes what changed since the last commit, to be committed
 // (under mu), and returns the records it holds and whether they are all
 // the data: the batch is nil when nothing changed.
-func (s *Store) takeBatch() (b *statelog.Batch, recs []Change, all bool, err error) {
-	recs, all = s.st.ch.take()
+func (s *Store) takeBatch() (b *statelog.Batch, recs []model.Change, all bool, err error) {
+	recs, all = s.st.TakeChanges()
 	if all {
-		recs = append(s.st.allRecords(), s.eng.records()...)
+		recs = append(s.st.AllRecords(), s.eng.Records()...)
 	}
 	if len(recs) == 0 && !all && !s.clockMoved() {
 		return nil, nil, false, nil

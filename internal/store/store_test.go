@@ -11,20 +11,30 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// projA is the project of generatedFixture; processConfig a configuration
+// tests add.
+const (
+	projA         = "5e2b00000000000000000001"
+	processConfig = "5f2a00000000000000000101"
+)
+
 // openStore opens a store over a new state file seeded with the default
 // fixtures, and the path of that file.
 func openStore(t *testing.T) (*Store, string) {
 	t.Helper()
-	return openStoreWith(t, DefaultFixtures())
+	return openStoreWith(t, model.DefaultFixtures())
 }
 
 // openStoreWith is openStore seeded with f.
-func openStoreWith(t *testing.T, f *Fixtures) (*Store, string) {
+func openStoreWith(t *testing.T, f *model.Fixtures) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.db")
 	file, err := statelog.Open(path)
@@ -49,22 +59,22 @@ var errUnwritable = errors.New("the state file cannot be written")
 
 // onDisk is what the state file at path holds, read by a fresh store, as
 // a restarted server would.
-func onDisk(t *testing.T, s *Store, path string) *State {
+func onDisk(t *testing.T, s *Store, path string) *model.State {
 	t.Helper()
 	return restarted(t, s, path).st
 }
 
-func oplogStore(id string, maxConns int) doc {
-	return doc{"id": id, "acceptedTos": true, "s3BucketName": "b", "s3MaxConnections": int64(maxConns)}
+func oplogStore(id string, maxConns int) rules.Doc {
+	return rules.Doc{"id": id, "acceptedTos": true, "s3BucketName": "b", "s3MaxConnections": int64(maxConns)}
 }
 
 func TestUpdateIsOnDiskWhenItReturns(t *testing.T) {
 	s, path := openStore(t)
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("o1", 5)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("o1", 5)) }); err != nil {
 		t.Fatal(err)
 	}
 	got := onDisk(t, s, path).OplogStores().Get("o1")
-	if got == nil || got.raw()["s3MaxConnections"] != int64(5) {
+	if got == nil || got.Members()["s3MaxConnections"] != int64(5) {
 		t.Fatalf("state file holds %v", got)
 	}
 }
@@ -78,7 +88,7 @@ func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
 			defer wg.Done()
 			for i := range 25 {
 				id := fmt.Sprintf("w%d", w)
-				_, err := s.Update(func(st *Tx) {
+				_, err := s.Update(func(st *engine.Tx) {
 					if st.OplogStores().Get(id) == nil {
 						st.CreateOplogStore(oplogStore(id, i+1))
 					} else {
@@ -92,32 +102,32 @@ func TestConcurrentUpdatesReachTheFileInTheOrderTheyWereMade(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var mem []doc
-	s.View(func(st *State) { mem = raws(st.OplogStores().all()) })
+	var mem []rules.Doc
+	s.View(func(st *model.State) { mem = storeDocs(st.OplogStores()) })
 	disk := onDisk(t, s, path).OplogStores()
 	for _, d := range mem {
-		if got := disk.Get(d["id"].(string)); got == nil || got.raw()["s3MaxConnections"] != d["s3MaxConnections"] {
+		if got := disk.Get(d["id"].(string)); got == nil || got.Members()["s3MaxConnections"] != d["s3MaxConnections"] {
 			t.Errorf("%s: memory %v, state file %v", d["id"], d["s3MaxConnections"], got)
 		}
 	}
-	if disk.Get("w3").raw()["s3MaxConnections"] != int64(25) {
+	if disk.Get("w3").Members()["s3MaxConnections"] != int64(25) {
 		t.Errorf("the last write of w3 is not the one kept: %v", disk.Get("w3"))
 	}
 }
 
 func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
 	s, _ := openStore(t)
-	_, err := s.Update(func(*Tx) { panic("bug") })
+	_, err := s.Update(func(*engine.Tx) { panic("bug") })
 	var perr *PanicError
 	if !errors.As(err, &perr) || perr.Value != "bug" || len(perr.Stack) == 0 {
 		t.Fatalf("Update: %v", err)
 	}
-	if err := s.View(func(*State) { panic("bug") }); !errors.As(err, &perr) {
+	if err := s.View(func(*model.State) { panic("bug") }); !errors.As(err, &perr) {
 		t.Fatalf("View: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("after", 1)) })
+		_, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("after", 1)) })
 		done <- err
 	}()
 	select {
@@ -131,13 +141,13 @@ func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
 }
 
 func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
-	f := DefaultFixtures()
+	f := model.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
-	cfg := NewObjectID()
-	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
+	cfg := model.NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10)}}})
-	alert := NewObjectID()
-	f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": alert, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
+	alert := model.NewObjectID()
+	f.Alerts = append(f.Alerts, model.NewAlertDoc(rules.Doc{"id": alert, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
 		"status": api.StatusTracking, "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z"}))
 	clock := VirtualClock(start)
 	s, err := Open(f, nil, clock, false)
@@ -145,7 +155,7 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	status := func() (st string) {
-		s.View(func(d *State) { st = d.Alert(alert).Status })
+		s.View(func(d *model.State) { st = d.Alert(alert).Status })
 		return st
 	}
 	s.OpenDue(clock.Now())
@@ -166,26 +176,26 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 // it opens (an alert from fixtures is not: only raised alerts have a
 // schedule).
 func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
-	f := DefaultFixtures()
+	f := model.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
 	email := func(delay, interval int64) map[string]any {
 		return map[string]any{"typeName": "EMAIL", "emailAddress": "ops@example.com", "delayMin": delay, "intervalMin": interval}
 	}
 	f.AlertConfigs = append(f.AlertConfigs,
-		doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{email(0, 10)}},
-		doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
+		rules.Doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{email(0, 10)}},
+		rules.Doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
 	s, path := openStoreWith(t, f)
-	var host, rs *AlertRec
-	out, err := s.Update(func(st *Tx) {
-		host = st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: Target{HostnameAndPort: "db1:27017"}}, start)[0]
-		rs = st.Apply(Condition{Project: project, Event: "REPLICA_SET", Target: Target{ReplicaSetName: "rs0"}}, start)[0]
+	var host, rs *model.AlertRec
+	out, err := s.Update(func(st *engine.Tx) {
+		host = st.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, start)[0]
+		rs = st.Apply(engine.Condition{Project: project, Event: "REPLICA_SET", Target: model.Target{ReplicaSetName: "rs0"}}, start)[0]
 		st.RunUntil(start)
 	})
 	if err != nil || len(out.Notes) != 1 || out.Notes[0].Event != "alert.open" {
 		t.Fatalf("before the restart: %+v %v", out.Notes, err)
 	}
 	again := restarted(t, s, path)
-	out, err = again.Update(func(st *Tx) { st.RunUntil(start.Add(20 * time.Minute)) })
+	out, err = again.Update(func(st *engine.Tx) { st.RunUntil(start.Add(20 * time.Minute)) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +211,7 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("after the restart: %v, want %v", got, want)
 	}
-	again.View(func(st *State) {
+	again.View(func(st *model.State) {
 		if r := st.Alert(rs.Cur.ID); r.Status != api.StatusOpen || !strings.Contains(string(r.Cur.Raw), `"lastNotified":"2026-01-01T00:05:00Z"`) {
 			t.Errorf("the TRACKING alert: %s", r.Cur.Raw)
 		}
@@ -213,16 +223,16 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 // is on disk: a slow disk delays writers only, and no reader sees a
 // change that is not durable.
 func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) {
-	f := DefaultFixtures()
-	alert := NewObjectID()
-	f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": alert, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
+	f := model.DefaultFixtures()
+	alert := model.NewObjectID()
+	f.Alerts = append(f.Alerts, model.NewAlertDoc(rules.Doc{"id": alert, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
 		"status": api.StatusOpen, "created": "2026-01-01T00:00:00Z"}))
 	s, path := openStoreWith(t, f)
 	committing, release := make(chan bool), make(chan bool)
 	failCommits(s, func(*statelog.Batch) error { committing <- true; <-release; return nil })
 	written := make(chan error, 1)
 	go func() {
-		_, err := s.Update(func(st *Tx) {
+		_, err := s.Update(func(st *engine.Tx) {
 			st.CreateOplogStore(oplogStore("waiting", 1))
 			st.AcknowledgeAlert(st.Alert(alert), "2027-01-01T00:00:00Z", "syncing", "me", start)
 		})
@@ -233,12 +243,12 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 	case err := <-written:
 		t.Fatalf("the change was not committed: %v", err)
 	}
-	seen := func(st *State) string {
+	seen := func(st *model.State) string {
 		acked := strings.Contains(string(st.Alert(alert).Cur.Raw), "syncing")
 		return fmt.Sprintf("store %t, acknowledged %t", st.OplogStores().Get("waiting") != nil, acked)
 	}
 	read := make(chan string, 1)
-	go s.View(func(st *State) { read <- seen(st) })
+	go s.View(func(st *model.State) { read <- seen(st) })
 	select {
 	case got := <-read:
 		if got != "store false, acknowledged false" {
@@ -252,7 +262,7 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 	if err := <-written; err != nil {
 		t.Fatal(err)
 	}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		if got := seen(st); got != "store true, acknowledged true" {
 			t.Errorf("a read after the commit saw %s", got)
 		}
@@ -265,24 +275,24 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 // After a restart, a raised alert is still known by the target of the
 // condition that raised it, though it does not show it.
 func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
-	f := DefaultFixtures()
+	f := model.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
-	f.AlertConfigs = append(f.AlertConfigs, doc{"id": "5f2a00000000000000000003", "groupId": project, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true,
+	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": "5f2a00000000000000000003", "groupId": project, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "ADMIN", "delayMin": int64(0)}}})
 	s, path := openStoreWith(t, f)
-	agent := func(host string, resolved bool) Condition {
-		return Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: Target{HostnameAndPort: host}, Resolved: resolved}
+	agent := func(host string, resolved bool) engine.Condition {
+		return engine.Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: model.Target{HostnameAndPort: host}, Resolved: resolved}
 	}
-	var one, two *AlertRec
-	if _, err := s.Update(func(st *Tx) {
+	var one, two *model.AlertRec
+	if _, err := s.Update(func(st *engine.Tx) {
 		one = st.Apply(agent("agent1:8080", false), start)[0]
 		two = st.Apply(agent("agent2:8080", false), start)[0]
 	}); err != nil {
 		t.Fatal(err)
 	}
 	again := restarted(t, s, path)
-	var closed []*AlertRec
-	again.Update(func(st *Tx) { closed = st.Apply(agent("agent2:8080", true), start) })
+	var closed []*model.AlertRec
+	again.Update(func(st *engine.Tx) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
 		t.Errorf("agent2 back closed %d alerts, want its own %s (agent1's is %s)", len(closed), two.Cur.ID, one.Cur.ID)
 	}
@@ -292,7 +302,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 // change lands on that data, not on the reset's.
 func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 	s, path := openStore(t)
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("before", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	failCommits(s, func(b *statelog.Batch) error {
@@ -301,20 +311,20 @@ func TestAFailedResetLeavesTheDataAsItWas(t *testing.T) {
 		}
 		return nil
 	})
-	if _, err := s.Update(func(st *Tx) { st.ResetTo(s.Seed(), start) }); !errors.Is(err, errUnwritable) {
+	if _, err := s.Update(func(st *engine.Tx) { st.ResetTo(s.Seed(), start) }); !errors.Is(err, errUnwritable) {
 		t.Fatalf("a reset whose commit failed: %v", err)
 	}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		if st.OplogStores().Get("before") == nil {
 			t.Error("a failed reset was applied in memory")
 		}
 	})
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("after", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	disk := onDisk(t, s, path)
 	if disk.OplogStores().Get("before") == nil || disk.OplogStores().Get("after") == nil {
-		t.Errorf("the file does not hold the data from before the failed reset with the later change: %v", raws(disk.OplogStores().all()))
+		t.Errorf("the file does not hold the data from before the failed reset with the later change: %v", storeDocs(disk.OplogStores()))
 	}
 }
 
@@ -325,7 +335,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 	s, path := openStore(t)
 	var batches []*statelog.Batch
 	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return errUnwritable })
-	_, err := s.Update(func(st *Tx) {
+	_, err := s.Update(func(st *engine.Tx) {
 		st.CreateOplogStore(oplogStore("unwritten", 1))
 		s.clock.Advance(time.Hour)
 	})
@@ -333,7 +343,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 	if !errors.As(err, &cerr) || !errors.Is(err, errUnwritable) || cerr.Path != path {
 		t.Fatalf("a change whose commit failed: %v", err)
 	}
-	s.View(func(st *State) {
+	s.View(func(st *model.State) {
 		if st.OplogStores().Get("unwritten") != nil {
 			t.Error("readers see a change whose commit failed")
 		}
@@ -342,7 +352,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 		t.Errorf("the clock stayed moved by a change that failed: %s", s.clock.Now())
 	}
 	failCommits(s, func(b *statelog.Batch) error { batches = append(batches, b); return nil })
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("next", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	if last := batches[len(batches)-1]; last.ReplaceAll || len(last.Records) != 1 {
@@ -350,7 +360,7 @@ func TestAChangeThatCouldNotBeCommittedIsNotApplied(t *testing.T) {
 	}
 	disk := onDisk(t, s, path)
 	if disk.OplogStores().Get("unwritten") != nil || disk.OplogStores().Get("next") == nil {
-		t.Errorf("the file does not hold the data as memory does: %v", raws(disk.OplogStores().all()))
+		t.Errorf("the file does not hold the data as memory does: %v", storeDocs(disk.OplogStores()))
 	}
 }
 
@@ -371,7 +381,7 @@ func reopened(t *testing.T, s *Store, path string, logIsSeed bool) *Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { file.Close() })
-	again, err := Open(DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), logIsSeed)
+	again, err := Open(model.DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), logIsSeed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,18 +396,18 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 	s, path := openStore(t)
 	now := start
 	s.readBack.now = func() time.Time { return now }
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("kept", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	faulty := s.log.(*statelog.Faulty)
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
 	var cerr *CommitError
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); !errors.As(err, &cerr) {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); !errors.As(err, &cerr) {
 		t.Fatalf("the failed write: %v, want a CommitError", err)
 	}
 	var uerr *UnreadableError
-	if err := s.View(func(st *State) {
+	if err := s.View(func(st *model.State) {
 		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
 			t.Error("a read after it is not served the data as on disk")
 		}
@@ -405,21 +415,21 @@ func TestAFailedChangeThatCannotBeUndoneIsServedToNobody(t *testing.T) {
 		t.Fatalf("a read after it: %v, want the data as on disk", err)
 	}
 	ran := false
-	if _, err := s.Update(func(*Tx) { ran = true }); !errors.As(err, &uerr) || ran {
+	if _, err := s.Update(func(*engine.Tx) { ran = true }); !errors.As(err, &uerr) || ran {
 		t.Fatalf("a write after it: %v (ran: %t), want an UnreadableError and nothing run", err, ran)
 	}
 
 	faulty.FailReads(nil)
 	faulty.FailCommits(nil)
 	now = now.Add(maxReadBackWait) // the next read-back is due
-	if _, err := s.Update(func(st *Tx) {
+	if _, err := s.Update(func(st *engine.Tx) {
 		if st.OplogStores().Get("failed") != nil || st.OplogStores().Get("kept") == nil {
 			t.Error("once the file reads back, the writers' data is not what the file holds")
 		}
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("later", 1)) }); err != nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("later", 1)) }); err != nil {
 		t.Fatal(err)
 	}
 	assertStores(t, s, path, map[string]bool{"kept": true, "failed": false, "later": true})
@@ -436,7 +446,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	faulty := s.log.(*statelog.Faulty)
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); err == nil {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("failed", 1)) }); err == nil {
 		t.Fatal("the write whose commit failed was answered as applied")
 	}
 	faulty.FailCommits(nil)
@@ -445,14 +455,14 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 		t.Helper()
 		var uerr *UnreadableError
 		for range 20 {
-			if err := s.View(func(st *State) {
+			if err := s.View(func(st *model.State) {
 				if st.OplogStores().Get("failed") != nil {
 					t.Fatal("a read while the file is unreadable is served the failed write")
 				}
 			}); err != nil {
 				t.Fatalf("a read while the file is unreadable: %v, want the data as on disk", err)
 			}
-			if _, err := s.Update(func(*Tx) {}); !errors.As(err, &uerr) {
+			if _, err := s.Update(func(*engine.Tx) {}); !errors.As(err, &uerr) {
 				t.Fatalf("a write while the file is unreadable: %v, want an UnreadableError", err)
 			}
 		}
@@ -475,7 +485,7 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	}
 	faulty.FailReads(nil)
 	now = now.Add(maxReadBackWait)
-	if _, err := s.Update(func(st *Tx) {
+	if _, err := s.Update(func(st *engine.Tx) {
 		if st.OplogStores().Get("failed") != nil {
 			t.Error("the write whose commit failed is in the data once the file reads back")
 		}
@@ -486,13 +496,22 @@ func TestAnUnreadableStateFileIsReadBackAtAPace(t *testing.T) {
 	faulty.FailCommits(func(*statelog.Batch) error { return errUnwritable })
 	faulty.FailReads(errors.New("the state file cannot be read"))
 	var cerr *CommitError
-	if _, err := s.Update(func(st *Tx) { st.CreateOplogStore(oplogStore("failed again", 1)) }); !errors.As(err, &cerr) {
+	if _, err := s.Update(func(st *engine.Tx) { st.CreateOplogStore(oplogStore("failed again", 1)) }); !errors.As(err, &cerr) {
 		t.Fatalf("a write whose commit fails once the file read back: %v, want a CommitError", err)
 	}
 	faulty.FailCommits(nil)
 	faulty.FailReads(nil)
 	now = now.Add(firstReadBackWait)
-	if _, err := s.Update(func(*Tx) {}); err != nil {
+	if _, err := s.Update(func(*engine.Tx) {}); err != nil {
 		t.Fatalf("a write %v after a new failure, with the file readable: %v", firstReadBackWait, err)
 	}
+}
+
+// storeDocs are the members of each store of a list, in order.
+func storeDocs(o *model.Ordered[*model.S3Store]) []rules.Doc {
+	var out []rules.Doc
+	for _, r := range o.All() {
+		out = append(out, r.Members())
+	}
+	return out
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 func TestParseKey(t *testing.T) {
@@ -20,19 +20,19 @@ func TestParseKey(t *testing.T) {
 	os.WriteFile(secretFile, []byte("  from-a-file \nsecond line\n"), 0o600)
 	for _, tt := range []struct {
 		raw     string
-		want    store.Key
+		want    model.Key
 		wantErr string
 	}{
-		{"ci:ci-secret", store.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
-		{"ci:ci-secret:GLOBAL_OWNER", store.Key{PublicKey: "ci", PrivateKey: "ci-secret", Roles: []string{"GLOBAL_OWNER"}}, ""},
-		{"ro:s:global_read_only, GROUP_OWNER,", store.Key{PublicKey: "ro", PrivateKey: "s", Roles: []string{"GLOBAL_READ_ONLY", "GROUP_OWNER"}}, ""},
-		{"ci:@" + secretFile + ":ORG_OWNER", store.Key{PublicKey: "ci", PrivateKey: "from-a-file", Roles: []string{"ORG_OWNER"}}, ""},
-		{"ci:ci-secret:", store.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
-		{"only-a-secret", store.Key{}, "a key has no ':'"},
-		{":a-secret", store.Key{}, "the public key is empty"},
-		{"ci:", store.Key{}, "key ci: the private key is empty"},
-		{"ci::GLOBAL_OWNER", store.Key{}, "key ci: the private key is empty"},
-		{"ci:@" + filepath.Join(dir, "missing"), store.Key{}, "key ci: reading the private key file " + filepath.Join(dir, "missing") + ": no such file"},
+		{"ci:ci-secret", model.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
+		{"ci:ci-secret:GLOBAL_OWNER", model.Key{PublicKey: "ci", PrivateKey: "ci-secret", Roles: []string{"GLOBAL_OWNER"}}, ""},
+		{"ro:s:global_read_only, GROUP_OWNER,", model.Key{PublicKey: "ro", PrivateKey: "s", Roles: []string{"GLOBAL_READ_ONLY", "GROUP_OWNER"}}, ""},
+		{"ci:@" + secretFile + ":ORG_OWNER", model.Key{PublicKey: "ci", PrivateKey: "from-a-file", Roles: []string{"ORG_OWNER"}}, ""},
+		{"ci:ci-secret:", model.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
+		{"only-a-secret", model.Key{}, "a key has no ':'"},
+		{":a-secret", model.Key{}, "the public key is empty"},
+		{"ci:", model.Key{}, "key ci: the private key is empty"},
+		{"ci::GLOBAL_OWNER", model.Key{}, "key ci: the private key is empty"},
+		{"ci:@" + filepath.Join(dir, "missing"), model.Key{}, "key ci: reading the private key file " + filepath.Join(dir, "missing") + ": no such file"},
 	} {
 		got, err := parseKey(tt.raw, &strings.Builder{})
 		if tt.wantErr != "" {

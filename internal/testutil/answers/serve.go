@@ -8,6 +8,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/model"
 )
 
 // DemoOwner is the demo data's GLOBAL_OWNER key.
@@ -22,7 +23,7 @@ var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 // Serve starts an in-process server on f with its clock at Clock and
 // returns its URL and a client signed in with the key given.
-func Serve(t testing.TB, f *store.Fixtures, public, private string) (string, *client.Client) {
+func Serve(t testing.TB, f *model.Fixtures, public, private string) (string, *client.Client) {
 	t.Helper()
 	s, err := server.New(server.Options{Fixtures: f, Clock: store.VirtualClock(Clock)})
 	if err != nil {
@@ -41,7 +42,7 @@ func Serve(t testing.TB, f *store.Fixtures, public, private string) (string, *cl
 // names.
 func DemoHosts() []string {
 	var hosts []string
-	for _, s := range store.DemoFixtures(Clock).ConfigServerSnapshots {
+	for _, s := range model.DemoFixtures(Clock).ConfigServerSnapshots {
 		parts, _ := s["parts"].([]any)
 		if len(parts) > 0 {
 			if p, ok := parts[0].(map[string]any); ok {

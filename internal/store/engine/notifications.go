@@ -1,0 +1,28 @@
+package engine
+
+import (
+	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store/model"
+)
+
+// Notification is one entry of the notification log (docs/server.md),
+// as the ListNotifications control shows it.
+type Notification = api.Notification
+
+// DeliveryState is how far a notification's webhook delivery went.
+type DeliveryState = api.DeliveryState
+
+// Delivery is a webhook notification to send.
+type Delivery struct {
+	Note               *Notification
+	URL, Secret, Event string
+	Alert              *model.AlertRec
+	Body               []byte
+	cur                *model.AlertDoc // the alert when recorded, but for lastNotified
+	sentAt             string
+}
+
+// Cur is the alert as GET showed it once the notification was recorded:
+// lastNotified is its time. Made when asked (outside the data lock), and
+// only for the deliveries that are sent.
+func (d *Delivery) Cur() *model.AlertDoc { return d.cur.WithTimes("lastNotified", d.sentAt) }

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/omctl/omctl/internal/store/model"
+)
+
+// Tx is one write as the Store's callers see it (Store.Update): the data,
+// with its lookups and named operations, and the alert engine's commands
+// (conditions reported, time moving, a reset), which change the data as
+// the  What the operations change, the engine reacts to once the
+// write has run (Run).
+type Tx struct {
+	*model.State
+	eng *Engine
+}
+
+// Apply applies one condition at now and returns the alerts it changed.
+func (tx *Tx) Apply(c Condition, now time.Time) []*model.AlertRec {
+	defer tx.As(model.ByEngine)()
+	return tx.eng.Apply(tx.State, c, now)
+}
+
+// PromoteAll opens every TRACKING alert whose delay has passed by now.
+func (tx *Tx) PromoteAll(now time.Time) {
+	defer tx.As(model.ByEngine)()
+	tx.eng.PromoteAll(tx.State, now)
+}
+
+// RunUntil opens due TRACKING alerts and sends due notifications, in time
+// order, up to and including now (Engine.RunUntil).
+func (tx *Tx) RunUntil(now time.Time) {
+	defer tx.As(model.ByEngine)()
+	tx.eng.RunUntil(tx.State, now)
+}
+
+// RunSlice is RunUntil that stops once past deadline (Engine.RunSlice).
+func (tx *Tx) RunSlice(until, deadline time.Time) (reached time.Time, done bool) {
+	defer tx.As(model.ByEngine)()
+	return tx.eng.RunSlice(tx.State, until, deadline)
+}
+
+// Pending reports whether the engine has anything left to do in time.
+func (tx *Tx) Pending() bool { return tx.eng.Pending() }
+
+// Scheduled reports whether raised alerts have anything left to do in
+// time (Engine.Scheduled).
+func (tx *Tx) Scheduled() bool { return tx.eng.Scheduled() }
+
+// ResetTo replaces all the data with the fixtures f (which it does not
+// change), the engine started anew on them, and marks it all to be
+// committed.
+func (tx *Tx) ResetTo(f *model.Fixtures, now time.Time) {
+	defer tx.As(model.ByEngine)()
+	f = f.Clone()
+	tx.State.ResetTo(f, now)
+	*tx.eng = *New(tx.State, f.Schedules, now)
+	tx.eng.Prepare(tx.State, now)
+}
+
+// Prepare opens what is due and indexes the active alerts (Engine.Prepare).
+func (tx *Tx) Prepare(now time.Time) {
+	defer tx.As(model.ByEngine)()
+	tx.eng.Prepare(tx.State, now)
+}
+
+// Run runs fn as one write on st, then the engine's reaction to what its
+// operations changed (Process, at now()), and returns the notifications
+// and webhook deliveries the write recorded. A panic in fn leaves them to
+// the caller to drop (Take), with the write's changes (DropWrite).
+func (e *Engine) Run(st *model.State, fn func(*Tx), now func() time.Time) ([]*Notification, []*Delivery) {
+	st.Begin()
+	fn(&Tx{State: st, eng: e})
+	if changes := st.Written(); len(changes) > 0 {
+		restore := st.As(model.ByEngine)
+		e.Process(st, changes, now())
+		restore()
+	}
+	return e.Take()
+}

@@ -1,0 +1,438 @@
+package model
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/rules"
+)
+
+const checkedAlert = `{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001",` +
+	`"eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` +
+	`"hostnameAndPort":"db1:27017","replicaSetName":"rs0","tags":["a"],"links":[{"href":"x","rel":"self"}]}`
+
+// withMember is checkedAlert with one member set to a value (JSON), or
+// left out when value is "".
+func withMember(name, value string) string {
+	var members map[string]json.RawMessage
+	json.Unmarshal([]byte(checkedAlert), &members)
+	delete(members, name)
+	if value != "" {
+		members[name] = json.RawMessage(value)
+	}
+	out, _ := json.Marshal(members)
+	return string(out)
+}
+
+// checkAgreesWithTheLoader checks the items of a list with AlertCheck and
+// with the fixture loader, and fails unless both refuse the same first
+// item for the same rule, or both take them all. It returns the loader's
+// error.
+func checkAgreesWithTheLoader(t *testing.T, key string, items ...string) error {
+	t.Helper()
+	// The engine's rule of one active alert a configuration and target is
+	// the caller's (CheckActive): the loader's own rules are compared.
+	_, loaded := parseFixtureData("f.json", []byte(fixturesWith(`"`+key+`": [`+strings.Join(items, ", ")+`]`)))
+	c := NewAlertCheck(key, []string{testProject})
+	var checked error
+	for i, it := range items {
+		if err := c.Check([]byte(it)); err != nil {
+			checked = fmt.Errorf("f.json: %s[%d]: %v", key, i, err)
+			break
+		}
+	}
+	if fmt.Sprint(checked) != fmt.Sprint(loaded) {
+		t.Errorf("%s %s:\nthe check says %v\nthe loader says %v", key, strings.Join(items, ", "), checked, loaded)
+	}
+	return loaded
+}
+
+// Whatever alert the loader refuses the check refuses, for the same
+// reason, and what the loader takes the check takes: a table of the ways
+// an alert goes wrong, and some it may look wrong but is not.
+func TestAlertCheckAgreesWithTheLoader(t *testing.T) {
+	refused := map[string]string{
+		withMember("status", `"BOGUS"`):                  "value BOGUS was specified for status",
+		withMember("status", ""):                         "required attribute status was not specified",
+		withMember("status", `null`):                     "required attribute status",
+		withMember("eventTypeName", ""):                  "required attribute eventTypeName",
+		withMember("eventTypeName", `7`):                 "eventTypeName attribute does not match expected format: want a string",
+		withMember("id", `"5f1a"`):                       "id 5f1a must be 24 hexadecimal digits",
+		withMember("id", `"5f1a0000000000000000000g"`):   "must be 24 hexadecimal digits",
+		withMember("id", `5`):                            "must be 24 hexadecimal digits",
+		withMember("id", ""):                             "must be 24 hexadecimal digits",
+		withMember("groupId", `"`+testOther+`"`):         "is not a project of the fixtures",
+		withMember("groupId", ""):                        "groupId  must be 24 hexadecimal digits",
+		withMember("created", `"yesterday"`):             `"yesterday" is not an ISO 8601 timestamp`,
+		withMember("created", `"2026-02-30T00:00:00Z"`):  `"2026-02-30T00:00:00Z" is not an ISO 8601 timestamp`,
+		withMember("updated", `12`):                      "updated attribute",
+		withMember("acknowledgedUntil", `"never"`):       "acknowledgedUntil attribute",
+		withMember("metricName", `"NOT_A_METRIC"`):       "NOT_A_METRIC was specified for metricName",
+		withMember("currentValue", `{"units":"LITRES"}`): "LITRES was specified for currentValue.units",
+		withMember("currentValue", `{"number":"five"}`):  "currentValue.number",
+		withMember("currentValue", `[]`):                 "currentValue",
+		withMember("tags", `[1]`):                        "tags[0] attribute",
+		withMember("tags", `"a"`):                        "tags attribute",
+		// encoding/json would read this into the fast path's fields; the
+		// schema refuses it, and so the loader, whichever path it takes.
+		withMember("currentValue", `{"number":"5","units":"RAW"}`):                                                              "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert 5f1a00000000000000000009)",
+		`{"id":"5f1a00000000000000000009","status":"OPEN","status":"NOPE","eventTypeName":"X","groupId":"` + testProject + `"}`: "value NOPE was specified for status",
+		`[]`:   "must be an object",
+		`null`: "must be an object",
+		`"a"`:  "must be an object",
+	}
+	for raw, want := range refused {
+		for _, key := range []string{"alerts", "globalAlerts"} {
+			err := checkAgreesWithTheLoader(t, key, raw)
+			if key == "globalAlerts" && raw == withMember("groupId", "") {
+				continue // a global alert need not name a project
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s %s: the loader says %v, want a refusal naming %q", key, raw, err, want)
+			}
+		}
+	}
+	taken := []string{
+		checkedAlert,
+		withMember("eventTypeName", `"A_TYPE_OF_NEXT_YEAR"`), // any event type: the API adds some
+		withMember("id", `"5F1A00000000000000000009"`),
+		withMember("created", `"2026-01-01T01:00:00+01:00"`), // not as the server writes it: the schema's path
+		withMember("eventTypeName", `""`),                    // the schema asks for a string
+		withMember("currentValue", `{"number":5.0,"units":"RAW"}`),
+		withMember("hostId", `null`),
+		// null for tags, a tag, or a member of currentValue is no value,
+		// as older versions took it (docs/server.md, Fixture file)
+		withMember("tags", `null`),
+		withMember("tags", `[null,"a"]`),
+		withMember("currentValue", `{"number":null,"units":"RAW"}`),
+		withMember("currentValue", `{"number":1,"units":null}`),
+		withMember("STATUS", `"BOGUS"`),                               // a member the API does not name, kept
+		strings.Replace(checkedAlert, `"status"`, `"st\u0061tus"`, 1), // the decoder's status
+		`{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","eventTypeName":"HOST_DOWN","status":"CLOSED",` + "\n\t" +
+			`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","x":{"status":"a\"status\":"}}`,
+	}
+	for _, raw := range taken {
+		if err := checkAgreesWithTheLoader(t, "alerts", raw); err != nil {
+			t.Errorf("%s: %v, want it taken", raw, err)
+		}
+	}
+	// The rules of the list: an id once, a project of the fixtures, which
+	// a global alert may leave out.
+	other := withMember("id", `"5f1a00000000000000000010"`)
+	if err := checkAgreesWithTheLoader(t, "alerts", checkedAlert, other, checkedAlert); err == nil || !strings.Contains(err.Error(), "alerts[2]: id 5f1a00000000000000000009 appears twice") {
+		t.Errorf("an id twice: %v", err)
+	}
+	if err := checkAgreesWithTheLoader(t, "alerts", checkedAlert, withMember("id", `"5F1A00000000000000000009"`)); err != nil {
+		t.Errorf("ids that differ in letter case are two ids: %v", err)
+	}
+	if err := checkAgreesWithTheLoader(t, "globalAlerts", withMember("groupId", ""), other); err != nil {
+		t.Errorf("a global alert of no project: %v", err)
+	}
+}
+
+// FuzzAlertCheckAgreesWithTheLoader: for any alert, alone or twice, the
+// check and the loader take it or refuse it alike, for the same reason.
+func FuzzAlertCheckAgreesWithTheLoader(f *testing.F) {
+	f.Add([]byte(checkedAlert), false)
+	f.Add([]byte(withMember("status", `"CLOSED"`)), true)
+	f.Add([]byte(withMember("currentValue", `{"number":1e3,"units":"RAW"}`)), false)
+	f.Add([]byte(withMember("created", `"2026-01-01T00:00:00.5Z"`)), false)
+	f.Add([]byte(`{"id":"5f1a00000000000000000009","id":"5f1a00000000000000000008","status":"OPEN"}`), false)
+	f.Add([]byte(checkedAlert+` {}`), false) // not one alert: refused, whatever follows it
+	f.Fuzz(func(t *testing.T, raw []byte, global bool) {
+		key := "alerts"
+		if global {
+			key = "globalAlerts"
+		}
+		if !json.Valid(raw) {
+			// The loader's decoder says where in the file; the check, which
+			// sees one item, refuses it.
+			if err := NewAlertCheck(key, []string{testProject}).Check(raw); err == nil {
+				t.Fatalf("%q is not JSON, and the check takes it", raw)
+			}
+			return
+		}
+		checkAgreesWithTheLoader(t, key, string(raw))
+		checkAgreesWithTheLoader(t, key, string(raw), string(raw))
+	})
+}
+
+// FuzzTheFastPathTakesWhatTheSchemaTakes: an alert the fast path takes is
+// one the schema takes, read the same, and stored the same but for how
+// its JSON is written; and the fast path reads each member as a decoder
+// does.
+func FuzzTheFastPathTakesWhatTheSchemaTakes(f *testing.F) {
+	f.Add([]byte(checkedAlert))
+	f.Add([]byte(withMember("currentValue", `{"number":-1.5e-3,"units":"RAW","x":[{"number":1}]}`)))
+	f.Add([]byte(withMember("eventTypeName", `"OUTSIDE_METRIC_THRESHOLD"`)))
+	f.Add([]byte(withMember("status", `"CLOSED"`)))
+	// Members BACKUP does not show, first, between and last, spaced.
+	f.Add([]byte(` { "hostId" : "h1" , "id":"5f1a00000000000000000009", "resolved":"2026-01-01T00:00:00Z",` +
+		` "status":"OPEN","eventTypeName":"BACKUP","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z", "metricName" : "CONNECTIONS" } `))
+	f.Add([]byte(` {"id" : "5f1a00000000000000000009", "status":"OPEN", "eventTypeName":"BACKUP", "created":"2026-01-01T00:00:00Z", "updated":"2026-01-01T00:00:00Z", "hostId":"h\u00e9"} `))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var w alertWire
+		compact, ok := w.scan(raw)
+		if !ok {
+			return
+		}
+		if !json.Valid(raw) {
+			t.Fatalf("%q is not JSON, and the fast path takes it", raw)
+		}
+		var b bytes.Buffer
+		json.Compact(&b, raw)
+		if compact != (b.String() == string(raw)) {
+			t.Errorf("%s: compact %v", raw, compact)
+		}
+		var members map[string]any
+		json.Unmarshal(raw, &members)
+		for k := range wireCurrentValue {
+			if v, _ := members[wireNames[k]].(string); w.is(k) && v != w.str[k] {
+				t.Fatalf("%s: %s read as %q, a decoder reads %q", raw, wireNames[k], w.str[k], v)
+			}
+		}
+		fast, ok, _ := w.canonical()
+		if !ok {
+			return
+		}
+		d, err := schemaAlert(raw)
+		if err != nil {
+			t.Fatalf("%s: the fast path takes it, the schema says %s", raw, err.Rule())
+		}
+		slow := NewAlertDoc(d)
+		a, perr := parseAlert(raw, &arena{})
+		if perr != nil {
+			t.Fatalf("%s: %s", raw, perr.Rule())
+		}
+		if fast != slow.alertFields || a.alertFields != slow.alertFields {
+			t.Errorf("%s: read as %+v, the schema reads %+v, stored as %+v", raw, fast, slow.alertFields, a.alertFields)
+		}
+		if !reflect.DeepEqual(a.Doc(), slow.Doc()) {
+			t.Errorf("%s: stored as %s, the schema stores %s", raw, a.Raw, slow.Raw)
+		}
+		b.Reset()
+		if err := json.Compact(&b, a.Raw); err != nil || b.String() != string(a.Raw) {
+			t.Errorf("%s: stored as %s, which is not compact JSON (%v)", raw, a.Raw, err)
+		}
+	})
+}
+
+// A time is canonical, as the fast path reads it, exactly when it is
+// written as the server writes it.
+func TestCanonicalTimes(t *testing.T) {
+	for _, s := range []string{"2026-01-01T00:00:00Z", "2024-02-29T23:59:59Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+		"2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z",
+		"2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00+00:00", "2026-01-01 00:00:00Z", "2026-01-01T00:00:00z", "2026-01-01",
+		"+026-01-01T00:00:00Z", "2026-1-01T00:00:00Z", "", "2026-01-01T00:00:0aZ", "２０２６-01-01T00:00:00Z"} {
+		checkCanonicalTime(t, s)
+	}
+}
+
+func FuzzCanonicalTime(f *testing.F) {
+	f.Add("2026-01-01T00:00:00Z")
+	f.Fuzz(checkCanonicalTime)
+}
+
+func checkCanonicalTime(t *testing.T, s string) {
+	w := alertWire{has: 1 << wireCreated}
+	w.str[wireCreated] = s
+	got, ok := w.canonicalTime(wireCreated, &timeMemo{})
+	parsed, err := rules.ParseTimestamp(s)
+	want := err == nil && rules.FormatTime(parsed) == s
+	if ok != want || ok && !got.Equal(parsed) {
+		t.Errorf("%q: canonical %v (%v), want %v (%v)", s, ok, got, want, parsed)
+	}
+	if ok && got.Location() != time.UTC {
+		t.Errorf("%q: read in %v", s, got.Location())
+	}
+}
+
+// FuzzScannerTellsJSONAsTheDecoderDoes: what the fast path's scanner
+// walks to the end is what encoding/json calls JSON, so that an alert
+// that is not JSON is never taken as it is, whoever gives it.
+func FuzzScannerTellsJSONAsTheDecoderDoes(f *testing.F) {
+	for _, seed := range []string{checkedAlert, `[1,-0.5e+3,true,false,null,"\u00e9\n"]`, `01`, `"\x"`, `{"a":1,}`, "\"\x01\"", `1.`, `-`, `[[]]`, ` {} `} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s := scanner{b: raw}
+		ok := s.skip()
+		s.space()
+		if ok = ok && s.i == len(raw); ok != json.Valid(raw) {
+			t.Errorf("%q: the scanner says %v, encoding/json %v", raw, ok, json.Valid(raw))
+		}
+	})
+}
+
+// upperHexID is the i-th of distinct ObjectIds written in upper-case hex,
+// which the loader takes and keeps apart from lower-case ids.
+func upperHexID(i int) string { return fmt.Sprintf("5F1A%020X", i) }
+
+// fixtures capture checks every alert in one buffer it reuses: an id the
+// check keeps must not change when the buffer does, or ids already seen
+// turn into others (a false "appears twice", or a repeat missed).
+func TestAlertCheckWithAReusedBuffer(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	var buf []byte
+	for i := range 2000 {
+		buf = append(buf[:0], withMember("id", `"`+upperHexID(i)+`"`)...)
+		if err := c.Check(buf); err != nil {
+			t.Fatalf("alert %d (%s), every id distinct: %v", i, upperHexID(i), err)
+		}
+	}
+	buf = append(buf[:0], withMember("id", `"`+upperHexID(7)+`"`)...)
+	if err := c.Check(buf); err == nil || !strings.Contains(err.Error(), "id "+upperHexID(7)+" appears twice") {
+		t.Errorf("an upper-case id again, in the reused buffer: %v, want it refused", err)
+	}
+}
+
+// Project readers share one AlertCheck, each with its own reused buffer
+// (run with -race: the check must not read a buffer its owner rewrites).
+func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
+	c := NewAlertCheck("alerts", []string{testProject})
+	const readers, each = 4, 300
+	errs := make(chan error, readers*each)
+	var wg sync.WaitGroup
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := range each {
+				buf = append(buf[:0], withMember("id", `"`+upperHexID(r*each+i)+`"`)...)
+				if err := c.Check(buf); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("every id distinct: %v", err)
+	}
+}
+
+// An alert is one JSON object and nothing after it, on either path (the
+// schema's decoder stopped after the object and took what followed), for
+// the check as for the loader of a state file, which reads alerts one by
+// one; spaces around it are no bytes after it.
+func TestAnAlertIsOneObjectAndNothingAfterIt(t *testing.T) {
+	notCanonical := withMember("created", `"2026-01-01T01:00:00+01:00"`) // the schema's path
+	for _, tt := range []struct {
+		raw   string
+		taken bool
+	}{
+		{checkedAlert, true},
+		{" \n" + notCanonical + "\n\t ", true},
+		{checkedAlert + ` {}`, false},
+		{notCanonical + ` {}`, false},
+		{notCanonical + notCanonical, false},
+		{notCanonical + `]`, false},
+		{notCanonical + `,`, false},
+		{notCanonical + ` x`, false},
+		{notCanonical + ` null`, false},
+	} {
+		checkErr := NewAlertCheck("alerts", []string{testProject}).Check([]byte(tt.raw))
+		_, parseErr := parseAlert([]byte(tt.raw), &arena{})
+		if (checkErr == nil) != tt.taken || (parseErr == nil) != tt.taken {
+			t.Errorf("%s: the check says %v, the loader %v; want taken %v", tt.raw, checkErr, parseErr, tt.taken)
+		}
+		if !tt.taken && (checkErr == nil || !strings.Contains(checkErr.Error(), "must be one object, with nothing after it")) {
+			t.Errorf("%s: %v, want it to say an alert is one object", tt.raw, checkErr)
+		}
+	}
+}
+
+// FuzzAlertListFindsEveryRepeat: the ids of a list, in order or not, in
+// lower case or not, repeat exactly where a set of every id so far says.
+func FuzzAlertListFindsEveryRepeat(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 2})       // in order, then one before the last
+	f.Add([]byte{1, 2, 3, 0, 1, 4}) // out of order, then one of those in order
+	f.Add([]byte{5, 4, 5, 0x85, 0x85, 0x05})
+	f.Fuzz(func(t *testing.T, ids []byte) {
+		l := newAlertList(false, len(ids)/2)
+		set := map[string]bool{}
+		for i, b := range ids {
+			id := fmt.Sprintf("5f1a%020x", b&0x7f)
+			if b&0x80 != 0 {
+				id = strings.ToUpper(id)
+			}
+			repeat := l.check(id, "", nil) != ""
+			if repeat != set[id] {
+				t.Fatalf("%v: id %d (%s) taken for a repeat: %v, want %v", ids, i, id, repeat, set[id])
+			}
+			set[id] = true
+		}
+	})
+}
+
+// FuzzLowerHex: an id is read as its 12 bytes exactly when it is 24
+// digits of lower-case hexadecimal, as encoding/hex reads them.
+func FuzzLowerHex(f *testing.F) {
+	for _, id := range []string{"5f1a00000000000000000009", "5F1A00000000000000000009", "5f1a0000000000000000000g", "5f1a", ""} {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		key, ok := lowerHex(id)
+		want, err := hex.DecodeString(id)
+		wantOK := err == nil && len(want) == 12 && strings.ToLower(id) == id
+		if ok != wantOK || ok && string(key[:]) != string(want) {
+			t.Errorf("%q: read as %x, %v; want %x, %v", id, key, ok, want, wantOK)
+		}
+	})
+}
+
+// A state file written by an older version holds its alerts' bytes as
+// their fixture had them: null for tags, a tag, or a member of
+// currentValue loads again as the same alert, and a number written as a
+// string, which this version refuses, stops the start with a message
+// naming the alert and the member.
+func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
+	const id = "5f1a00000000000000000009"
+	old := func(members string) string {
+		return `{"id":"` + id + `","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001","status":"OPEN",` +
+			`"created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` + members + `}`
+	}
+	reopen := func(t *testing.T, raw string) (*State, error) {
+		t.Helper()
+		f, err := ParseFixtures("f.json", []byte(fixturesWith(`"alerts": [`+withMember("id", `"`+id+`"`)+`]`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Alerts[0].Raw = []byte(raw) // as the older version stored it
+		return restarted(t, NewState(f, start))
+	}
+	for _, raw := range []string{
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":null`),
+		old(`"eventTypeName":"HOST_DOWN","hostnameAndPort":"db1:27017","tags":[null]`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":null,"units":"RAW"}`),
+		old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":5,"units":null}`),
+	} {
+		st, err := reopen(t, raw)
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		got := st.Alert(id)
+		var was, is any
+		json.Unmarshal([]byte(raw), &was)
+		if got != nil {
+			json.Unmarshal(got.Cur.Raw, &is)
+		}
+		if !reflect.DeepEqual(was, is) {
+			t.Errorf("stored as %s, loaded as %v", raw, is)
+		}
+	}
+	_, err := reopen(t, old(`"eventTypeName":"OUTSIDE_METRIC_THRESHOLD","metricName":"ASSERT_REGULAR","currentValue":{"number":"5","units":"RAW"}`))
+	if err == nil || !strings.Contains(err.Error(), "Received JSON for the currentValue.number attribute does not match expected format: want a number (in alert "+id+")") {
+		t.Errorf("a number written as a string: %v, want a refusal naming the alert and the member", err)
+	}
+}

@@ -1,0 +1,112 @@
+package model
+
+import (
+	"time"
+
+	"github.com/omctl/omctl/internal/rules"
+)
+
+// Alert is an alert of a project by its id, nil for none.
+func (s *State) Alert(id string) *AlertRec { return s.alertByID[id] }
+
+// ProjectAlerts are a project's alerts, nil when it has none.
+func (s *State) ProjectAlerts(project string) *AlertSet { return s.alerts[project] }
+
+// GlobalAlertSet are the global alerts.
+func (s *State) GlobalAlertSet() *AlertSet { return s.globalAlerts }
+
+// AcknowledgeAlert acknowledges an alert until a time, by a user.
+func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now time.Time) {
+	s.SetAlert(r, r.Cur.With(func(d doc) {
+		d["acknowledgedUntil"] = until
+		d["acknowledgingUsername"] = user
+		delete(d, "acknowledgementComment")
+		if comment != "" {
+			d["acknowledgementComment"] = comment
+		}
+		d["updated"] = rules.FormatTime(now)
+	}))
+}
+
+// UnacknowledgeAlert ends an alert's acknowledgement.
+func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
+	s.SetAlert(r, r.Cur.With(func(d doc) {
+		delete(d, "acknowledgedUntil")
+		delete(d, "acknowledgementComment")
+		delete(d, "acknowledgingUsername")
+		d["updated"] = rules.FormatTime(now)
+	}))
+}
+
+// validateAlerts checks the alerts of projects and the global ones (whose
+// schema parseAlert checked as they were read): unique ids, and projects
+// of the fixtures.
+func validateAlerts(f *Fixtures, c *fixtureCheck) error {
+	for _, set := range []struct {
+		key     string
+		items   []*AlertDoc
+		project bool
+	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
+		l := newAlertList(set.project, len(set.items))
+		for i, a := range set.items {
+			if rule := l.check(a.ID, a.GroupID, c.projects); rule != "" {
+				return failFixture(set.key, i, "%s", rule)
+			}
+		}
+	}
+	return nil
+}
+
+// loadAlerts indexes the alerts of the fixtures.
+func (s *State) loadAlerts(f *Fixtures, now time.Time) {
+	// The records of the alerts loaded are one array: among a million
+	// alerts, a million small objects were much of what the collector
+	// marks at each run (docs/performance.md). Alerts are never deleted,
+	// so the array lives as long as the data.
+	recs := make([]AlertRec, len(f.Alerts)+len(f.GlobalAlerts))
+	byProject := map[string][]*AlertRec{}
+	// Sized once: grown alert by alert, a million ids were hashed again at
+	// each doubling.
+	s.alertByID = make(map[string]*AlertRec, len(f.Alerts))
+	s.globalAlertIDs = make(map[string]*AlertRec, len(f.GlobalAlerts))
+	for i, a := range f.Alerts {
+		recs[i] = s.alertRecord(a, now)
+		r := &recs[i]
+		byProject[r.Project] = append(byProject[r.Project], r)
+		s.alertByID[a.ID] = r
+	}
+	for p, set := range byProject {
+		s.alerts[p] = newAlertSet(set)
+	}
+	var globals []*AlertRec
+	for i, a := range f.GlobalAlerts {
+		r := &recs[len(f.Alerts)+i]
+		*r = s.alertRecord(a, now)
+		r.Project = ""
+		globals = append(globals, r)
+		s.globalAlertIDs[a.ID] = r
+	}
+	s.globalAlerts = newAlertSet(globals)
+}
+
+// AnyAlert is an alert of a project or a global one by its id, nil for
+// none.
+func (s *State) AnyAlert(id string) *AlertRec {
+	if r := s.alertByID[id]; r != nil {
+		return r
+	}
+	return s.globalAlertIDs[id]
+}
+
+// EachAlert calls fn with every alert, of each project then global, each
+// set's in the order they were made.
+func (s *State) EachAlert(fn func(*AlertRec)) {
+	for _, set := range s.alerts {
+		for _, r := range set.items {
+			fn(r)
+		}
+	}
+	for _, r := range s.globalAlerts.items {
+		fn(r)
+	}
+}

@@ -1,0 +1,49 @@
+package model
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/omctl/omctl/internal/store/statelog"
+	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
+)
+
+var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// activeAlertsFixture is n OPEN alerts of one configuration, each on a
+// target of its own, and their project.
+func activeAlertsFixture(n int) (*Fixtures, string) {
+	f := DefaultFixtures()
+	project := f.Projects[0]["id"].(string)
+	cfg := NewObjectID()
+	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
+	for i := range n {
+		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
+	}
+	return f, project
+}
+
+// restarted is the data as a restart serves it from a state file that
+// holds all of st.
+func restarted(t *testing.T, st *State) (*State, error) {
+	t.Helper()
+	log := statelogtest.NewMemory()
+	b := &statelog.Batch{ReplaceAll: true}
+	for _, c := range st.AllRecords() {
+		v, err := Encode(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Records = append(b.Records, statelog.Record{Kind: c.Kind, Key: c.Key, Value: v})
+	}
+	if err := log.Commit(b); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadLog(log)
+	if err != nil {
+		return nil, err
+	}
+	return NewState(f, start), nil
+}
