@@ -24,7 +24,7 @@ func (c *reqCtx) renderConfig(cfg *model.AlertConfig, self string) doc {
 	if _, ok := out["notifications"].([]any); ok {
 		rendered := make([]any, len(cfg.Notifications))
 		for i, n := range cfg.Notifications {
-			rendered[i] = rules.RedactNotification(n.Members())
+			rendered[i] = n.Shown // redacted when the configuration was stored
 		}
 		out["notifications"] = rendered
 	}

@@ -139,6 +139,7 @@ type Engine struct {
 	// configAlerts are the TRACKING alerts of each configuration, for
 	// rescheduling them when it changes.
 	configAlerts map[string][]*model.AlertRec
+	tx           Tx // the write Run runs
 }
 
 // New starts the engine on the data: when each TRACKING alert
@@ -583,8 +584,13 @@ func (e *Engine) flushNotified(s *model.State) {
 	clear(e.lastNotified)
 }
 
-// redacted is the target's notification with its secrets redacted.
+// redacted is the target's notification with its secrets redacted: its
+// configuration's, made when the configuration was stored, or for a
+// schedule read back from a state file, made once here.
 func (t *notifyTarget) redacted() rules.Doc {
+	if t.Shown != nil {
+		return t.Shown
+	}
 	if t.shown == nil {
 		t.shown = rules.RedactNotification(t.Raw())
 	}

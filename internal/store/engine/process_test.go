@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -158,5 +159,24 @@ func TestProcessAConfigurationChangedMovesItsOpenings(t *testing.T) {
 	tx.PromoteAll(start.Add(45 * time.Minute))
 	if r.Status != api.StatusOpen {
 		t.Errorf("the alert did not open at its new time")
+	}
+}
+
+// A notification shows its target as the configuration's notification
+// was redacted when stored: no redaction for each alert raised.
+func TestANotificationShowsItsConfigurationsRedactedTarget(t *testing.T) {
+	tx, r := processTx(t, 0)
+	cfg := tx.AlertConfigs(r.Project).Get(processConfig)
+	later := start.Add(time.Minute)
+	tx.AcknowledgeAlert(r, rules.FormatTime(later.Add(time.Hour)), "", "me", later)
+	tx.react(later)
+	notes, _ := tx.eng.Take()
+	if len(notes) != 2 {
+		t.Fatalf("%d notifications", len(notes))
+	}
+	for i, n := range notes {
+		if reflect.ValueOf(n.Target).UnsafePointer() != reflect.ValueOf(cfg.Notifications[i].Shown).UnsafePointer() {
+			t.Errorf("notification %d shows %v, not its configuration's redacted target", i, n.Target)
+		}
 	}
 }

@@ -53,10 +53,13 @@ func (tx *Tx) Scheduled() bool { return tx.eng.Scheduled() }
 // committed.
 func (tx *Tx) ResetTo(f *model.Fixtures, now time.Time) {
 	defer tx.As(model.ByEngine)()
+	st, e := tx.State, tx.eng
 	f = f.Clone()
-	tx.State.ResetTo(f, now)
-	*tx.eng = *New(tx.State, f.Schedules, now)
-	tx.eng.Prepare(tx.State, now)
+	st.ResetTo(f, now)
+	fresh := New(st, f.Schedules, now)
+	fresh.tx = e.tx // the write running goes on (tx may be &e.tx)
+	*e = *fresh
+	e.Prepare(st, now)
 }
 
 // Prepare opens what is due and indexes the active alerts (Engine.Prepare).
@@ -71,7 +74,8 @@ func (tx *Tx) Prepare(now time.Time) {
 // the caller to drop (Take), with the write's changes (DropWrite).
 func (e *Engine) Run(st *model.State, fn func(*Tx), now func() time.Time) ([]*Notification, []*Delivery) {
 	st.Begin()
-	fn(&Tx{State: st, eng: e})
+	e.tx = Tx{State: st, eng: e} // one a write, not one allocated each
+	fn(&e.tx)
 	if changes := st.Written(); len(changes) > 0 {
 		restore := st.As(model.ByEngine)
 		e.Process(st, changes, now())

@@ -45,6 +45,10 @@ type NotificationSpec struct {
 	TypeName                  string
 	Delay, Interval           time.Duration
 	WebhookURL, WebhookSecret string
+	// Shown is the notification as the API shows it, its secrets
+	// redacted: made once, when its configuration is stored (nil for a
+	// notification of a schedule read back from a state file).
+	Shown doc
 }
 
 func newAlertConfig(d doc) *AlertConfig {
@@ -80,7 +84,9 @@ func newAlertConfig(d doc) *AlertConfig {
 	notes, _ := d["notifications"].([]any)
 	for _, n := range notes {
 		m, _ := n.(map[string]any)
-		c.Notifications = append(c.Notifications, NewNotificationSpec(m))
+		spec := NewNotificationSpec(m)
+		spec.Shown = rules.RedactNotification(m)
+		c.Notifications = append(c.Notifications, spec)
 	}
 	return c
 }

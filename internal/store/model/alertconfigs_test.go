@@ -2,6 +2,8 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -85,4 +87,25 @@ func TestBadAlertConfigsAreRefused(t *testing.T) {
 		fixturesWith(`"alertConfigs": [` + cfg(testProject, "host down") + `]`):           `alertConfigs[0]: eventTypeName "host down" is not an event type name`,
 		fixturesWith(`"globalAlertConfigs": [{"id": "x", "eventTypeName": "HOST_DOWN"}]`): "globalAlertConfigs[0]: id x must be 24 hexadecimal digits",
 	})
+}
+
+// A configuration's notifications are redacted once, when it is stored
+// (created, replaced, enabled or loaded), not at each use.
+func TestANotificationIsRedactedWhenItsConfigurationIsStored(t *testing.T) {
+	hook := map[string]any{"typeName": "WEBHOOK", "webhookUrl": "https://user:pw@hooks.example.com/x", "webhookSecret": "s3cret", "delayMin": int64(0)}
+	st := NewState(DemoFixtures(start), start)
+	st.Begin()
+	created := st.CreateAlertConfig(DemoProjectID, doc{"eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{hook}}, start)
+	replaced := st.ReplaceAlertConfig(created, created.Members(), start)
+	enabled := st.SetConfigEnabled(replaced, true, start)
+	loaded := newAlertConfig(created.Members())
+	for name, cfg := range map[string]*AlertConfig{"created": created, "replaced": replaced, "enabled": enabled, "loaded": loaded} {
+		shown := cfg.Notifications[0].Shown
+		if shown == nil || shown["webhookSecret"] == "s3cret" || strings.Contains(fmt.Sprint(shown["webhookUrl"]), "pw") {
+			t.Errorf("%s: shown as %v", name, shown)
+		}
+		if cfg.Notifications[0].WebhookSecret != "s3cret" {
+			t.Errorf("%s: the secret to sign with is gone", name)
+		}
+	}
 }
