@@ -225,3 +225,19 @@ func CheckSnapshotExpiry(body, current Doc, now time.Time) *Error {
 	}
 	return nil
 }
+
+// CheckPathIDs checks the ids a body repeats of the resource its path
+// names (ids: member name to the resource's value): each may be left
+// out or sent as it is, and is then taken out of the body; another value
+// is refused, as the members are read-only.
+func CheckPathIDs(body Doc, ids map[string]string) *Error {
+	for k, want := range ids {
+		if v, ok := body[k]; ok {
+			if s, isStr := v.(string); !isStr || s != want {
+				return Invalidf("ATTRIBUTE_READ_ONLY", fmt.Sprintf("Attribute %s is read-only and cannot be changed.", k), k)
+			}
+			delete(body, k)
+		}
+	}
+	return nil
+}

@@ -19,6 +19,8 @@ const (
 	Invalid Problem = iota
 	// Conflict: it clashes with what exists already (409).
 	Conflict
+	// NotFound: what it names does not exist (404).
+	NotFound
 )
 
 // Error is a broken rule in the shape of the API's error body
@@ -47,6 +49,11 @@ func Invalidf(code, detail string, params ...any) *Error {
 // Conflictf reports a clash with what exists.
 func Conflictf(code, detail string, params ...any) *Error {
 	return &Error{Problem: Conflict, Code: code, Detail: detail, Params: params}
+}
+
+// NotFoundf reports a resource the request names that does not exist.
+func NotFoundf(code, detail string, params ...any) *Error {
+	return &Error{Problem: NotFound, Code: code, Detail: detail, Params: params}
 }
 
 // Missing reports a required attribute that was not sent.

@@ -46,7 +46,7 @@ var projectWriters = map[access][]string{
 // authorize checks the caller may do need in project (or org), giving
 // 401 NOT_IN_GROUP to a caller with no role there and 401
 // USER_UNAUTHORIZED to one whose roles are not enough.
-func authorize(p *model.Principal, need access, project, org string) *apiError {
+func authorize(p *model.Principal, need access, project, org string) error {
 	hasGlobal := false
 	for _, r := range p.Roles {
 		if r.Org == "" && r.Group == "" && api.OneOf(r.Name, api.GlobalRoles) {
@@ -83,13 +83,13 @@ func authorize(p *model.Principal, need access, project, org string) *apiError {
 	return unauthorized()
 }
 
-func unauthorized() *apiError {
+func unauthorized() error {
 	return newError(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
 }
 
 // checkAccessList refuses a key used from outside its access list and
 // counts the use of the entry that let it in (a change, saved as any other).
-func (s *Server) checkAccessList(c *reqCtx) *apiError {
+func (s *Server) checkAccessList(c *reqCtx) error {
 	if c.caller.Key == nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (s *Server) checkAccessList(c *reqCtx) *apiError {
 		c.caller = in.Principal // no list to check, nothing to count
 		return nil
 	}
-	return s.withData(func(st *engine.Tx) *apiError {
+	return s.withData(func(st *engine.Tx) error {
 		// The data may have been reset since the caller was authenticated.
 		p := st.Principal(c.caller.Name)
 		if p == nil || p.Key == nil {

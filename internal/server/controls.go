@@ -50,7 +50,7 @@ func (s *Server) getHealth(w http.ResponseWriter, _ *http.Request) {
 
 // onlyQuery refuses query parameters a control does not take, besides
 // paging, pretty and envelope: a misspelt filter is an error, not ignored.
-func onlyQuery(c *reqCtx, names ...string) *apiError {
+func onlyQuery(c *reqCtx, names ...string) error {
 	for _, k := range rules.SortedKeys(c.r.URL.Query()) {
 		if !slices.Contains(names, k) && !slices.Contains([]string{"pageNum", "itemsPerPage", "pretty", "envelope"}, k) {
 			allowed := append(names, "pageNum", "itemsPerPage", "pretty", "envelope")
@@ -61,14 +61,14 @@ func onlyQuery(c *reqCtx, names ...string) *apiError {
 }
 
 // resetData puts the data back to its seed (api.ResetData).
-func (s *Server) resetData(c *reqCtx) *apiError {
+func (s *Server) resetData(c *reqCtx) error {
 	s.resetLocked(c.tx)
 	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
 // getClock shows the server's clock (api.GetClock).
-func (s *Server) getClock(c *reqCtx) *apiError {
+func (s *Server) getClock(c *reqCtx) error {
 	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
 }
@@ -80,7 +80,7 @@ func (s *Server) getClock(c *reqCtx) *apiError {
 // and see the engine's work done up to the clock's time. Moves run one at
 // a time. The answer waits for the first attempt of every webhook the
 // move queued.
-func (s *Server) moveClock(c *reqCtx) *apiError {
+func (s *Server) moveClock(c *reqCtx) error {
 	// Whatever the answer, it may come long after the request (behind
 	// another move, say): it gets the write timeout from when it is ready.
 	defer c.keepWriting()
@@ -89,7 +89,7 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 		return err
 	}
 	if err := (rules.Schema{"advance": rules.Str(), "set": rules.Timestamp()}).Check(body, "", nil); err != nil {
-		return fromRule(err)
+		return err
 	}
 	s.moves.Lock()
 	defer s.moves.Unlock()
@@ -126,13 +126,13 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 	var firstAttempts sync.WaitGroup
 	for done := false; !done; {
 		began := time.Now()
-		err := s.change(func(st *engine.Tx) *apiError {
+		err := s.change(func(st *engine.Tx) error {
 			var reached time.Time
 			reached, done = st.RunSlice(target, time.Now().Add(clockSlice))
 			s.clock.Set(reached)
 			return nil
 		}, &firstAttempts)
-		if err != nil && err.status == http.StatusInternalServerError {
+		if a, _ := answerOf(err); err != nil && a.status == http.StatusInternalServerError {
 			return moveStopped(s.clock.Now(), target, err)
 		}
 		if err != nil {
@@ -157,10 +157,11 @@ func (s *Server) moveClock(c *reqCtx) *apiError {
 // saved, and seen already, so the clock stays where they took it. Sending
 // the move again as advance would overshoot; the answer says what set
 // finishes it.
-func moveStopped(at, target time.Time, cause *apiError) *apiError {
+func moveStopped(at, target time.Time, cause error) error {
 	reached, want := rules.FormatTime(at), rules.FormatTime(target)
-	return newError(cause.status, cause.code,
-		fmt.Sprintf(`The clock move stopped at %s, short of %s. %s Send {"set": %q} to finish it.`, reached, want, cause.detail, want),
+	a, _ := answerOf(cause)
+	return newError(a.status, a.code,
+		fmt.Sprintf(`The clock move stopped at %s, short of %s. %s Send {"set": %q} to finish it.`, reached, want, a.detail, want),
 		reached, want)
 }
 
@@ -183,7 +184,7 @@ func (s *Server) nonceClock() time.Time {
 // took the soak's writes past 100 ms (docs/performance.md).
 const clockSlice = 5 * time.Millisecond
 
-func authorizeGlobalOwner(p *model.Principal) *apiError {
+func authorizeGlobalOwner(p *model.Principal) error {
 	for _, r := range p.Roles {
 		if r.Org == "" && r.Group == "" && r.Name == "GLOBAL_OWNER" {
 			return nil

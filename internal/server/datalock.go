@@ -14,7 +14,7 @@ import (
 // run side by side once the TRACKING alerts due to open by now are
 // opened; anything else changes data, committed before the answer (and,
 // with wait, once the first attempt of each webhook it queued is done).
-func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
+func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) error {
 	if c.r.Method != http.MethodGet {
 		if len(c.body) > 0 && c.r.Method != http.MethodDelete {
 			// Not under the lock: a batch of writes runs its writers'
@@ -28,7 +28,7 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 			firstAttempts = &sync.WaitGroup{}
 			defer firstAttempts.Wait()
 		}
-		return s.change(func(tx *engine.Tx) *apiError {
+		return s.change(func(tx *engine.Tx) error {
 			tx.PromoteAll(s.clock.Now())
 			c.st, c.tx = tx.State, tx
 			return h(c)
@@ -39,12 +39,12 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) *apiError {
 		return s.storeFailed(err)
 	}
 	s.afterChange(out, nil)
-	return s.reading(func(st *model.State) *apiError { c.st = st; return h(c) })
+	return s.reading(func(st *model.State) error { c.st = st; return h(c) })
 }
 
 // reading runs fn with the data under the read lock.
-func (s *Server) reading(fn func(*model.State) *apiError) *apiError {
-	var aerr *apiError
+func (s *Server) reading(fn func(*model.State) error) error {
+	var aerr error
 	if err := s.store.View(func(st *model.State) { aerr = fn(st) }); err != nil {
 		return s.storeFailed(err)
 	}
@@ -55,13 +55,13 @@ func (s *Server) reading(fn func(*model.State) *apiError) *apiError {
 // the state file before returning, so nothing is answered 2xx before it
 // is on disk. Notifications fn recorded are in the log when it returns;
 // their webhooks are queued for the delivery workers.
-func (s *Server) withData(fn func(*engine.Tx) *apiError) *apiError { return s.change(fn, nil) }
+func (s *Server) withData(fn func(*engine.Tx) error) error { return s.change(fn, nil) }
 
 // change is withData; the first attempt of each webhook delivery fn
 // queued is counted in firstAttempts (when not nil), for the caller to
 // wait for.
-func (s *Server) change(fn func(*engine.Tx) *apiError, firstAttempts *sync.WaitGroup) *apiError {
-	var aerr *apiError
+func (s *Server) change(fn func(*engine.Tx) error, firstAttempts *sync.WaitGroup) error {
+	var aerr error
 	out, err := s.store.Update(func(tx *engine.Tx) { aerr = fn(tx) })
 	if err != nil {
 		return s.storeFailed(err)
@@ -86,7 +86,7 @@ func (s *Server) afterChange(out store.Outcome, firstAttempts *sync.WaitGroup) {
 // storeFailed logs why the store could not read or change the data (a bug,
 // or a state file that cannot be written) and answers 500: one bad
 // request never stops the server.
-func (s *Server) storeFailed(err error) *apiError {
+func (s *Server) storeFailed(err error) error {
 	s.logf("%v", err)
 	var cerr *store.CommitError
 	if errors.As(err, &cerr) {

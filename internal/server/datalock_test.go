@@ -19,16 +19,16 @@ import (
 // body that is not JSON fails only a handler that reads it.
 func TestAChangeDecodesItsBodyBeforeTheDataLock(t *testing.T) {
 	e := newEnv(t)
-	var runAs func(method, body string, h handlerFunc) *apiError
-	run := func(body string, h handlerFunc) *apiError {
+	var runAs func(method, body string, h handlerFunc) error
+	run := func(body string, h handlerFunc) error {
 		return runAs(http.MethodPut, body, h)
 	}
-	runAs = func(method, body string, h handlerFunc) *apiError {
+	runAs = func(method, body string, h handlerFunc) error {
 		r := httptest.NewRequest(method, apiBase+"/admin/backup/oplog/s3Configs/x", nil)
 		r.Header.Set("Content-Type", "application/json")
 		return e.s.locked(&reqCtx{r: r, s: e.s, body: []byte(body)}, h, false)
 	}
-	err := run(`{"s3MaxConnections": 7}`, func(c *reqCtx) *apiError {
+	err := run(`{"s3MaxConnections": 7}`, func(c *reqCtx) error {
 		if c.decoded == nil {
 			t.Error("the body was not decoded before the handler ran under the lock")
 		}
@@ -41,14 +41,14 @@ func TestAChangeDecodesItsBodyBeforeTheDataLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run(`{"s3MaxConnections": `, func(*reqCtx) *apiError { return nil }); err != nil {
+	if err := run(`{"s3MaxConnections": `, func(*reqCtx) error { return nil }); err != nil {
 		t.Errorf("a body the handler does not read failed it: %v", err)
 	}
-	err = run(`{"s3MaxConnections": `, func(c *reqCtx) *apiError { _, err := c.readObject(); return err })
-	if err == nil || err.code != "INVALID_JSON" {
+	err = run(`{"s3MaxConnections": `, func(c *reqCtx) error { _, err := c.readObject(); return err })
+	if a, _ := answerOf(err); err == nil || a.code != "INVALID_JSON" {
 		t.Errorf("a handler reading a broken body got %v, want INVALID_JSON", err)
 	}
-	runAs(http.MethodDelete, `{"s3MaxConnections": 7}`, func(c *reqCtx) *apiError {
+	runAs(http.MethodDelete, `{"s3MaxConnections": 7}`, func(c *reqCtx) error {
 		if c.decoded != nil {
 			t.Error("a DELETE's body, which no handler reads, was decoded")
 		}

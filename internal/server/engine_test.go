@@ -553,7 +553,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	raised := time.Now()
-	if err := s.withData(func(st *engine.Tx) *apiError {
+	if err := s.withData(func(st *engine.Tx) error {
 		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
@@ -604,7 +604,7 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sent sync.WaitGroup
-	if err := s.change(func(st *engine.Tx) *apiError {
+	if err := s.change(func(st *engine.Tx) error {
 		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil

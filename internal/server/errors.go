@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -61,12 +62,19 @@ func errUnexpected() *apiError {
 var ruleStatus = map[rules.Problem]int{
 	rules.Invalid:  http.StatusBadRequest,
 	rules.Conflict: http.StatusConflict,
+	rules.NotFound: http.StatusNotFound,
 }
 
-// fromRule answers a broken rule (nil for none).
-func fromRule(e *rules.Error) *apiError {
-	if e == nil {
-		return nil
+// answerOf is the error answer of err, the one mapping of errors to
+// answers: an *apiError as it was made, a broken rule (*rules.Error) by
+// its problem, anything else 500 UNEXPECTED_ERROR (unexpected: false).
+func answerOf(err error) (a *apiError, expected bool) {
+	if errors.As(err, &a) {
+		return a, true
 	}
-	return newError(ruleStatus[e.Problem], e.Code, e.Detail, e.Params...)
+	var broken *rules.Error
+	if errors.As(err, &broken) {
+		return newError(ruleStatus[broken.Problem], broken.Code, broken.Detail, broken.Params...), true
+	}
+	return errUnexpected(), false
 }

@@ -25,9 +25,9 @@ type fault struct {
 }
 
 // parseFault checks the body of AddFault (the rules are in internal/rules).
-func parseFault(body doc) (*fault, *apiError) {
+func parseFault(body doc) (*fault, error) {
 	if err := rules.CheckFault(body); err != nil {
-		return nil, fromRule(err)
+		return nil, err
 	}
 	f := &fault{Fault: api.Fault{Probability: 1}}
 	f.Method, _ = body["method"].(string)
@@ -272,7 +272,7 @@ func (s *Server) injectFault(c *reqCtx) bool {
 }
 
 // addFault adds a fault (api.AddFault).
-func (s *Server) addFault(c *reqCtx) *apiError {
+func (s *Server) addFault(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
@@ -290,7 +290,7 @@ func (s *Server) addFault(c *reqCtx) *apiError {
 }
 
 // clearFaults removes every fault (api.ClearFaults).
-func (s *Server) clearFaults(c *reqCtx) *apiError {
+func (s *Server) clearFaults(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
@@ -300,7 +300,7 @@ func (s *Server) clearFaults(c *reqCtx) *apiError {
 }
 
 // listFaults lists the faults in the order they were added (api.ListFaults).
-func (s *Server) listFaults(c *reqCtx) *apiError {
+func (s *Server) listFaults(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
@@ -315,7 +315,7 @@ func (s *Server) listFaults(c *reqCtx) *apiError {
 }
 
 // removeFault removes one fault (api.RemoveFault).
-func (s *Server) removeFault(c *reqCtx) *apiError {
+func (s *Server) removeFault(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}

@@ -336,8 +336,8 @@ func FuzzFaultBody(f *testing.F) {
 					t.Fatalf("accepted out of bounds: %+v", flt)
 				}
 				flt.pattern.match(path)
-			} else if err.status != 400 {
-				t.Fatalf("%s: %d", body, err.status)
+			} else if a, _ := answerOf(err); a.status != 400 {
+				t.Fatalf("%s: %d", body, a.status)
 			}
 		}
 		g, bad := parseGlob(path)

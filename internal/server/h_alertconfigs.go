@@ -31,7 +31,7 @@ func (c *reqCtx) renderConfig(cfg *model.AlertConfig, self string) doc {
 	return withLinks(out, self)
 }
 
-func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
+func (s *Server) listAlertConfigs(c *reqCtx) error {
 	project, err := c.project(readMonitoring)
 	if err != nil {
 		return err
@@ -41,7 +41,7 @@ func (s *Server) listAlertConfigs(c *reqCtx) *apiError {
 
 // listConfigs writes a page of the configurations in o, whose self links
 // are under path.
-func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...string) *apiError {
+func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...string) error {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...strin
 	return nil
 }
 
-func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, *apiError) {
+func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (c *reqCtx) renderProjectConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("groups", cfg.GroupID, "alertConfigs", cfg.ID))
 }
 
-func (s *Server) getAlertConfig(c *reqCtx) *apiError {
+func (s *Server) getAlertConfig(c *reqCtx) error {
 	cfg, err := s.findAlertConfig(c, readMonitoring)
 	if err != nil {
 		return err
@@ -89,7 +89,7 @@ func (s *Server) getAlertConfig(c *reqCtx) *apiError {
 }
 
 // putAlertConfig replaces a configuration; leaving out `enabled` disables it.
-func (s *Server) putAlertConfig(c *reqCtx) *apiError {
+func (s *Server) putAlertConfig(c *reqCtx) error {
 	old, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
@@ -99,7 +99,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.CheckAlertConfig(body, doc{"id": old.ID, "groupId": old.GroupID}); err != nil {
-		return fromRule(err)
+		return err
 	}
 	c.ok(c.renderProjectConfig(c.st.ReplaceAlertConfig(old, body, s.clock.Now())))
 	return nil
@@ -108,7 +108,7 @@ func (s *Server) putAlertConfig(c *reqCtx) *apiError {
 // createAlertConfig adds a configuration to a project: the body of a
 // replacement, with the id and times the server gives it. A groupId equal
 // to the path's is accepted; an id is not, the server chooses it.
-func (s *Server) createAlertConfig(c *reqCtx) *apiError {
+func (s *Server) createAlertConfig(c *reqCtx) error {
 	project, err := c.project(writeMonitoring)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.CheckAlertConfig(body, doc{"groupId": project}); err != nil {
-		return fromRule(err)
+		return err
 	}
 	c.ok(c.renderProjectConfig(c.st.CreateAlertConfig(project, body, s.clock.Now())))
 	return nil
@@ -126,7 +126,7 @@ func (s *Server) createAlertConfig(c *reqCtx) *apiError {
 
 // deleteAlertConfig removes a configuration; its active alerts are
 // cancelled. The answer is an empty object.
-func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
+func (s *Server) deleteAlertConfig(c *reqCtx) error {
 	cfg, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func (s *Server) deleteAlertConfig(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) enableAlertConfig(c *reqCtx) *apiError {
+func (s *Server) enableAlertConfig(c *reqCtx) error {
 	cfg, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
@@ -146,20 +146,20 @@ func (s *Server) enableAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.EnableAlertConfigBody().Check(body, "", doc{"id": cfg.ID, "groupId": cfg.GroupID}); err != nil {
-		return fromRule(err)
+		return err
 	}
 	c.ok(c.renderProjectConfig(c.st.SetConfigEnabled(cfg, body["enabled"] == true, s.clock.Now())))
 	return nil
 }
 
-func (s *Server) listGlobalAlertConfigs(c *reqCtx) *apiError {
+func (s *Server) listGlobalAlertConfigs(c *reqCtx) error {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
 	return c.listConfigs(c.st.GlobalAlertConfigs(), "globalAlertConfigs")
 }
 
-func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, *apiError) {
+func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, error) {
 	if err := c.global(need); err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (c *reqCtx) renderGlobalConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("globalAlertConfigs", cfg.ID))
 }
 
-func (s *Server) getGlobalAlertConfig(c *reqCtx) *apiError {
+func (s *Server) getGlobalAlertConfig(c *reqCtx) error {
 	cfg, err := s.findGlobalConfig(c, readGlobalAlerts)
 	if err != nil {
 		return err
@@ -187,7 +187,7 @@ func (s *Server) getGlobalAlertConfig(c *reqCtx) *apiError {
 
 // enableGlobalAlertConfig switches a global configuration on or off (endpoint
 // 9). The other fields of a configuration may be sent back; they change nothing.
-func (s *Server) enableGlobalAlertConfig(c *reqCtx) *apiError {
+func (s *Server) enableGlobalAlertConfig(c *reqCtx) error {
 	cfg, err := s.findGlobalConfig(c, writeGlobalAlerts)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func (s *Server) enableGlobalAlertConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.EnableGlobalAlertConfigBody().Check(body, "", doc{"id": cfg.ID}); err != nil {
-		return fromRule(err)
+		return err
 	}
 	c.ok(c.renderGlobalConfig(c.st.SetConfigEnabled(cfg, body["enabled"] == true, s.clock.Now())))
 	return nil

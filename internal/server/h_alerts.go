@@ -65,7 +65,7 @@ func appendAlert(dst []byte, r *model.AlertRec, linkPrefix []byte, now time.Time
 }
 
 // alertFilter reads status and the date filters of a list request.
-func (c *reqCtx) alertFilter(withDates bool) (model.AlertFilter, *apiError) {
+func (c *reqCtx) alertFilter(withDates bool) (model.AlertFilter, error) {
 	var f model.AlertFilter
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
@@ -101,7 +101,7 @@ func (c *reqCtx) alertFilter(withDates bool) (model.AlertFilter, *apiError) {
 	return f, nil
 }
 
-func (c *reqCtx) listAlertSet(set *model.AlertSet, f model.AlertFilter) *apiError {
+func (c *reqCtx) listAlertSet(set *model.AlertSet, f model.AlertFilter) error {
 	p, err := c.page()
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func (c *reqCtx) listAlertSet(set *model.AlertSet, f model.AlertFilter) *apiErro
 	return nil
 }
 
-func (s *Server) listAlerts(c *reqCtx) *apiError {
+func (s *Server) listAlerts(c *reqCtx) error {
 	project, err := c.project(readMonitoring)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (s *Server) listAlerts(c *reqCtx) *apiError {
 	return c.listAlertSet(c.st.ProjectAlerts(project), f)
 }
 
-func (s *Server) findAlert(c *reqCtx, need access) (*model.AlertRec, *apiError) {
+func (s *Server) findAlert(c *reqCtx, need access) (*model.AlertRec, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (s *Server) findAlert(c *reqCtx, need access) (*model.AlertRec, *apiError) 
 	return r, nil
 }
 
-func (s *Server) getAlert(c *reqCtx) *apiError {
+func (s *Server) getAlert(c *reqCtx) error {
 	r, err := s.findAlert(c, readMonitoring)
 	if err != nil {
 		return err
@@ -170,7 +170,7 @@ func (s *Server) getAlert(c *reqCtx) *apiError {
 
 // ackAlert acknowledges (acknowledgedUntil given) or unacknowledges
 // (acknowledgedUntil left out or null) an alert.
-func (s *Server) ackAlert(c *reqCtx) *apiError {
+func (s *Server) ackAlert(c *reqCtx) error {
 	r, err := s.findAlert(c, writeMonitoring)
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (s *Server) ackAlert(c *reqCtx) *apiError {
 	}
 	now := s.clock.Now()
 	if err := rules.CheckAcknowledgement(body, current, now); err != nil {
-		return fromRule(err)
+		return err
 	}
 	until, acknowledge := body["acknowledgedUntil"].(string)
 	if acknowledge {
@@ -198,7 +198,7 @@ func (s *Server) ackAlert(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) listGlobalAlerts(c *reqCtx) *apiError {
+func (s *Server) listGlobalAlerts(c *reqCtx) error {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}

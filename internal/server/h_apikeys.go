@@ -34,7 +34,7 @@ func firstOrg(k *model.APIKey) string {
 	return orgs[0]
 }
 
-func (s *Server) createAPIKey(c *reqCtx) *apiError {
+func (s *Server) createAPIKey(c *reqCtx) error {
 	project, err := c.project(createAPIKey)
 	if err != nil {
 		return err
@@ -45,11 +45,11 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 	}
 	desc, roles, rerr := rules.CheckAPIKey(body)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	k, rerr := c.st.CreateAPIKey(project, desc, roles, s.clock.Now())
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	c.ok(c.renderKey(k, true))
 	return nil
@@ -57,7 +57,7 @@ func (s *Server) createAPIKey(c *reqCtx) *apiError {
 
 // orgOfKeys checks the {org_id} of a path to its keys: its form and
 // existence, then that the caller manages its keys.
-func (c *reqCtx) orgOfKeys() (string, *apiError) {
+func (c *reqCtx) orgOfKeys() (string, error) {
 	org := c.r.PathValue("org_id")
 	if !api.IsObjectID(org) || c.st.Org(org) == nil {
 		return "", errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
@@ -68,7 +68,7 @@ func (c *reqCtx) orgOfKeys() (string, *apiError) {
 	return org, nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, *apiError) {
+func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, error) {
 	org, err := c.orgOfKeys()
 	if err != nil {
 		return "", nil, err
@@ -82,7 +82,7 @@ func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, *apiError) {
 }
 
 // addAccessList adds entries not already present; the list is never replaced.
-func (s *Server) addAccessList(c *reqCtx) *apiError {
+func (s *Server) addAccessList(c *reqCtx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
@@ -93,15 +93,15 @@ func (s *Server) addAccessList(c *reqCtx) *apiError {
 	}
 	entries, canon, rerr := rules.AccessListEntries(v)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	if rerr := c.st.AddAccessEntries(k, canon, entries, s.clock.Now()); rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) listAccessList(c *reqCtx) *apiError {
+func (s *Server) listAccessList(c *reqCtx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
@@ -109,7 +109,7 @@ func (s *Server) listAccessList(c *reqCtx) *apiError {
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) *apiError {
+func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) error {
 	p, err := c.page()
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) *apiErr
 }
 
 // listAPIKeys lists an organization's keys, private keys masked.
-func (s *Server) listAPIKeys(c *reqCtx) *apiError {
+func (s *Server) listAPIKeys(c *reqCtx) error {
 	org, err := c.orgOfKeys()
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ func (s *Server) listAPIKeys(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getAPIKey(c *reqCtx) *apiError {
+func (s *Server) getAPIKey(c *reqCtx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
@@ -160,7 +160,7 @@ func (c *reqCtx) renderOrgKey(org string, k *model.APIKey) doc {
 
 // findAccessEntry finds the key of the path, then its entry {entry}: an
 // address or a CIDR block naming the entry that stands for the same block.
-func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *model.AccessListEntry, *apiError) {
+func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *model.AccessListEntry, error) {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return "", nil, "", nil, err
@@ -168,7 +168,7 @@ func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *mod
 	entry := c.r.PathValue("entry")
 	canon, rerr := rules.AccessListPathEntry(entry)
 	if rerr != nil {
-		return "", nil, "", nil, fromRule(rerr)
+		return "", nil, "", nil, rerr
 	}
 	e := k.AccessEntry(canon)
 	if e == nil {
@@ -178,7 +178,7 @@ func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *mod
 	return org, k, canon, e, nil
 }
 
-func (s *Server) getAccessListEntry(c *reqCtx) *apiError {
+func (s *Server) getAccessListEntry(c *reqCtx) error {
 	org, k, _, e, err := s.findAccessEntry(c)
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ func (s *Server) getAccessListEntry(c *reqCtx) *apiError {
 
 // deleteAccessListEntry removes an entry; the next request is checked
 // against the list without it.
-func (s *Server) deleteAccessListEntry(c *reqCtx) *apiError {
+func (s *Server) deleteAccessListEntry(c *reqCtx) error {
 	_, k, canon, _, err := s.findAccessEntry(c)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, *apiError) {
+func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func (c *reqCtx) renderBackupConfig(cfg *model.BackupConfig, members bool) doc {
 	return withLinks(out, c.resourceHref("groups", cfg.GroupID, "backupConfigs", cfg.ClusterID))
 }
 
-func (s *Server) getBackupConfig(c *reqCtx) *apiError {
+func (s *Server) getBackupConfig(c *reqCtx) error {
 	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
@@ -46,7 +46,7 @@ func (s *Server) getBackupConfig(c *reqCtx) *apiError {
 
 // listBackupConfigs lists a project's backup configurations, each as
 // getBackupConfig shows it.
-func (s *Server) listBackupConfigs(c *reqCtx) *apiError {
+func (s *Server) listBackupConfigs(c *reqCtx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err
@@ -64,7 +64,7 @@ func (s *Server) listBackupConfigs(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
+func (s *Server) getBackupConfigMembers(c *reqCtx) error {
 	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
@@ -76,7 +76,7 @@ func (s *Server) getBackupConfigMembers(c *reqCtx) *apiError {
 // patchBackupConfig assigns deployment regions to shards (endpoint 11),
 // and changes the settings of a backup configuration under its rules: namespace lists are
 // mutually exclusive, and a change that needs a resync needs syncSource.
-func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
+func (s *Server) patchBackupConfig(c *reqCtx) error {
 	cfg, err := s.findBackupConfig(c, writeBackup)
 	if err != nil {
 		return err
@@ -89,17 +89,17 @@ func (s *Server) patchBackupConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.CheckBackupConfigChange(body, cfg.Members()); err != nil {
-		return fromRule(err)
+		return err
 	}
 	updated, rerr := c.st.UpdateBackupConfig(cfg, body)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	c.ok(c.renderBackupConfig(updated, false))
 	return nil
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *model.Ordered[*model.Snapshot], *apiError) {
+func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *model.Ordered[*model.Snapshot], error) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
@@ -111,7 +111,7 @@ func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *mode
 	return project, cluster, c.st.Snapshots(project, cluster), nil
 }
 
-func (s *Server) listSnapshots(c *reqCtx) *apiError {
+func (s *Server) listSnapshots(c *reqCtx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
 	if err != nil {
 		return err
@@ -119,7 +119,7 @@ func (s *Server) listSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...string) *apiError {
+func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...string) error {
 	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...str
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, *apiError) {
+func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, error) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
@@ -148,7 +148,7 @@ func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (
 	return snap, nil
 }
 
-func (s *Server) getSnapshot(c *reqCtx) *apiError {
+func (s *Server) getSnapshot(c *reqCtx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
 	if err != nil {
 		return err
@@ -163,7 +163,7 @@ func (s *Server) getSnapshot(c *reqCtx) *apiError {
 
 // expireSnapshot changes a snapshot's expiry: doNotDelete true removes
 // expires, and an expiry already in the past cannot be edited (docs/api.md, Snapshot).
-func (s *Server) expireSnapshot(c *reqCtx) *apiError {
+func (s *Server) expireSnapshot(c *reqCtx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, writeBackup)
 	if err != nil {
 		return err
@@ -180,7 +180,7 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.CheckSnapshotExpiry(body, snap.Members(), s.clock.Now()); err != nil {
-		return fromRule(err)
+		return err
 	}
 	dnd, hasDND := body["doNotDelete"].(bool)
 	expires, _ := body["expires"].(string)
@@ -189,7 +189,7 @@ func (s *Server) expireSnapshot(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model.Snapshot], *apiError) {
+func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model.Snapshot], error) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
@@ -202,7 +202,7 @@ func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model
 	return project, host, o, nil
 }
 
-func (s *Server) listConfigServerSnapshots(c *reqCtx) *apiError {
+func (s *Server) listConfigServerSnapshots(c *reqCtx) error {
 	project, host, o, err := s.hostSnapshots(c)
 	if err != nil {
 		return err
@@ -210,7 +210,7 @@ func (s *Server) listConfigServerSnapshots(c *reqCtx) *apiError {
 	return c.listSnapshotDocs(o, "groups", project, "hosts", host, "snapshots")
 }
 
-func (s *Server) getConfigServerSnapshot(c *reqCtx) *apiError {
+func (s *Server) getConfigServerSnapshot(c *reqCtx) error {
 	project, host, o, err := s.hostSnapshots(c)
 	if err != nil {
 		return err
@@ -223,7 +223,7 @@ func (s *Server) getConfigServerSnapshot(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getBackupJobConfig(c *reqCtx) *apiError {
+func (s *Server) getBackupJobConfig(c *reqCtx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func (c *reqCtx) renderBackupJobConfig(cfg *model.BackupJobConfig) doc {
 
 // putBackupJobConfig creates or replaces a project's backup jobs
 // configuration.
-func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
+func (s *Server) putBackupJobConfig(c *reqCtx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
@@ -262,11 +262,11 @@ func (s *Server) putBackupJobConfig(c *reqCtx) *apiError {
 		return err
 	}
 	if err := rules.BackupJobConfigBody().Check(body, "", doc{"id": id}); err != nil {
-		return fromRule(err)
+		return err
 	}
 	cfg, rerr := c.st.ReplaceBackupJobConfig(id, body)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	c.ok(c.renderBackupJobConfig(cfg))
 	return nil

@@ -11,7 +11,7 @@ func (c *reqCtx) renderCluster(cl *model.Cluster) doc {
 	return withLinks(cl.Members(), c.resourceHref("groups", cl.GroupID, "clusters", cl.ID))
 }
 
-func (s *Server) listClusters(c *reqCtx) *apiError {
+func (s *Server) listClusters(c *reqCtx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func (s *Server) listClusters(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getCluster(c *reqCtx) *apiError {
+func (s *Server) getCluster(c *reqCtx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err

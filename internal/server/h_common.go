@@ -11,7 +11,7 @@ import (
 
 // project checks the {project_id} of the path and the caller's right to
 // do need there, in the order the API checks them: form, existence, access.
-func (c *reqCtx) project(need access) (string, *apiError) {
+func (c *reqCtx) project(need access) (string, error) {
 	id := c.r.PathValue("project_id")
 	if !api.IsObjectID(id) {
 		return "", errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
@@ -26,7 +26,7 @@ func (c *reqCtx) project(need access) (string, *apiError) {
 }
 
 // global checks the caller's right to do need on a non-project endpoint.
-func (c *reqCtx) global(need access) *apiError {
+func (c *reqCtx) global(need access) error {
 	return authorize(c.caller, need, "", "")
 }
 
@@ -124,7 +124,7 @@ func plainJSON(s string) bool {
 
 // checkPathIDs applies the rule for bodies repeating the resource's own
 // ids: equal is fine, different is read-only (docs/api.md, Request bodies).
-func checkPathIDs(body doc, ids map[string]string) *apiError {
+func checkPathIDs(body doc, ids map[string]string) error {
 	for k, want := range ids {
 		if v, ok := body[k]; ok {
 			if s, isStr := v.(string); !isStr || s != want {

@@ -15,7 +15,7 @@ import (
 
 // reportEvents reports conditions to the alert engine (api.ReportEvents)
 // and answers every alert they opened, changed or closed.
-func (s *Server) reportEvents(c *reqCtx) *apiError {
+func (s *Server) reportEvents(c *reqCtx) error {
 	body, err := c.readBody()
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (s *Server) reportEvents(c *reqCtx) *apiError {
 
 // listNotifications lists the notification log, oldest first
 // (api.ListNotifications).
-func (s *Server) listNotifications(c *reqCtx) *apiError {
+func (s *Server) listNotifications(c *reqCtx) error {
 	q := c.r.URL.Query()
 	for k := range q {
 		switch k {
@@ -112,7 +112,7 @@ func withDropped(list []byte, dropped int, pretty bool) []byte {
 
 // parseConditions checks the body of ReportEvents: one object or
 // an array of them. A bad item refuses the whole body, naming its index.
-func parseConditions(v any) ([]engine.Condition, *apiError) {
+func parseConditions(v any) ([]engine.Condition, error) {
 	items, isList := v.([]any)
 	if !isList {
 		if _, isObj := v.(map[string]any); !isObj {
@@ -140,7 +140,7 @@ func parseConditions(v any) ([]engine.Condition, *apiError) {
 	return out, nil
 }
 
-func parseCondition(m map[string]any, prefix string) (engine.Condition, *apiError) {
+func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 	var c engine.Condition
 	_, isEvent := m["eventTypeName"]
 	_, isSample := m["metricName"]
@@ -164,7 +164,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, *apiErro
 	// The number is compared as sent: keep it before the schema normalizes it.
 	raw, _ := m["value"].(json.Number)
 	if err := sch.Check(m, prefix, nil); err != nil {
-		return c, fromRule(err)
+		return c, err
 	}
 	c.Project, _ = m["groupId"].(string)
 	if !api.IsObjectID(c.Project) {
@@ -207,7 +207,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, *apiErro
 // (api.DumpFixtures): secrets included, as a state file holds them, which
 // is why only a GLOBAL_OWNER may ask. The data is copied under the lock
 // and encoded after it.
-func (s *Server) dumpFixtures(c *reqCtx) *apiError {
+func (s *Server) dumpFixtures(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}

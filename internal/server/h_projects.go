@@ -32,7 +32,7 @@ func (c *reqCtx) renderOrg(o *model.Org) doc {
 
 // listProjectsOf lists the projects (of one organization, or all when
 // org is "") the caller reads, keeping those named name when it is given.
-func (c *reqCtx) listProjectsOf(org string, byName bool) *apiError {
+func (c *reqCtx) listProjectsOf(org string, byName bool) error {
 	name := ""
 	if byName {
 		name = c.r.URL.Query().Get("name")
@@ -59,9 +59,9 @@ func nameIs(name any, want string) bool {
 	return want == "" || strings.EqualFold(s, want)
 }
 
-func (s *Server) listProjects(c *reqCtx) *apiError { return c.listProjectsOf("", false) }
+func (s *Server) listProjects(c *reqCtx) error { return c.listProjectsOf("", false) }
 
-func (s *Server) getProject(c *reqCtx) *apiError {
+func (s *Server) getProject(c *reqCtx) error {
 	id, err := c.project(readMonitoring)
 	if err != nil {
 		return err
@@ -70,7 +70,7 @@ func (s *Server) getProject(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getProjectByName(c *reqCtx) *apiError {
+func (s *Server) getProjectByName(c *reqCtx) error {
 	name := c.r.PathValue("name")
 	p := c.st.ProjectByName(name)
 	if p == nil {
@@ -85,7 +85,7 @@ func (s *Server) getProjectByName(c *reqCtx) *apiError {
 
 // org checks the {org_id} of the path: its form and existence, then
 // that the caller is in it.
-func (c *reqCtx) org() (string, *apiError) {
+func (c *reqCtx) org() (string, error) {
 	id := c.r.PathValue("org_id")
 	if !api.IsObjectID(id) || c.st.Org(id) == nil {
 		return "", errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", id), id)
@@ -96,7 +96,7 @@ func (c *reqCtx) org() (string, *apiError) {
 	return id, nil
 }
 
-func (s *Server) listOrgs(c *reqCtx) *apiError {
+func (s *Server) listOrgs(c *reqCtx) error {
 	name := c.r.URL.Query().Get("name")
 	p, _, err := c.listQuery("includeDeletedOrgs")
 	if err != nil {
@@ -113,7 +113,7 @@ func (s *Server) listOrgs(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) getOrg(c *reqCtx) *apiError {
+func (s *Server) getOrg(c *reqCtx) error {
 	id, err := c.org()
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (s *Server) getOrg(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) listOrgProjects(c *reqCtx) *apiError {
+func (s *Server) listOrgProjects(c *reqCtx) error {
 	id, err := c.org()
 	if err != nil {
 		return err

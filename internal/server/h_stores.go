@@ -50,7 +50,7 @@ func (c *reqCtx) oplogStoreJSON(rec *model.S3Store) []byte { return c.appendStor
 
 func (c *reqCtx) snapshotStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, true) }
 
-func (s *Server) getOplogStore(c *reqCtx) *apiError {
+func (s *Server) getOplogStore(c *reqCtx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Server) getOplogStore(c *reqCtx) *apiError {
 // them. It runs before the data lock (Server.beforeLock): a body the
 // state file could not hold is refused the same with or without one, and
 // never reaches a commit; the handler then gets what it found.
-func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, *apiError) {
+func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, error) {
 	if c.checked == nil {
 		c.checked = &checkedBody{}
 		if err := c.global(writeAdminBackup); err != nil {
@@ -76,7 +76,10 @@ func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, *apiError) {
 		} else if body, err := c.readObject(); err != nil {
 			c.checked.err = err
 		} else {
-			c.checked.body, c.checked.err = body, fromRule(rules.CheckStore(body, kind, rules.Create, ""))
+			c.checked.body = body
+			if rerr := rules.CheckStore(body, kind, rules.Create, ""); rerr != nil {
+				c.checked.err = rerr
+			}
 		}
 	}
 	return c.checked.body, c.checked.err
@@ -85,23 +88,23 @@ func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, *apiError) {
 // checkedBody is what a check before the data lock found of a body.
 type checkedBody struct {
 	body doc
-	err  *apiError
+	err  error
 }
 
-func (s *Server) createOplogStore(c *reqCtx) *apiError {
+func (s *Server) createOplogStore(c *reqCtx) error {
 	body, err := c.storeCreation(rules.OplogStore)
 	if err != nil {
 		return err
 	}
 	rec, rerr := c.st.CreateOplogStore(body)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	c.okRaw(c.oplogStoreJSON(rec))
 	return nil
 }
 
-func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
+func (s *Server) getSnapshotStore(c *reqCtx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -114,7 +117,7 @@ func (s *Server) getSnapshotStore(c *reqCtx) *apiError {
 	return nil
 }
 
-func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
+func (s *Server) putSnapshotStore(c *reqCtx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
@@ -126,7 +129,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := fromRule(rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id)); err != nil {
+	if err := rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id); err != nil {
 		return err
 	}
 	c.okRaw(c.snapshotStoreJSON(c.st.ReplaceSnapshotStore(id, body)))
@@ -135,7 +138,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) *apiError {
 
 // putOplogStore replaces an oplog store: the rules of a snapshot store's
 // update, without loadFactor.
-func (s *Server) putOplogStore(c *reqCtx) *apiError {
+func (s *Server) putOplogStore(c *reqCtx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
@@ -147,7 +150,7 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 	if err != nil {
 		return err
 	}
-	if err := fromRule(rules.CheckStore(body, rules.OplogStore, rules.Replace, id)); err != nil {
+	if err := rules.CheckStore(body, rules.OplogStore, rules.Replace, id); err != nil {
 		return err
 	}
 	c.okRaw(c.oplogStoreJSON(c.st.ReplaceOplogStore(id, body)))
@@ -155,14 +158,14 @@ func (s *Server) putOplogStore(c *reqCtx) *apiError {
 }
 
 // createSnapshotStore adds a snapshot store.
-func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
+func (s *Server) createSnapshotStore(c *reqCtx) error {
 	body, err := c.storeCreation(rules.SnapshotStore)
 	if err != nil {
 		return err
 	}
 	rec, rerr := c.st.CreateSnapshotStore(body)
 	if rerr != nil {
-		return fromRule(rerr)
+		return rerr
 	}
 	c.okRaw(c.snapshotStoreJSON(rec))
 	return nil
@@ -170,7 +173,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) *apiError {
 
 // listStores lists the stores of one kind, leaving out with
 // assignableOnly (the default) those whose assignmentEnabled is false.
-func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) *apiError {
+func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -194,11 +197,11 @@ func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) *ap
 	return nil
 }
 
-func (s *Server) listOplogStores(c *reqCtx) *apiError {
+func (s *Server) listOplogStores(c *reqCtx) error {
 	return c.listStores(c.st.OplogStores(), false)
 }
 
-func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
+func (s *Server) listSnapshotStores(c *reqCtx) error {
 	return c.listStores(c.st.SnapshotStores(), true)
 }
 
@@ -209,11 +212,11 @@ func (s *Server) listSnapshotStores(c *reqCtx) *apiError {
 // file, which every write waits for).
 func (s *Server) beforeLock() map[api.Endpoint]handlerFunc {
 	return map[api.Endpoint]handlerFunc{
-		api.CreateOplogStore: func(c *reqCtx) *apiError {
+		api.CreateOplogStore: func(c *reqCtx) error {
 			_, err := c.storeCreation(rules.OplogStore)
 			return err
 		},
-		api.CreateSnapshotStore: func(c *reqCtx) *apiError {
+		api.CreateSnapshotStore: func(c *reqCtx) error {
 			_, err := c.storeCreation(rules.SnapshotStore)
 			return err
 		},

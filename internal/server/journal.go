@@ -341,7 +341,7 @@ func (b *capturedBody) drain(r *http.Request) {
 }
 
 // journalQuery is the filter of GET /_omctl/requests.
-func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, *apiError) {
+func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, error) {
 	q := c.r.URL.Query()
 	if err := onlyQuery(c, "method", "path", "status", "caller"); err != nil {
 		return nil, err
@@ -372,7 +372,7 @@ func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, *apiError) {
 }
 
 // clearRequests empties the journal (api.ClearRequests).
-func (s *Server) clearRequests(c *reqCtx) *apiError {
+func (s *Server) clearRequests(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
@@ -382,7 +382,7 @@ func (s *Server) clearRequests(c *reqCtx) *apiError {
 }
 
 // listRequests lists the journal, oldest first (api.ListRequests).
-func (s *Server) listRequests(c *reqCtx) *apiError {
+func (s *Server) listRequests(c *reqCtx) error {
 	keep, err := journalQuery(c)
 	if err != nil {
 		return err

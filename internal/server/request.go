@@ -37,7 +37,7 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 // decodedBody is what readBody answers.
 type decodedBody struct {
 	v   any
-	err *apiError
+	err error
 }
 
 // bodyRoom is the capacity for a buffer that holds n bytes of a body and
@@ -83,7 +83,7 @@ func readBodyBytes(r io.Reader, claimed int64) ([]byte, error) {
 // body must say it is JSON: another Content-Type, or a Content-Encoding
 // the server does not decode, is 415. The body is decoded once: a
 // handler gets the value to change as it likes, as its only reader.
-func (c *reqCtx) readBody() (any, *apiError) {
+func (c *reqCtx) readBody() (any, error) {
 	if c.decoded == nil {
 		v, err := c.decodeBody()
 		c.decoded = &decodedBody{v, err}
@@ -91,7 +91,7 @@ func (c *reqCtx) readBody() (any, *apiError) {
 	return c.decoded.v, c.decoded.err
 }
 
-func (c *reqCtx) decodeBody() (any, *apiError) {
+func (c *reqCtx) decodeBody() (any, error) {
 	if c.bodyErr != nil {
 		return nil, c.bodyErr
 	}
@@ -115,7 +115,7 @@ func (c *reqCtx) decodeBody() (any, *apiError) {
 }
 
 // checkJSONContent refuses a body that is not declared as plain JSON.
-func checkJSONContent(h http.Header) *apiError {
+func checkJSONContent(h http.Header) error {
 	if enc := h.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
 		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
 			fmt.Sprintf("Content-Encoding %s is not supported: send the JSON body uncompressed.", enc), enc)
@@ -145,7 +145,7 @@ func jsonProblem(err error) string {
 }
 
 // readObject reads a body that must be one JSON object.
-func (c *reqCtx) readObject() (doc, *apiError) {
+func (c *reqCtx) readObject() (doc, error) {
 	v, err := c.readBody()
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (c *reqCtx) readObject() (doc, *apiError) {
 }
 
 // page reads the paging of a list request.
-func (c *reqCtx) page() (model.Page, *apiError) {
+func (c *reqCtx) page() (model.Page, error) {
 	q := c.r.URL.Query()
 	p := model.Page{Num: 1, Size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
@@ -179,7 +179,7 @@ func (c *reqCtx) page() (model.Page, *apiError) {
 }
 
 // boolQuery reads an optional boolean query parameter.
-func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
+func (c *reqCtx) boolQuery(name string, def bool) (bool, error) {
 	if c.r.URL.RawQuery == "" {
 		return def, nil // as most requests come: no map to parse it into
 	}
@@ -196,7 +196,7 @@ func (c *reqCtx) boolQuery(name string, def bool) (bool, *apiError) {
 
 // strictBool reads an optional boolean query parameter of the real
 // service's lists: true or false, nothing else; empty is none.
-func (c *reqCtx) strictBool(name string, def bool) (bool, *apiError) {
+func (c *reqCtx) strictBool(name string, def bool) (bool, error) {
 	switch v := c.r.URL.Query().Get(name); v {
 	case "":
 		return def, nil
@@ -211,7 +211,7 @@ func (c *reqCtx) strictBool(name string, def bool) (bool, *apiError) {
 
 // listQuery checks the query of a list: its boolean parameters, then
 // its paging (includeCount is accepted on every list).
-func (c *reqCtx) listQuery(bools ...string) (model.Page, map[string]bool, *apiError) {
+func (c *reqCtx) listQuery(bools ...string) (model.Page, map[string]bool, error) {
 	flags := map[string]bool{}
 	for _, name := range append(bools, "includeCount") {
 		v, err := c.strictBool(name, true)

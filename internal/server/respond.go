@@ -29,7 +29,7 @@ type reqCtx struct {
 	// body is the request body, read in full before the data lock is
 	// taken; bodyErr says why it could not be.
 	body    []byte
-	bodyErr *apiError
+	bodyErr error
 	// decoded is body decoded as JSON (readBody), once; a change decodes
 	// it before the data lock is taken (Server.locked).
 	decoded *decodedBody
@@ -122,8 +122,12 @@ func (c *reqCtx) ok(doc map[string]any) {
 }
 
 // fail writes an error answer.
-func (c *reqCtx) fail(err *apiError) {
-	c.writeJSON(err.status, err.body())
+func (c *reqCtx) fail(err error) {
+	a, expected := answerOf(err)
+	if !expected {
+		c.s.logf("%s %s: %v", c.r.Method, c.r.URL.Path, err)
+	}
+	c.writeJSON(a.status, a.body())
 }
 
 // list writes a list envelope: items are the page's items, total the size

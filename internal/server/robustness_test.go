@@ -52,8 +52,8 @@ func TestHugePageNumIsAnEmptyPageAndTheServerGoesOn(t *testing.T) {
 func TestAPanickingHandlerReleasesTheLock(t *testing.T) {
 	e := newEnv(t)
 	c := &reqCtx{r: httptest.NewRequest("GET", "/", nil), s: e.s, header: http.Header{}}
-	err := e.s.locked(c, func(*reqCtx) *apiError { panic("a bug") }, false)
-	if err == nil || err.status != 500 || err.code != "UNEXPECTED_ERROR" {
+	err := e.s.locked(c, func(*reqCtx) error { panic("a bug") }, false)
+	if a, _ := answerOf(err); err == nil || a.status != 500 || a.code != "UNEXPECTED_ERROR" {
 		t.Fatalf("panic answered %v", err)
 	}
 	done := make(chan response, 1)

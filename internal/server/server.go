@@ -227,7 +227,7 @@ func (s *Server) logf(format string, a ...any) {
 // Reset puts the data back to the loaded fixtures, as POST /_omctl/reset
 // does.
 func (s *Server) Reset() error {
-	if err := s.withData(func(tx *engine.Tx) *apiError { s.resetLocked(tx); return nil }); err != nil {
+	if err := s.withData(func(tx *engine.Tx) error { s.resetLocked(tx); return nil }); err != nil {
 		return err
 	}
 	return nil
@@ -292,7 +292,7 @@ func (s *Server) view(fn func(*model.State)) bool {
 	return true
 }
 
-type handlerFunc func(*reqCtx) *apiError
+type handlerFunc func(*reqCtx) error
 
 // handling is how a route serves one method: its handler, and for a test
 // control how it differs from the API's (see controlHandlers).
@@ -560,7 +560,7 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 	if s.injectFault(c) {
 		return
 	}
-	var qerr *apiError
+	var qerr error
 	if c.pretty, qerr = c.boolQuery("pretty", false); qerr != nil {
 		c.fail(qerr)
 		return
@@ -581,7 +581,7 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))
 		return
 	}
-	var err *apiError
+	var err error
 	if h.control {
 		err = authorizeGlobalOwner(c.caller)
 	}

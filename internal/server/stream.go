@@ -252,7 +252,7 @@ func (s *Server) streamClock(now time.Time) {
 // streamEvents serves GET /_omctl/stream (api.StreamEvents): the events
 // of the changes made while the client listens, until it goes, falls
 // behind, or the server stops. It writes its answer itself.
-func (s *Server) streamEvents(c *reqCtx) *apiError {
+func (s *Server) streamEvents(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func (s *Server) startTicker() {
 				return
 			}
 			pending := false
-			if s.withData(func(st *engine.Tx) *apiError {
+			if s.withData(func(st *engine.Tx) error {
 				st.RunUntil(s.clock.Now())
 				pending = st.Pending()
 				return nil
@@ -51,7 +51,7 @@ func (s *Server) startTicker() {
 			// A change may have found the loop still running just now.
 			// (Pending drops stale entries of the engine's queues: under
 			// the write lock.)
-			s.withData(func(st *engine.Tx) *apiError { pending = st.Pending(); return nil })
+			s.withData(func(st *engine.Tx) error { pending = st.Pending(); return nil })
 			if !pending || !s.ticking.CompareAndSwap(false, true) {
 				return
 			}

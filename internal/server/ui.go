@@ -29,7 +29,7 @@ var uiTypes = map[string]string{
 }
 
 // getUI serves the page and its assets (api.GetUI).
-func (s *Server) getUI(c *reqCtx) *apiError {
+func (s *Server) getUI(c *reqCtx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
