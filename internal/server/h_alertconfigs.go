@@ -98,10 +98,11 @@ func (s *Server) putAlertConfig(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := rules.CheckAlertConfig(body, doc{"id": old.ID, "groupId": old.GroupID}); err != nil {
+	cfg, err := c.st.PutAlertConfig(old, body, s.clock.Now())
+	if err != nil {
 		return err
 	}
-	c.ok(c.renderProjectConfig(c.st.ReplaceAlertConfig(old, body, s.clock.Now())))
+	c.ok(c.renderProjectConfig(cfg))
 	return nil
 }
 
@@ -117,10 +118,11 @@ func (s *Server) createAlertConfig(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := rules.CheckAlertConfig(body, doc{"groupId": project}); err != nil {
+	cfg, err := c.st.PostAlertConfig(project, body, s.clock.Now())
+	if err != nil {
 		return err
 	}
-	c.ok(c.renderProjectConfig(c.st.CreateAlertConfig(project, body, s.clock.Now())))
+	c.ok(c.renderProjectConfig(cfg))
 	return nil
 }
 

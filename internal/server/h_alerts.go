@@ -179,20 +179,8 @@ func (s *Server) ackAlert(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	current := r.Cur.Doc()
-	if err := checkPathIDs(body, map[string]string{"id": r.Cur.ID, "groupId": r.Project}); err != nil {
+	if err := c.st.Acknowledge(r, body, c.caller.Name, s.clock.Now()); err != nil {
 		return err
-	}
-	now := s.clock.Now()
-	if err := rules.CheckAcknowledgement(body, current, now); err != nil {
-		return err
-	}
-	until, acknowledge := body["acknowledgedUntil"].(string)
-	if acknowledge {
-		comment, _ := body["acknowledgementComment"].(string)
-		c.st.AcknowledgeAlert(r, until, comment, c.caller.Name, now)
-	} else {
-		c.st.UnacknowledgeAlert(r, now)
 	}
 	c.okRaw(c.renderAlert(r))
 	return nil

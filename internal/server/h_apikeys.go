@@ -43,13 +43,9 @@ func (s *Server) createAPIKey(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	desc, roles, rerr := rules.CheckAPIKey(body)
-	if rerr != nil {
-		return rerr
-	}
-	k, rerr := c.st.CreateAPIKey(project, desc, roles, s.clock.Now())
-	if rerr != nil {
-		return rerr
+	k, err := c.st.PostAPIKey(project, body, s.clock.Now())
+	if err != nil {
+		return err
 	}
 	c.ok(c.renderKey(k, true))
 	return nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -85,15 +84,9 @@ func (s *Server) patchBackupConfig(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPathIDs(body, map[string]string{"groupId": cfg.GroupID, "clusterId": cfg.ClusterID}); err != nil {
+	updated, err := c.st.PatchBackupConfig(cfg, body)
+	if err != nil {
 		return err
-	}
-	if err := rules.CheckBackupConfigChange(body, cfg.Members()); err != nil {
-		return err
-	}
-	updated, rerr := c.st.UpdateBackupConfig(cfg, body)
-	if rerr != nil {
-		return rerr
 	}
 	c.ok(c.renderBackupConfig(updated, false))
 	return nil
@@ -176,15 +169,9 @@ func (s *Server) expireSnapshot(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := checkPathIDs(body, map[string]string{"id": snap.ID, "groupId": project, "clusterId": cluster}); err != nil {
+	if snap, err = c.st.PatchSnapshot(snap, project, cluster, body, s.clock.Now()); err != nil {
 		return err
 	}
-	if err := rules.CheckSnapshotExpiry(body, snap.Members(), s.clock.Now()); err != nil {
-		return err
-	}
-	dnd, hasDND := body["doNotDelete"].(bool)
-	expires, _ := body["expires"].(string)
-	snap = c.st.SetSnapshotExpiry(snap, hasDND && dnd, expires)
 	c.ok(withLinks(snap.Members(), c.resourceHref("groups", project, "clusters", cluster, "snapshots", snap.ID)))
 	return nil
 }
@@ -261,12 +248,9 @@ func (s *Server) putBackupJobConfig(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := rules.BackupJobConfigBody().Check(body, "", doc{"id": id}); err != nil {
+	cfg, err := c.st.PutBackupJobConfig(id, body)
+	if err != nil {
 		return err
-	}
-	cfg, rerr := c.st.ReplaceBackupJobConfig(id, body)
-	if rerr != nil {
-		return rerr
 	}
 	c.ok(c.renderBackupJobConfig(cfg))
 	return nil

@@ -121,17 +121,3 @@ func plainJSON(s string) bool {
 	}
 	return true
 }
-
-// checkPathIDs applies the rule for bodies repeating the resource's own
-// ids: equal is fine, different is read-only (docs/api.md, Request bodies).
-func checkPathIDs(body doc, ids map[string]string) error {
-	for k, want := range ids {
-		if v, ok := body[k]; ok {
-			if s, isStr := v.(string); !isStr || s != want {
-				return errBadRequest("ATTRIBUTE_READ_ONLY", fmt.Sprintf("Attribute %s is read-only and cannot be changed.", k), k)
-			}
-			delete(body, k)
-		}
-	}
-	return nil
-}

@@ -129,10 +129,11 @@ func (s *Server) putSnapshotStore(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := rules.CheckStore(body, rules.SnapshotStore, rules.Replace, id); err != nil {
+	rec, err := c.st.PutSnapshotStore(id, body)
+	if err != nil {
 		return err
 	}
-	c.okRaw(c.snapshotStoreJSON(c.st.ReplaceSnapshotStore(id, body)))
+	c.okRaw(c.snapshotStoreJSON(rec))
 	return nil
 }
 
@@ -150,10 +151,11 @@ func (s *Server) putOplogStore(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	if err := rules.CheckStore(body, rules.OplogStore, rules.Replace, id); err != nil {
+	rec, err := c.st.PutOplogStore(id, body)
+	if err != nil {
 		return err
 	}
-	c.okRaw(c.oplogStoreJSON(c.st.ReplaceOplogStore(id, body)))
+	c.okRaw(c.oplogStoreJSON(rec))
 	return nil
 }
 

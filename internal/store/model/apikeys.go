@@ -224,7 +224,7 @@ func (s *State) APIKey(id string) *APIKey { return s.apiKeys[id] }
 // CreateAPIKey makes an API key of a project with a description and
 // roles in it: a new id, an unused public key and a private key (from
 // crypto/rand). An organization holds at most rules.MaxAPIKeysPerOrg keys.
-func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, *rules.Error) {
+func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time) (*APIKey, error) {
 	if org := s.projects[project].orgID(); org != "" && s.keysOfOrg(org) >= rules.MaxAPIKeysPerOrg {
 		return nil, rules.Conflictf("TOO_MANY_API_KEYS",
 			fmt.Sprintf("Organization %s already has the maximum of %d API keys.", org, rules.MaxAPIKeysPerOrg), org, rules.MaxAPIKeysPerOrg)
@@ -248,7 +248,7 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 // AddAccessEntries adds entries (their canonical blocks in canon) to a
 // key's access list; an entry it holds already is counted, not repeated.
 // A list holds at most rules.MaxAccessListEntries.
-func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) *rules.Error {
+func (s *State) AddAccessEntries(k *APIKey, canon []string, entries []any, now time.Time) error {
 	if added := k.newAccessEntries(canon); len(k.AccessList)+added > rules.MaxAccessListEntries {
 		return rules.Invalidf("TOO_MANY_ACCESS_LIST_ENTRIES",
 			fmt.Sprintf("An API key's access list holds at most %d entries; it has %d and the request adds %d.", rules.MaxAccessListEntries, len(k.AccessList), added),

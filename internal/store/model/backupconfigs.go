@@ -45,7 +45,7 @@ func (s *State) BackupConfigs(project string) []*BackupConfig {
 // by shard, a later assignment of a shard replacing its earlier one, so
 // GET shows every shard's region; a shard that is not one of the
 // cluster's is refused (docs/api.md, Backup configuration).
-func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) (*BackupConfig, *rules.Error) {
+func (s *State) UpdateBackupConfig(cfg *BackupConfig, settings doc) (*BackupConfig, error) {
 	assigned, assigning := settings["deploymentConfigs"].([]any)
 	if assigning {
 		shards := s.shardsOf(cfg)

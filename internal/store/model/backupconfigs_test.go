@@ -31,7 +31,7 @@ func TestUpdateBackupConfigStoresSettingsAndRegions(t *testing.T) {
 		t.Errorf("deploymentConfigs = %v", regions)
 	}
 	_, err = st.UpdateBackupConfig(got, doc{"deploymentConfigs": []any{doc{"rsId": "shard9", "deploymentId": "us-east"}}})
-	if err == nil || err.Code != "INVALID_ATTRIBUTE" || err.Params[0] != "deploymentConfigs[0].rsId" {
+	if broken := brokenRule(err); broken.Code != "INVALID_ATTRIBUTE" || broken.Params[0] != "deploymentConfigs[0].rsId" {
 		t.Errorf("a replica set that is not a shard of the cluster: %v", err)
 	}
 	if st.BackupConfig(cfg.GroupID, cfg.ClusterID) != got {

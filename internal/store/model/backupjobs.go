@@ -43,7 +43,7 @@ func (s *State) BackupJobConfig(project string) *BackupJobConfig { return s.back
 // configuration, which passed rules.BackupJobConfigBody. Every store its
 // filters name must exist, as a store of the filter's kind (docs/api.md,
 // Backup jobs configuration).
-func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConfig, *rules.Error) {
+func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConfig, error) {
 	body["id"] = project
 	cfg := newBackupJobConfig(body)
 	for _, f := range []struct {

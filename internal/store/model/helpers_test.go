@@ -1,10 +1,12 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
 )
@@ -46,4 +48,14 @@ func restarted(t *testing.T, st *State) (*State, error) {
 		return nil, err
 	}
 	return NewState(f, start), nil
+}
+
+// brokenRule is the rule err reports, or an empty one when err is nil or
+// reports none, so a test can read its code and parameters.
+func brokenRule(err error) *rules.Error {
+	var broken *rules.Error
+	if !errors.As(err, &broken) {
+		return &rules.Error{}
+	}
+	return broken
 }

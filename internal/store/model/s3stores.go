@@ -51,14 +51,14 @@ func (s *State) SnapshotStores() *Ordered[*S3Store] { return s.snapshotStores }
 
 // CreateOplogStore adds an oplog store, which passed rules.CheckStore,
 // refusing one whose id is taken.
-func (s *State) CreateOplogStore(body doc) (*S3Store, *rules.Error) {
+func (s *State) CreateOplogStore(body doc) (*S3Store, error) {
 	return s.createStore(s.oplogStores, "oplogStores", "An oplog store", body)
 }
 
 // CreateSnapshotStore adds a snapshot store, which passed
 // rules.CheckStore, refusing one whose id is taken; s3MaxConnections and
 // loadFactor take their defaults when left out.
-func (s *State) CreateSnapshotStore(body doc) (*S3Store, *rules.Error) {
+func (s *State) CreateSnapshotStore(body doc) (*S3Store, error) {
 	setDefault(body, "s3MaxConnections", int64(rules.DefaultS3MaxConnections))
 	setDefault(body, "loadFactor", int64(rules.DefaultLoadFactor))
 	return s.createStore(s.snapshotStores, "snapshotStores", "A snapshot store", body)
@@ -66,7 +66,7 @@ func (s *State) CreateSnapshotStore(body doc) (*S3Store, *rules.Error) {
 
 // createStore adds a store to list (records of kind), refusing one whose
 // id is taken: "<what> with ID ... already exists".
-func (s *State) createStore(list *Ordered[*S3Store], kind, what string, body doc) (*S3Store, *rules.Error) {
+func (s *State) createStore(list *Ordered[*S3Store], kind, what string, body doc) (*S3Store, error) {
 	store := newS3Store(body)
 	if list.Get(store.ID) != nil {
 		return nil, rules.Conflictf("DUPLICATE_STORE_ID", fmt.Sprintf("%s with ID %s already exists.", what, store.ID), store.ID)

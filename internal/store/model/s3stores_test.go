@@ -16,7 +16,7 @@ func TestSnapshotStoresTakeTheirDefaults(t *testing.T) {
 	if got.raw()["loadFactor"] != int64(rules.DefaultLoadFactor) || got.raw()["s3MaxConnections"] != int64(rules.DefaultS3MaxConnections) {
 		t.Errorf("defaults: %v", got.Members())
 	}
-	if _, err := st.CreateSnapshotStore(doc{"id": "new"}); err == nil || err.Code != "DUPLICATE_STORE_ID" {
+	if _, err := st.CreateSnapshotStore(doc{"id": "new"}); brokenRule(err).Code != "DUPLICATE_STORE_ID" {
 		t.Errorf("a taken id: %+v", err)
 	}
 }
