@@ -5,6 +5,8 @@
 // way.
 package jsonlex
 
+import "bytes"
+
 // NumberEnd is the index just past the number that starts at b[i], as
 // JSON writes numbers: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?;
 // -1 when none starts there.
@@ -69,3 +71,27 @@ func EscapeLen(b []byte) int {
 	}
 	return 0
 }
+
+// StringEnd is the index past the quote that closes the string whose
+// opening quote is b[i]: the first one not escaped, that is, not after
+// an odd run of backslashes; 0 when b ends first.
+func StringEnd(b []byte, i int) int {
+	for j := i + 1; ; {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0
+		}
+		q += j
+		k := q
+		for k > i+1 && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// IsSpace reports whether c is JSON's white space.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

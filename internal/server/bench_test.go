@@ -14,6 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -24,7 +25,7 @@ func benchServer(b *testing.B, n int) *Server {
 	project := f.Projects[0]["id"].(string)
 	statuses := []string{api.StatusOpen, api.StatusClosed, api.StatusClosed, api.StatusClosed}
 	for i := 0; i < n; i++ {
-		f.Alerts = append(f.Alerts, model.NewAlertDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
+		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("5f1a%020x", i), "groupId": project, "eventTypeName": "HOST_DOWN",
 			"status": statuses[i%4], "created": rules.FormatTime(start.Add(time.Duration(i) * time.Second))}))
 	}
 	s, err := New(Options{Fixtures: f, Clock: store.VirtualClock(start)})
@@ -52,9 +53,9 @@ func BenchmarkListAlertsPage(b *testing.B) {
 			{"status=OPEN&itemsPerPage=200&pageNum=1..", api.StatusOpen, 200},
 		} {
 			b.Run(fmt.Sprintf("alerts=%d/%s", n, q.name), func(b *testing.B) {
-				var set *model.AlertSet
+				var set *alert.Set
 				s.store.View(func(st *model.State) { set = st.ProjectAlerts(project) })
-				f := model.AlertFilter{Status: q.status}
+				f := alert.Filter{Status: q.status}
 				_, total := set.Page(f, 0, 0)
 				pages := max(1, total/q.size)
 				b.ReportAllocs()

@@ -3,8 +3,8 @@ package server
 import (
 	"sync"
 
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
 )
 
 // Webhook deliveries leave once the data lock is released (docs/server.md,
@@ -27,7 +27,7 @@ func (s *Server) deliver(ds []*engine.Delivery, firstAttempts *sync.WaitGroup) {
 	now := s.clock.Now()
 	for _, d := range ds {
 		s.hooks.send(d, firstAttempts, func() []byte {
-			return alertJSON(&model.AlertRec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
+			return alertJSON(&alert.Rec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
 		})
 	}
 }

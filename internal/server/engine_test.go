@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -554,7 +555,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	}
 	raised := time.Now()
 	if err := s.withData(func(st *engine.Tx) error {
-		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
 	}); err != nil {
@@ -605,7 +606,7 @@ func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	}
 	var sent sync.WaitGroup
 	if err := s.change(func(st *engine.Tx) error {
-		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
+		st.Apply(engine.Condition{Project: projA, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, s.clock.Now())
 		st.RunUntil(s.clock.Now())
 		return nil
 	}, &sent); err != nil {

@@ -8,17 +8,17 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // renderAlert shows an alert as docs/api.md (Alert) says, with its self
 // link.
-func (c *reqCtx) renderAlert(r *model.AlertRec) []byte {
+func (c *reqCtx) renderAlert(r *alert.Rec) []byte {
 	return alertJSON(r, c.baseURL(), c.s.clock.Now())
 }
 
 // alertJSON is an alert as GET shows it under base at now.
-func alertJSON(r *model.AlertRec, base string, now time.Time) []byte {
+func alertJSON(r *alert.Rec, base string, now time.Time) []byte {
 	var link [256]byte // the prefix is copied into the answer: it may stay on the stack
 	prefix := appendAlertLinkPrefix(link[:0], base, r.Project)
 	// Room for the answer's closing newline too: one allocation a GET.
@@ -50,7 +50,7 @@ func appendAlertLinkPrefix(dst []byte, base, project string) []byte {
 // in proportion to the page made the collector run every thousand pages or
 // so among a million alerts, each run a large share of a second of CPU
 // (docs/performance.md).
-func appendAlert(dst []byte, r *model.AlertRec, linkPrefix []byte, now time.Time) []byte {
+func appendAlert(dst []byte, r *alert.Rec, linkPrefix []byte, now time.Time) []byte {
 	raw := r.Cur.Raw
 	if a := r.Cur.AcknowledgedUntil; !a.IsZero() && !a.After(now) {
 		d := r.Cur.Doc()
@@ -65,8 +65,8 @@ func appendAlert(dst []byte, r *model.AlertRec, linkPrefix []byte, now time.Time
 }
 
 // alertFilter reads status and the date filters of a list request.
-func (c *reqCtx) alertFilter(withDates bool) (model.AlertFilter, error) {
-	var f model.AlertFilter
+func (c *reqCtx) alertFilter(withDates bool) (alert.Filter, error) {
+	var f alert.Filter
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
 		if !slices.Contains(api.AlertStatusFilters, st) {
@@ -101,12 +101,12 @@ func (c *reqCtx) alertFilter(withDates bool) (model.AlertFilter, error) {
 	return f, nil
 }
 
-func (c *reqCtx) listAlertSet(set *model.AlertSet, f model.AlertFilter) error {
+func (c *reqCtx) listAlertSet(set *alert.Set, f alert.Filter) error {
 	p, err := c.page()
 	if err != nil {
 		return err
 	}
-	var recs []*model.AlertRec
+	var recs []*alert.Rec
 	total := 0
 	if set != nil {
 		recs, total = set.Page(f, p.Offset(), p.Size)
@@ -115,7 +115,7 @@ func (c *reqCtx) listAlertSet(set *model.AlertSet, f model.AlertFilter) error {
 	// The alerts of a set share their project, so their links' prefix.
 	var project string
 	var prefix []byte
-	prefixOf := func(r *model.AlertRec) []byte {
+	prefixOf := func(r *alert.Rec) []byte {
 		if prefix == nil || r.Project != project {
 			project, prefix = r.Project, appendAlertLinkPrefix(nil, base, r.Project)
 		}
@@ -143,7 +143,7 @@ func (s *Server) listAlerts(c *reqCtx) error {
 	return c.listAlertSet(c.st.ProjectAlerts(project), f)
 }
 
-func (s *Server) findAlert(c *reqCtx, need access) (*model.AlertRec, error) {
+func (s *Server) findAlert(c *reqCtx, need access) (*alert.Rec, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err

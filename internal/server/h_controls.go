@@ -9,8 +9,8 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
 )
 
 // reportEvents reports conditions to the alert engine (api.ReportEvents)
@@ -31,8 +31,8 @@ func (s *Server) reportEvents(c *reqCtx) error {
 	}
 	c.lastBase()
 	now := s.clock.Now()
-	var changed []*model.AlertRec
-	seen := map[*model.AlertRec]bool{}
+	var changed []*alert.Rec
+	seen := map[*alert.Rec]bool{}
 	for _, cond := range conds {
 		for _, r := range c.tx.Apply(cond, now) {
 			if !seen[r] {
@@ -176,7 +176,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 			f := c.Target.Field(k)
 			if f == nil {
 				return c, errBadRequest("INVALID_ATTRIBUTE",
-					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(model.TargetFields, ", ")), prefix+"target."+k)
+					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(alert.TargetFields, ", ")), prefix+"target."+k)
 			}
 			s, isStr := t[k].(string)
 			if !isStr {

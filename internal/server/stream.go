@@ -13,8 +13,8 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
 )
 
 // GET /_omctl/stream (docs/server.md, Event stream): each change the
@@ -52,7 +52,7 @@ type streamEvent struct {
 	kind string
 	at   time.Time // the server's clock when it was made
 	// alert, note, entry or now, by kind.
-	alert model.AlertRec
+	alert alert.Rec
 	note  *engine.Notification // a copy: the log's entry changes later
 	entry *journalEntry        // finished: it no longer changes
 	now   string

@@ -18,6 +18,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -379,9 +380,9 @@ func TestStreamEventsAreOneLineEach(t *testing.T) {
 	if got != "event: clock\ndata: {\"now\":\"2026-01-01T00:00:00Z\"}\n\n" {
 		t.Fatalf("%q", got)
 	}
-	a := model.NewAlertDoc(map[string]any{"id": "x", "note": "two\nlines", "groupId": projA})
+	a := alert.NewDoc(map[string]any{"id": "x", "note": "two\nlines", "groupId": projA})
 	a.Raw = bytes.ReplaceAll(a.Raw, []byte(","), []byte(",\n"))
-	out := (&streamEvent{kind: eventAlert, alert: model.AlertRec{Cur: a, Project: projA}}).appendTo(nil, "http://h/api/public/v1.0")
+	out := (&streamEvent{kind: eventAlert, alert: alert.Rec{Cur: a, Project: projA}}).appendTo(nil, "http://h/api/public/v1.0")
 	if lines := strings.Split(strings.TrimSuffix(string(out), "\n\n"), "\n"); len(lines) != 2 || !json.Valid([]byte(strings.TrimPrefix(lines[1], "data: "))) {
 		t.Fatalf("%q", out)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -115,9 +116,9 @@ func writeBenchStore(b *testing.B) (*Store, string) {
 // an alert (each acknowledgement tells both targets again).
 func BenchmarkAcknowledge(b *testing.B) {
 	st, project := writeBenchStore(b)
-	var r *model.AlertRec
+	var r *alert.Rec
 	if _, err := st.Update(func(s *engine.Tx) {
-		r = s.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, start)[0]
+		r = s.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, start)[0]
 		s.RunUntil(start)
 	}); err != nil {
 		b.Fatal(err)
@@ -136,7 +137,7 @@ func BenchmarkAcknowledge(b *testing.B) {
 // are notified at once, then clearing it: two writes, committed.
 func BenchmarkRaiseNotify(b *testing.B) {
 	st, project := writeBenchStore(b)
-	target := model.Target{HostnameAndPort: "db1:27017"}
+	target := alert.Target{HostnameAndPort: "db1:27017"}
 	b.ReportAllocs()
 	for b.Loop() {
 		out, err := st.Update(func(s *engine.Tx) {

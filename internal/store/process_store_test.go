@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -19,7 +20,7 @@ func TestAFailedCommitUndoesTheEnginesWork(t *testing.T) {
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10), "intervalMin": int64(60)}}})
 	s, _ := openStoreWith(t, f)
 	if _, err := s.Update(func(tx *engine.Tx) {
-		tx.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, start)
+		tx.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, start)
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
@@ -182,7 +183,7 @@ func acknowledge(rng *rand.Rand, st *model.State, now time.Time) {
 	if set == nil || set.Len() == 0 {
 		return
 	}
-	items, _ := set.Page(model.AlertFilter{}, 0, set.Len())
+	items, _ := set.Page(alert.Filter{}, 0, set.Len())
 	r := pick(rng, items)
 	if rng.IntN(2) == 0 {
 		st.AcknowledgeAlert(r, rules.FormatTime(now.Add(time.Hour)), "replica", "me", now)
@@ -198,7 +199,7 @@ func report(rng *rand.Rand, st *engine.Tx, project string, now *time.Time) {
 	if rng.IntN(4) == 0 {
 		at = at.Add(-time.Duration(rng.IntN(100)) * time.Hour)
 	}
-	c := engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: fmt.Sprintf("h%d:27017", rng.IntN(6))},
+	c := engine.Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: fmt.Sprintf("h%d:27017", rng.IntN(6))},
 		Resolved: rng.IntN(3) == 0}
 	st.Apply(c, at)
 }
@@ -212,9 +213,9 @@ func readerDiff(want, got *model.State) string {
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		return fmt.Sprintf("the records differ:\nwant %.2000s\ngot  %.2000s", a.String(), b.String())
 	}
-	sets := map[string][2]*model.AlertSet{"global": {want.GlobalAlertSet(), got.GlobalAlertSet()}}
+	sets := map[string][2]*alert.Set{"global": {want.GlobalAlertSet(), got.GlobalAlertSet()}}
 	for _, p := range want.Projects() {
-		sets[p.ID] = [2]*model.AlertSet{want.ProjectAlerts(p.ID), got.ProjectAlerts(p.ID)}
+		sets[p.ID] = [2]*alert.Set{want.ProjectAlerts(p.ID), got.ProjectAlerts(p.ID)}
 	}
 	for p, pair := range sets {
 		for _, status := range append([]string{""}, api.AlertStatuses...) {
@@ -228,11 +229,11 @@ func readerDiff(want, got *model.State) string {
 
 // pageIDs are the ids and the total of one page of a set's alerts of a
 // status, as a list request reads them.
-func pageIDs(set *model.AlertSet, status string) []string {
+func pageIDs(set *alert.Set, status string) []string {
 	if set == nil {
 		return nil
 	}
-	page, total := set.Page(model.AlertFilter{Status: status}, 3, 500)
+	page, total := set.Page(alert.Filter{Status: status}, 3, 500)
 	ids := []string{fmt.Sprint(total)}
 	for _, r := range page {
 		ids = append(ids, r.Cur.ID+" "+r.Status)

@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -114,14 +115,14 @@ type Outcome struct {
 // Alerts are the alerts the write changed, as it left them, in the order
 // they first changed (each once): Cur and Project alone, what GET shows
 // of them.
-func (o *Outcome) Alerts() []model.AlertRec {
-	var out []model.AlertRec
+func (o *Outcome) Alerts() []alert.Rec {
+	var out []alert.Rec
 	for _, c := range o.Changes {
 		if c.Kind != "alerts" && c.Kind != "globalAlerts" {
 			continue
 		}
-		if d, _ := c.Rec.(*model.AlertDoc); d != nil {
-			r := model.AlertRec{Cur: d}
+		if d, _ := c.Rec.(*alert.Doc); d != nil {
+			r := alert.Rec{Cur: d}
 			if c.Kind == "alerts" {
 				r.Project = d.GroupID
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -146,8 +147,8 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 	cfg := model.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10)}}})
-	alert := model.NewObjectID()
-	f.Alerts = append(f.Alerts, model.NewAlertDoc(rules.Doc{"id": alert, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
+	alertID := model.NewObjectID()
+	f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": alertID, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
 		"status": api.StatusTracking, "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z"}))
 	clock := VirtualClock(start)
 	s, err := Open(f, nil, clock, false)
@@ -155,7 +156,7 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	status := func() (st string) {
-		s.View(func(d *model.State) { st = d.Alert(alert).Status })
+		s.View(func(d *model.State) { st = d.Alert(alertID).Status })
 		return st
 	}
 	s.OpenDue(clock.Now())
@@ -185,10 +186,10 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 		rules.Doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{email(0, 10)}},
 		rules.Doc{"id": "5f2a00000000000000000002", "groupId": project, "eventTypeName": "REPLICA_SET", "enabled": true, "notifications": []any{email(5, 0)}})
 	s, path := openStoreWith(t, f)
-	var host, rs *model.AlertRec
+	var host, rs *alert.Rec
 	out, err := s.Update(func(st *engine.Tx) {
-		host = st.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, start)[0]
-		rs = st.Apply(engine.Condition{Project: project, Event: "REPLICA_SET", Target: model.Target{ReplicaSetName: "rs0"}}, start)[0]
+		host = st.Apply(engine.Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, start)[0]
+		rs = st.Apply(engine.Condition{Project: project, Event: "REPLICA_SET", Target: alert.Target{ReplicaSetName: "rs0"}}, start)[0]
 		st.RunUntil(start)
 	})
 	if err != nil || len(out.Notes) != 1 || out.Notes[0].Event != "alert.open" {
@@ -224,8 +225,8 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 // change that is not durable.
 func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) {
 	f := model.DefaultFixtures()
-	alert := model.NewObjectID()
-	f.Alerts = append(f.Alerts, model.NewAlertDoc(rules.Doc{"id": alert, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
+	alertID := model.NewObjectID()
+	f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": alertID, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
 		"status": api.StatusOpen, "created": "2026-01-01T00:00:00Z"}))
 	s, path := openStoreWith(t, f)
 	committing, release := make(chan bool), make(chan bool)
@@ -234,7 +235,7 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 	go func() {
 		_, err := s.Update(func(st *engine.Tx) {
 			st.CreateOplogStore(oplogStore("waiting", 1))
-			st.AcknowledgeAlert(st.Alert(alert), "2027-01-01T00:00:00Z", "syncing", "me", start)
+			st.AcknowledgeAlert(st.Alert(alertID), "2027-01-01T00:00:00Z", "syncing", "me", start)
 		})
 		written <- err
 	}()
@@ -244,7 +245,7 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 		t.Fatalf("the change was not committed: %v", err)
 	}
 	seen := func(st *model.State) string {
-		acked := strings.Contains(string(st.Alert(alert).Cur.Raw), "syncing")
+		acked := strings.Contains(string(st.Alert(alertID).Cur.Raw), "syncing")
 		return fmt.Sprintf("store %t, acknowledged %t", st.OplogStores().Get("waiting") != nil, acked)
 	}
 	read := make(chan string, 1)
@@ -281,9 +282,9 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 		"notifications": []any{map[string]any{"typeName": "ADMIN", "delayMin": int64(0)}}})
 	s, path := openStoreWith(t, f)
 	agent := func(host string, resolved bool) engine.Condition {
-		return engine.Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: model.Target{HostnameAndPort: host}, Resolved: resolved}
+		return engine.Condition{Project: project, Event: "BACKUP_AGENT_DOWN", Target: alert.Target{HostnameAndPort: host}, Resolved: resolved}
 	}
-	var one, two *model.AlertRec
+	var one, two *alert.Rec
 	if _, err := s.Update(func(st *engine.Tx) {
 		one = st.Apply(agent("agent1:8080", false), start)[0]
 		two = st.Apply(agent("agent2:8080", false), start)[0]
@@ -291,7 +292,7 @@ func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := restarted(t, s, path)
-	var closed []*model.AlertRec
+	var closed []*alert.Rec
 	again.Update(func(st *engine.Tx) { closed = st.Apply(agent("agent2:8080", true), start) })
 	if len(closed) != 1 || closed[0].Cur.ID != two.Cur.ID {
 		t.Errorf("agent2 back closed %d alerts, want its own %s (agent1's is %s)", len(closed), two.Cur.ID, one.Cur.ID)

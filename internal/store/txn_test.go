@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
@@ -22,7 +23,7 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 	s, _ := openStoreWith(t, model.DemoFixtures(start))
 	var id string
 	if err := s.View(func(st *model.State) {
-		st.EachAlert(func(r *model.AlertRec) {
+		st.EachAlert(func(r *alert.Rec) {
 			if r.Project != "" && r.Status == api.StatusOpen && (id == "" || r.Cur.ID < id) {
 				id = r.Cur.ID
 			}

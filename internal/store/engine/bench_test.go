@@ -7,6 +7,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -34,7 +35,7 @@ func BenchmarkResolveAmongActiveAlerts(b *testing.B) {
 	st.eng.Index(st.State)
 	b.ResetTimer()
 	for range b.N {
-		st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "nowhere:1"}, Resolved: true}, start)
+		st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "nowhere:1"}, Resolved: true}, start)
 	}
 }
 
@@ -46,7 +47,7 @@ func activeAlertsFixture(n int) (*model.Fixtures, string) {
 	cfg := model.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range n {
-		f.Alerts = append(f.Alerts, model.NewAlertDoc(rules.Doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+		f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
 			"eventTypeName": "HOST_DOWN", "status": api.StatusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
 	}
 	return f, project
@@ -64,7 +65,7 @@ func BenchmarkNotifyDue(b *testing.B) {
 		b.StopTimer()
 		st := newTx(f.Clone(), start)
 		for h := range 100 {
-			st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: fmt.Sprintf("db%d:27017", h)}}, start)
+			st.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: fmt.Sprintf("db%d:27017", h)}}, start)
 		}
 		b.StartTimer()
 		st.RunUntil(start.Add(10 * time.Hour))

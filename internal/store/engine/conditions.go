@@ -3,7 +3,7 @@ package engine
 import (
 	"encoding/json"
 
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // Condition is one item of POST /_omctl/events: an event that holds or
@@ -12,7 +12,7 @@ type Condition struct {
 	Index    int
 	Project  string
 	Event    string // OUTSIDE_METRIC_THRESHOLD for a sample
-	Target   model.Target
+	Target   alert.Target
 	Resolved bool
 
 	Metric string // a sample's metric name; "" for an event

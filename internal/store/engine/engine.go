@@ -15,6 +15,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -35,16 +36,16 @@ import (
 // configuration has lets one without any be disabled without a look
 // through them.
 type activeAlerts struct {
-	byTarget map[model.TargetKey][]*model.AlertRec
+	byTarget map[alert.TargetKey][]*alert.Rec
 	byConfig map[string]int
 }
 
 func newActiveAlerts() *activeAlerts {
-	return &activeAlerts{byTarget: map[model.TargetKey][]*model.AlertRec{}, byConfig: map[string]int{}}
+	return &activeAlerts{byTarget: map[alert.TargetKey][]*alert.Rec{}, byConfig: map[string]int{}}
 }
 
 // has reports whether a configuration has an active alert for a target.
-func (a *activeAlerts) has(k model.Pair) bool {
+func (a *activeAlerts) has(k alert.Pair) bool {
 	for _, r := range a.byTarget[k.Target] {
 		if r.Cur.AlertConfigID == k.Config {
 			return true
@@ -55,8 +56,8 @@ func (a *activeAlerts) has(k model.Pair) bool {
 
 // of lists the active alerts of a configuration for a target: one, but
 // for data that breaks the rule.
-func (a *activeAlerts) of(k model.Pair) []*model.AlertRec {
-	var out []*model.AlertRec
+func (a *activeAlerts) of(k alert.Pair) []*alert.Rec {
+	var out []*alert.Rec
 	for _, r := range a.byTarget[k.Target] {
 		if r.Cur.AlertConfigID == k.Config {
 			out = append(out, r)
@@ -66,13 +67,13 @@ func (a *activeAlerts) of(k model.Pair) []*model.AlertRec {
 }
 
 // add puts an alert that is not in the index in it.
-func (a *activeAlerts) add(k model.Pair, r *model.AlertRec) {
+func (a *activeAlerts) add(k alert.Pair, r *alert.Rec) {
 	a.byTarget[k.Target] = append(a.byTarget[k.Target], r)
 	a.byConfig[k.Config]++
 }
 
 // remove takes r, found under k, out of the index.
-func (a *activeAlerts) remove(k model.Pair, r *model.AlertRec) {
+func (a *activeAlerts) remove(k alert.Pair, r *alert.Rec) {
 	list := a.byTarget[k.Target]
 	i := slices.Index(list, r)
 	if i < 0 {
@@ -90,11 +91,11 @@ func (a *activeAlerts) remove(k model.Pair, r *model.AlertRec) {
 }
 
 // ofConfig lists every active alert of a configuration.
-func (a *activeAlerts) ofConfig(cfgID string) []*model.AlertRec {
+func (a *activeAlerts) ofConfig(cfgID string) []*alert.Rec {
 	if a.byConfig[cfgID] == 0 {
 		return nil
 	}
-	var out []*model.AlertRec
+	var out []*alert.Rec
 	for _, list := range a.byTarget {
 		for _, r := range list {
 			if r.Cur.AlertConfigID == cfgID {
@@ -109,12 +110,12 @@ func (a *activeAlerts) ofConfig(cfgID string) []*model.AlertRec {
 // known by the identity of the condition that raised it: the alert may
 // not show the fields that told it (a BACKUP_AGENT_DOWN alert does not
 // show its host). One from fixtures is known by its own fields.
-func (e *Engine) activeKeyOf(r *model.AlertRec) model.Pair {
+func (e *Engine) activeKeyOf(r *alert.Rec) alert.Pair {
 	identity := r.Cur.Identity()
 	if sched := e.schedules[r]; sched != nil {
 		identity = sched.identity
 	}
-	return model.Pair{Config: r.Cur.AlertConfigID, Target: model.TargetKey{Project: r.Cur.GroupID, Identity: identity}}
+	return alert.Pair{Config: r.Cur.AlertConfigID, Target: alert.TargetKey{Project: r.Cur.GroupID, Identity: identity}}
 }
 
 // Engine is the alert engine's own state beside the data: the writers'
@@ -123,22 +124,22 @@ func (e *Engine) activeKeyOf(r *model.AlertRec) model.Pair {
 // changed (process).
 type Engine struct {
 	active     *activeAlerts // built on first use
-	schedules  map[*model.AlertRec]*schedule
+	schedules  map[*alert.Rec]*schedule
 	queue      dueQueue
 	queued     int // a sequence, so equal times keep their order
 	deliveries []*Delivery
 	notes      []*Notification // recorded since the caller last took them
 	// lastNotified is the time of the latest notification of each alert
 	// notified since the last flushNotified.
-	lastNotified map[*model.AlertRec]string
+	lastNotified map[*alert.Rec]string
 	// openings are the TRACKING alerts by when they open; openAt is when
 	// each opens (an entry of openings that no longer says so is stale).
 	openings openingQueue
-	openAt   map[*model.AlertRec]time.Time
+	openAt   map[*alert.Rec]time.Time
 	opened   int // a sequence, so equal times keep their order
 	// configAlerts are the TRACKING alerts of each configuration, for
 	// rescheduling them when it changes.
-	configAlerts map[string][]*model.AlertRec
+	configAlerts map[string][]*alert.Rec
 	tx           Tx // the write Run runs
 }
 
@@ -146,8 +147,8 @@ type Engine struct {
 // opens, and the schedules of raised alerts resumed from recs (by alert
 // id), each target next due at its first time after now.
 func New(s *model.State, recs map[string]*model.ScheduleRecord, now time.Time) *Engine {
-	e := &Engine{openAt: map[*model.AlertRec]time.Time{}, configAlerts: map[string][]*model.AlertRec{}}
-	s.EachAlert(func(r *model.AlertRec) {
+	e := &Engine{openAt: map[*alert.Rec]time.Time{}, configAlerts: map[string][]*alert.Rec{}}
+	s.EachAlert(func(r *alert.Rec) {
 		if r.Status == api.StatusTracking {
 			cfgID := r.Cur.AlertConfigID
 			e.configAlerts[cfgID] = append(e.configAlerts[cfgID], r)
@@ -168,7 +169,7 @@ func (e *Engine) Prepare(s *model.State, now time.Time) {
 
 // schedule is when each target of a raised alert's configuration is due.
 type schedule struct {
-	rec      *model.AlertRec
+	rec      *alert.Rec
 	identity string // of the condition that raised the alert
 	global   bool
 	targets  []*notifyTarget
@@ -194,7 +195,7 @@ type dueQueue []dueEntry
 type opening struct {
 	at  time.Time
 	seq int
-	rec *model.AlertRec
+	rec *alert.Rec
 }
 
 type openingQueue []opening
@@ -238,7 +239,7 @@ func (e *Engine) Index(s *model.State) *activeAlerts {
 		return e.active
 	}
 	e.active = newActiveAlerts()
-	add := func(r *model.AlertRec) {
+	add := func(r *alert.Rec) {
 		if (r.Status == api.StatusTracking || r.Status == api.StatusOpen) && r.Cur.AlertConfigID != "" {
 			e.active.add(e.activeKeyOf(r), r)
 		}
@@ -248,14 +249,14 @@ func (e *Engine) Index(s *model.State) *activeAlerts {
 }
 
 // Apply applies one condition at now and returns the alerts it changed.
-func (e *Engine) Apply(s *model.State, c Condition, now time.Time) []*model.AlertRec {
-	var changed []*model.AlertRec
-	note := func(r *model.AlertRec) {
+func (e *Engine) Apply(s *model.State, c Condition, now time.Time) []*alert.Rec {
+	var changed []*alert.Rec
+	note := func(r *alert.Rec) {
 		if r != nil {
 			changed = append(changed, r)
 		}
 	}
-	target := model.TargetKey{Project: c.Project, Identity: c.Target.Identity()}
+	target := alert.TargetKey{Project: c.Project, Identity: c.Target.Identity()}
 	if c.Resolved {
 		// A copy: ending an alert takes it out of the list.
 		for _, r := range slices.Clone(e.Index(s).byTarget[target]) {
@@ -274,7 +275,7 @@ func (e *Engine) Apply(s *model.State, c Condition, now time.Time) []*model.Aler
 			if !cfg.MatchersHold(c.Target) {
 				continue
 			}
-			key := model.Pair{Config: cfg.ID, Target: target}
+			key := alert.Pair{Config: cfg.ID, Target: target}
 			if c.sample() {
 				if e.applySample(s, cfg, key, c, now, note) {
 					continue
@@ -292,7 +293,7 @@ func (e *Engine) Apply(s *model.State, c Condition, now time.Time) []*model.Aler
 // configuration and target (each of them, should there be several):
 // their current value follows it, and they end when the threshold no
 // longer holds. It reports whether that is all (no alert to raise).
-func (e *Engine) applySample(s *model.State, cfg *model.AlertConfig, key model.Pair, c Condition, now time.Time, note func(*model.AlertRec)) (done bool) {
+func (e *Engine) applySample(s *model.State, cfg *model.AlertConfig, key alert.Pair, c Condition, now time.Time, note func(*alert.Rec)) (done bool) {
 	holds, ok := thresholdHolds(cfg, c)
 	if !ok {
 		return true
@@ -328,12 +329,12 @@ func thresholdHolds(cfg *model.AlertConfig, c Condition) (holds, ok bool) {
 }
 
 // raise makes a new alert for cfg and the condition's target.
-func (e *Engine) raise(s *model.State, cfg *model.AlertConfig, global bool, key model.Pair, c Condition, now time.Time) *model.AlertRec {
+func (e *Engine) raise(s *model.State, cfg *model.AlertConfig, global bool, key alert.Pair, c Condition, now time.Time) *alert.Rec {
 	at := rules.FormatTime(now)
 	active := e.Index(s) // built now, should it not be, so that r goes in it once
 	d := rules.Doc{"id": model.NewObjectID(), "groupId": c.Project, "alertConfigId": key.Config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
-	for _, f := range model.TargetFields {
+	for _, f := range alert.TargetFields {
 		if v := *c.Target.Field(f); v != "" && f != "typeName" && f != "shardName" {
 			d[f] = v
 		}
@@ -346,7 +347,7 @@ func (e *Engine) raise(s *model.State, cfg *model.AlertConfig, global bool, key 
 	if cfg.SmallestDelay() > 0 {
 		d["status"] = api.StatusTracking
 	}
-	r := s.RaiseAlert(model.NewAlertDoc(d), global, now)
+	r := s.RaiseAlert(alert.NewDoc(d), global, now)
 	if r.Status == api.StatusTracking {
 		e.configAlerts[key.Config] = append(e.configAlerts[key.Config], r)
 		e.track(s, r, r.Project)
@@ -367,7 +368,7 @@ func (e *Engine) raise(s *model.State, cfg *model.AlertConfig, global bool, key 
 
 func (e *Engine) addSchedule(sched *schedule) {
 	if e.schedules == nil {
-		e.schedules = map[*model.AlertRec]*schedule{}
+		e.schedules = map[*alert.Rec]*schedule{}
 	}
 	e.schedules[sched.rec] = sched
 }
@@ -391,7 +392,7 @@ func sampleValue(cfg *model.AlertConfig, c Condition) rules.Doc {
 
 // setCurrentValue records a later sample on an active alert; the same
 // number and units change nothing.
-func (e *Engine) setCurrentValue(s *model.State, r *model.AlertRec, c Condition, now time.Time) *model.AlertRec {
+func (e *Engine) setCurrentValue(s *model.State, r *alert.Rec, c Condition, now time.Time) *alert.Rec {
 	value := sampleValue(s.ConfigOf(r.Cur.AlertConfigID, r.Project), c)
 	cur := r.Cur.Doc()
 	if old, ok := cur["currentValue"].(map[string]any); ok && rules.SameValue(old["number"], value["number"]) && old["units"] == value["units"] {
@@ -406,7 +407,7 @@ func (e *Engine) setCurrentValue(s *model.State, r *model.AlertRec, c Condition,
 
 // clear ends an active alert whose condition has cleared: an OPEN one
 // closes, a TRACKING one is cancelled (it never opened).
-func (e *Engine) clear(s *model.State, r *model.AlertRec, now time.Time) *model.AlertRec {
+func (e *Engine) clear(s *model.State, r *alert.Rec, now time.Time) *alert.Rec {
 	switch r.Status {
 	case api.StatusOpen:
 		e.end(s, r, api.StatusClosed, "alert.close", now)
@@ -420,7 +421,7 @@ func (e *Engine) clear(s *model.State, r *model.AlertRec, now time.Time) *model.
 
 // end moves an active alert to CLOSED or CANCELLED and tells every target
 // already notified.
-func (e *Engine) end(s *model.State, r *model.AlertRec, status, event string, now time.Time) {
+func (e *Engine) end(s *model.State, r *alert.Rec, status, event string, now time.Time) {
 	at := rules.FormatTime(now)
 	e.Index(s).remove(e.activeKeyOf(r), r)
 	if status == api.StatusClosed {
@@ -437,7 +438,7 @@ func (e *Engine) end(s *model.State, r *model.AlertRec, status, event string, no
 }
 
 // acknowledged tells the targets already notified of an OPEN alert.
-func (e *Engine) acknowledged(s *model.State, r *model.AlertRec, now time.Time) {
+func (e *Engine) acknowledged(s *model.State, r *alert.Rec, now time.Time) {
 	if sched := e.schedules[r]; sched != nil && r.Status == api.StatusOpen {
 		e.notifyNotified(s, sched, "alert.acknowledge", now)
 	}
@@ -560,7 +561,7 @@ func (e *Engine) record(s *model.State, sched *schedule, t *notifyTarget, event 
 	// (flushNotified): a long run notifies an alert many times, and only
 	// the last shows.
 	if e.lastNotified == nil {
-		e.lastNotified = map[*model.AlertRec]string{}
+		e.lastNotified = map[*alert.Rec]string{}
 	}
 	e.lastNotified[r] = at
 	n := &Notification{
@@ -627,7 +628,7 @@ func (e *Engine) stale(o opening) bool {
 // track (re)computes when a TRACKING alert opens: its creation plus the
 // smallest delayMin of its configuration's notifications (docs/api.md,
 // Alert); never, when the configuration is gone.
-func (e *Engine) track(s *model.State, r *model.AlertRec, project string) {
+func (e *Engine) track(s *model.State, r *alert.Rec, project string) {
 	cfg := s.ConfigOf(r.Cur.AlertConfigID, project)
 	if cfg == nil || r.Status != api.StatusTracking {
 		delete(e.openAt, r)
@@ -687,7 +688,7 @@ func (e *Engine) Process(s *model.State, changes []model.Change, now time.Time) 
 		case "alerts", "globalAlerts":
 			// Only AcknowledgeAlert sets an acknowledgement: every other
 			// change of an alert is the engine's own.
-			if d, _ := c.Rec.(*model.AlertDoc); d != nil && !d.AcknowledgedUntil.IsZero() {
+			if d, _ := c.Rec.(*alert.Doc); d != nil && !d.AcknowledgedUntil.IsZero() {
 				e.acknowledged(s, s.AlertOf(c.Kind, c.Key), now)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -212,8 +213,8 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 	}
 	st := newTx(model.DemoFixtures(start), start)
 	st.Prepare(start)
-	var host *model.AlertRec
-	open, _ := st.ProjectAlerts(model.DemoProjectID).Page(model.AlertFilter{Status: api.StatusOpen}, 0, 1000)
+	var host *alert.Rec
+	open, _ := st.ProjectAlerts(model.DemoProjectID).Page(alert.Filter{Status: api.StatusOpen}, 0, 1000)
 	for _, r := range open {
 		if r.Cur.EventTypeName == "HOST_DOWN" && r.Status == api.StatusOpen {
 			host = r
@@ -231,7 +232,7 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 	if d["hostId"] != nil {
 		t.Errorf("a demo host alert has a hostId, by which a condition reported by host and port does not find it: %v", d)
 	}
-	changed := st.Apply(Condition{Project: model.DemoProjectID, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: d["hostnameAndPort"].(string)}}, start)
+	changed := st.Apply(Condition{Project: model.DemoProjectID, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: d["hostnameAndPort"].(string)}}, start)
 	if len(changed) != 0 {
 		t.Errorf("HOST_DOWN on %s, which has the OPEN alert %s, changed %d alerts", d["hostnameAndPort"], host.Cur.ID, len(changed))
 	}

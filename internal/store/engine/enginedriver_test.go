@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
@@ -117,16 +118,16 @@ func (e *engineDriver) update(op func(*Tx) error) error {
 
 func (e *engineDriver) Report(c mCondition) (changed []map[string]any, err error) {
 	cond := Condition{Project: c.Project, Event: c.Event, Resolved: c.Resolved,
-		Target: model.Target{HostID: c.Target.HostID, HostnameAndPort: c.Target.Host, ReplicaSetName: c.Target.ReplicaSet, ClusterID: c.Target.ClusterID}}
+		Target: alert.Target{HostID: c.Target.HostID, HostnameAndPort: c.Target.Host, ReplicaSetName: c.Target.ReplicaSet, ClusterID: c.Target.ClusterID}}
 	if c.Sample {
 		cond.Event, cond.Metric, cond.Value = "OUTSIDE_METRIC_THRESHOLD", "CONNECTIONS", json.Number(strconv.FormatFloat(c.Value, 'f', -1, 64))
 	}
-	var recs []*model.AlertRec
+	var recs []*alert.Rec
 	err = e.update(func(st *Tx) error {
 		now := e.now
 		recs = st.Apply(cond, now)
 		st.RunUntil(now)
-		seen := map[*model.AlertRec]bool{} // as the server's answer lists them
+		seen := map[*alert.Rec]bool{} // as the server's answer lists them
 		for _, r := range recs {
 			if seen[r] {
 				continue
@@ -252,7 +253,7 @@ func (e *engineDriver) Notifications() []mNote {
 
 func (e *engineDriver) Now() time.Time { return e.now }
 
-func alertMap(a *model.AlertDoc) (map[string]any, error) {
+func alertMap(a *alert.Doc) (map[string]any, error) {
 	var d map[string]any
 	dec := json.NewDecoder(bytes.NewReader(a.Raw))
 	dec.UseNumber()

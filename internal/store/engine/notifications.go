@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // Notification is one entry of the notification log (docs/server.md),
@@ -16,13 +16,13 @@ type DeliveryState = api.DeliveryState
 type Delivery struct {
 	Note               *Notification
 	URL, Secret, Event string
-	Alert              *model.AlertRec
+	Alert              *alert.Rec
 	Body               []byte
-	cur                *model.AlertDoc // the alert when recorded, but for lastNotified
+	cur                *alert.Doc // the alert when recorded, but for lastNotified
 	sentAt             string
 }
 
 // Cur is the alert as GET showed it once the notification was recorded:
 // lastNotified is its time. Made when asked (outside the data lock), and
 // only for the deliveries that are sent.
-func (d *Delivery) Cur() *model.AlertDoc { return d.cur.WithTimes("lastNotified", d.sentAt) }
+func (d *Delivery) Cur() *alert.Doc { return d.cur.WithTimes("lastNotified", d.sentAt) }

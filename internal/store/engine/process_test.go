@@ -7,6 +7,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -20,7 +21,7 @@ const processConfig = "5f2a00000000000000000101"
 // configuration of its first project notifying an email and a webhook
 // after delay minutes, every hour, and an alert it raised on db1 at start,
 // whose targets were notified when due; and that alert.
-func processTx(t *testing.T, delay int64) (*Tx, *model.AlertRec) {
+func processTx(t *testing.T, delay int64) (*Tx, *alert.Rec) {
 	t.Helper()
 	f := model.DefaultFixtures()
 	project := f.Projects[0]["id"].(string)
@@ -28,7 +29,7 @@ func processTx(t *testing.T, delay int64) (*Tx, *model.AlertRec) {
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": delay, "intervalMin": int64(60)},
 			map[string]any{"typeName": "WEBHOOK", "webhookUrl": "http://127.0.0.1:1/x", "webhookSecret": "s", "delayMin": delay, "intervalMin": int64(60)}}})
 	tx := newTx(f, start)
-	changed := tx.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: model.Target{HostnameAndPort: "db1:27017"}}, start)
+	changed := tx.Apply(Condition{Project: project, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: "db1:27017"}}, start)
 	if len(changed) != 1 {
 		t.Fatalf("the condition changed %d alerts", len(changed))
 	}

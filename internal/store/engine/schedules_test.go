@@ -8,6 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -41,10 +42,10 @@ func TestATargetIsNextDueAfterNow(t *testing.T) {
 // target (a state file of an older version may hold them) are each found,
 // and each removed on its own.
 func TestActiveAlertsKeepEveryAlertOfAConfigurationAndTarget(t *testing.T) {
-	alert := func(id, cfg string) *model.AlertRec {
-		return &model.AlertRec{Cur: model.NewAlertDoc(rules.Doc{"id": id, "alertConfigId": cfg, "status": api.StatusOpen})}
+	activeRec := func(id, cfg string) *alert.Rec {
+		return &alert.Rec{Cur: alert.NewDoc(rules.Doc{"id": id, "alertConfigId": cfg, "status": api.StatusOpen})}
 	}
-	ids := func(rs []*model.AlertRec) string {
+	ids := func(rs []*alert.Rec) string {
 		var out []string
 		for _, r := range rs {
 			out = append(out, r.Cur.ID)
@@ -53,27 +54,27 @@ func TestActiveAlertsKeepEveryAlertOfAConfigurationAndTarget(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	a := newActiveAlerts()
-	host := model.TargetKey{Project: "p", Identity: "db1:27017"}
-	a1, a2, a3 := alert("a1", "c1"), alert("a2", "c2"), alert("a3", "c1")
-	a.add(model.Pair{Config: "c1", Target: host}, a1)
-	a.add(model.Pair{Config: "c2", Target: host}, a2)
-	a.add(model.Pair{Config: "c1", Target: host}, a3)
-	if got := ids(a.of(model.Pair{Config: "c1", Target: host})); got != "a1,a3" {
+	host := alert.TargetKey{Project: "p", Identity: "db1:27017"}
+	a1, a2, a3 := activeRec("a1", "c1"), activeRec("a2", "c2"), activeRec("a3", "c1")
+	a.add(alert.Pair{Config: "c1", Target: host}, a1)
+	a.add(alert.Pair{Config: "c2", Target: host}, a2)
+	a.add(alert.Pair{Config: "c1", Target: host}, a3)
+	if got := ids(a.of(alert.Pair{Config: "c1", Target: host})); got != "a1,a3" {
 		t.Fatalf("c1's alerts on the host: %s", got)
 	}
-	if a.has(model.Pair{Config: "c1", Target: model.TargetKey{Project: "p", Identity: "other"}}) || !a.has(model.Pair{Config: "c2", Target: host}) {
+	if a.has(alert.Pair{Config: "c1", Target: alert.TargetKey{Project: "p", Identity: "other"}}) || !a.has(alert.Pair{Config: "c2", Target: host}) {
 		t.Fatalf("index: %v", a.byTarget)
 	}
 	if got := ids(a.ofConfig("c1")); got != "a1,a3" || len(a.ofConfig("c3")) != 0 || a.byConfig["c1"] != 2 {
 		t.Fatalf("by configuration: %s, %v", got, a.byConfig)
 	}
-	a.remove(model.Pair{Config: "c1", Target: host}, a3)
-	if got := ids(a.of(model.Pair{Config: "c1", Target: host})); got != "a1" || !a.has(model.Pair{Config: "c2", Target: host}) {
+	a.remove(alert.Pair{Config: "c1", Target: host}, a3)
+	if got := ids(a.of(alert.Pair{Config: "c1", Target: host})); got != "a1" || !a.has(alert.Pair{Config: "c2", Target: host}) {
 		t.Fatalf("after removing a3: %s", got)
 	}
-	a.remove(model.Pair{Config: "c1", Target: host}, a3) // not there: nothing changes
-	a.remove(model.Pair{Config: "c1", Target: host}, a1)
-	a.remove(model.Pair{Config: "c2", Target: host}, a2)
+	a.remove(alert.Pair{Config: "c1", Target: host}, a3) // not there: nothing changes
+	a.remove(alert.Pair{Config: "c1", Target: host}, a1)
+	a.remove(alert.Pair{Config: "c2", Target: host}, a2)
 	if _, left := a.byTarget[host]; left || len(a.byConfig) != 0 {
 		t.Errorf("a target or configuration without active alerts stays in the index: %v %v", a.byTarget, a.byConfig)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -17,7 +18,7 @@ type Tx struct {
 }
 
 // Apply applies one condition at now and returns the alerts it changed.
-func (tx *Tx) Apply(c Condition, now time.Time) []*model.AlertRec {
+func (tx *Tx) Apply(c Condition, now time.Time) []*alert.Rec {
 	defer tx.As(model.ByEngine)()
 	return tx.eng.Apply(tx.State, c, now)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // AlertConfig is an alert configuration of a project, or a global one
@@ -300,7 +301,7 @@ func (s *State) ConfigOf(id, project string) *AlertConfig {
 
 // matcherValue is what a matcher's field names in a target; false when the
 // target does not carry it.
-func matcherValue(field string, t Target) (string, bool) {
+func matcherValue(field string, t alert.Target) (string, bool) {
 	var v string
 	switch field {
 	case "HOSTNAME", "PORT":
@@ -330,7 +331,7 @@ func matcherValue(field string, t Target) (string, bool) {
 
 // MatchersHold reports whether every matcher of a configuration holds
 // for t. A matcher on a field t does not carry does not hold.
-func (cfg *AlertConfig) MatchersHold(t Target) bool {
+func (cfg *AlertConfig) MatchersHold(t alert.Target) bool {
 	for _, m := range cfg.Matchers {
 		got, ok := matcherValue(m.Field, t)
 		if !ok || !m.Matches(got) {

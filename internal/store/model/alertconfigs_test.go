@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 func TestAlertConfigReadsItsFieldsOnce(t *testing.T) {
@@ -31,8 +33,8 @@ func TestAlertConfigReadsItsFieldsOnce(t *testing.T) {
 	if len(cfg.Matchers) != 2 || cfg.Matchers[0].Field != "HOSTNAME" || cfg.Matchers[1].Field != "REPLICA_SET_NAME" {
 		t.Fatalf("matchers by fieldName and by field: %+v", cfg.Matchers)
 	}
-	if !cfg.MatchersHold(Target{HostnameAndPort: "db1:27017", ReplicaSetName: "rs1"}) ||
-		cfg.MatchersHold(Target{HostnameAndPort: "db1:27017", ReplicaSetName: "rs1x"}) {
+	if !cfg.MatchersHold(alert.Target{HostnameAndPort: "db1:27017", ReplicaSetName: "rs1"}) ||
+		cfg.MatchersHold(alert.Target{HostnameAndPort: "db1:27017", ReplicaSetName: "rs1x"}) {
 		t.Error("a REGEX matcher must match the whole value")
 	}
 	if mt := cfg.MetricThreshold; mt == nil || mt.Threshold != 2.5 || mt.Operator != "GREATER_THAN" || mt.Units != "RAW" {
@@ -52,7 +54,7 @@ func TestAlertConfigReadsItsFieldsOnce(t *testing.T) {
 
 func TestAMatcherThatDoesNotCompileMatchesNothing(t *testing.T) {
 	cfg := newAlertConfig(doc{"matchers": []any{map[string]any{"fieldName": "HOSTNAME", "operator": "REGEX", "value": "("}}})
-	if cfg.MatchersHold(Target{HostnameAndPort: "(:1"}) {
+	if cfg.MatchersHold(alert.Target{HostnameAndPort: "(:1"}) {
 		t.Error("a pattern that does not compile matched")
 	}
 }

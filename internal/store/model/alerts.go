@@ -4,19 +4,20 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // Alert is an alert of a project by its id, nil for none.
-func (s *State) Alert(id string) *AlertRec { return s.alertByID[id] }
+func (s *State) Alert(id string) *alert.Rec { return s.alertByID[id] }
 
 // ProjectAlerts are a project's alerts, nil when it has none.
-func (s *State) ProjectAlerts(project string) *AlertSet { return s.alerts[project] }
+func (s *State) ProjectAlerts(project string) *alert.Set { return s.alerts[project] }
 
 // GlobalAlertSet are the global alerts.
-func (s *State) GlobalAlertSet() *AlertSet { return s.globalAlerts }
+func (s *State) GlobalAlertSet() *alert.Set { return s.globalAlerts }
 
 // AcknowledgeAlert acknowledges an alert until a time, by a user.
-func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now time.Time) {
+func (s *State) AcknowledgeAlert(r *alert.Rec, until, comment, user string, now time.Time) {
 	s.SetAlert(r, r.Cur.With(func(d doc) {
 		d["acknowledgedUntil"] = until
 		d["acknowledgingUsername"] = user
@@ -29,7 +30,7 @@ func (s *State) AcknowledgeAlert(r *AlertRec, until, comment, user string, now t
 }
 
 // UnacknowledgeAlert ends an alert's acknowledgement.
-func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
+func (s *State) UnacknowledgeAlert(r *alert.Rec, now time.Time) {
 	s.SetAlert(r, r.Cur.With(func(d doc) {
 		delete(d, "acknowledgedUntil")
 		delete(d, "acknowledgementComment")
@@ -39,12 +40,12 @@ func (s *State) UnacknowledgeAlert(r *AlertRec, now time.Time) {
 }
 
 // validateAlerts checks the alerts of projects and the global ones (whose
-// schema parseAlert checked as they were read): unique ids, and projects
+// schema the alert codec checked as they were read): unique ids, and projects
 // of the fixtures.
 func validateAlerts(f *Fixtures, c *fixtureCheck) error {
 	for _, set := range []struct {
 		key     string
-		items   []*AlertDoc
+		items   []*alert.Doc
 		project bool
 	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
 		l := newAlertList(set.project, len(set.items))
@@ -63,12 +64,12 @@ func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 	// alerts, a million small objects were much of what the collector
 	// marks at each run (docs/performance.md). Alerts are never deleted,
 	// so the array lives as long as the data.
-	recs := make([]AlertRec, len(f.Alerts)+len(f.GlobalAlerts))
-	byProject := map[string][]*AlertRec{}
+	recs := make([]alert.Rec, len(f.Alerts)+len(f.GlobalAlerts))
+	byProject := map[string][]*alert.Rec{}
 	// Sized once: grown alert by alert, a million ids were hashed again at
 	// each doubling.
-	s.alertByID = make(map[string]*AlertRec, len(f.Alerts))
-	s.globalAlertIDs = make(map[string]*AlertRec, len(f.GlobalAlerts))
+	s.alertByID = make(map[string]*alert.Rec, len(f.Alerts))
+	s.globalAlertIDs = make(map[string]*alert.Rec, len(f.GlobalAlerts))
 	for i, a := range f.Alerts {
 		recs[i] = s.alertRecord(a, now)
 		r := &recs[i]
@@ -76,9 +77,9 @@ func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 		s.alertByID[a.ID] = r
 	}
 	for p, set := range byProject {
-		s.alerts[p] = newAlertSet(set)
+		s.alerts[p] = alert.NewSet(set)
 	}
-	var globals []*AlertRec
+	var globals []*alert.Rec
 	for i, a := range f.GlobalAlerts {
 		r := &recs[len(f.Alerts)+i]
 		*r = s.alertRecord(a, now)
@@ -86,12 +87,12 @@ func (s *State) loadAlerts(f *Fixtures, now time.Time) {
 		globals = append(globals, r)
 		s.globalAlertIDs[a.ID] = r
 	}
-	s.globalAlerts = newAlertSet(globals)
+	s.globalAlerts = alert.NewSet(globals)
 }
 
 // AnyAlert is an alert of a project or a global one by its id, nil for
 // none.
-func (s *State) AnyAlert(id string) *AlertRec {
+func (s *State) AnyAlert(id string) *alert.Rec {
 	if r := s.alertByID[id]; r != nil {
 		return r
 	}
@@ -100,13 +101,13 @@ func (s *State) AnyAlert(id string) *AlertRec {
 
 // EachAlert calls fn with every alert, of each project then global, each
 // set's in the order they were made.
-func (s *State) EachAlert(fn func(*AlertRec)) {
+func (s *State) EachAlert(fn func(*alert.Rec)) {
 	for _, set := range s.alerts {
-		for _, r := range set.items {
+		for _, r := range set.Items() {
 			fn(r)
 		}
 	}
-	for _, r := range s.globalAlerts.items {
+	for _, r := range s.globalAlerts.Items() {
 		fn(r)
 	}
 }

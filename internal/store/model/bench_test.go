@@ -9,32 +9,6 @@ import (
 	"time"
 )
 
-// BenchmarkAddAlertOlderThanTheNewest is a change raising alerts while
-// the clock is behind the newest of 200,000 alerts of its project: by an
-// hour (a few alerts are newer), or by nearly all of them; one alert a
-// change, or ten (a condition report of ten hosts). An op is a change.
-func BenchmarkAddAlertOlderThanTheNewest(b *testing.B) {
-	for _, behind := range []time.Duration{time.Hour, 50 * time.Hour} {
-		for _, raises := range []int{1, 10} {
-			b.Run(fmt.Sprintf("%s/%d_a_change", behind, raises), func(b *testing.B) {
-				recs := make([]*AlertRec, 200000)
-				for i := range recs {
-					recs[i] = &AlertRec{Cur: &AlertDoc{}, Status: statusClosed, created: start.Add(time.Duration(i) * time.Second)}
-				}
-				set := newAlertSet(recs)
-				clock := recs[len(recs)-1].created.Add(-behind)
-				b.ResetTimer()
-				for i := range b.N {
-					for k := range raises {
-						set.add(&AlertRec{Cur: &AlertDoc{}, Status: statusOpen, created: clock.Add(time.Duration(i*raises+k) * time.Millisecond)})
-					}
-					set.ensure()
-				}
-			})
-		}
-	}
-}
-
 // BenchmarkLoadFixtures reads a fixture file of 20,000 alerts as omctl
 // server reads one at its start (docs/performance.md).
 func BenchmarkLoadFixtures(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // Credential is an API key or user a server was started with, for the
@@ -226,16 +227,16 @@ func (d *demo) alerts() {
 // itself or a cluster, made history: closed when it was OPEN, cancelled
 // when TRACKING. Statuses, and the oldest alerts, which lists show
 // first, stay as they were drawn.
-func settledAlerts(docs []doc) []*AlertDoc {
-	alerts := make([]*AlertDoc, len(docs))
+func settledAlerts(docs []doc) []*alert.Doc {
+	alerts := make([]*alert.Doc, len(docs))
 	order := make([]int, len(docs))
 	for i, d := range docs {
-		alerts[i], order[i] = NewAlertDoc(d), i
+		alerts[i], order[i] = alert.NewDoc(d), i
 	}
 	sort.SliceStable(order, func(x, y int) bool { return alerts[order[x]].Created.Before(alerts[order[y]].Created) })
-	taken := map[Pair]bool{}
+	taken := map[alert.Pair]bool{}
 	for _, i := range order {
-		k, active := activePairOf(alerts[i])
+		k, active := alert.PairOf(alerts[i])
 		if !active {
 			continue
 		}
@@ -253,13 +254,13 @@ func settledAlerts(docs []doc) []*AlertDoc {
 		}
 		if field == "" {
 			d["status"] = map[string]string{statusOpen: statusClosed, statusTracking: statusCancelled}[alerts[i].Status]
-			alerts[i] = NewAlertDoc(d) // CLOSED: resolved when it was last updated
+			alerts[i] = alert.NewDoc(d) // CLOSED: resolved when it was last updated
 			continue
 		}
 		for n := 1; taken[k]; n++ {
 			d[field] = fmt.Sprintf(format, n)
-			alerts[i] = NewAlertDoc(d)
-			k, _ = activePairOf(alerts[i])
+			alerts[i] = alert.NewDoc(d)
+			k, _ = alert.PairOf(alerts[i])
 		}
 		taken[k] = true
 	}

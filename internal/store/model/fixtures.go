@@ -8,33 +8,32 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // Fixtures is the data a server starts from (server.md "Fixture file"):
 // every resource as the API would return it, kept as JSON documents.
 type Fixtures struct {
-	Orgs                  []doc       `json:"orgs,omitempty"`
-	Projects              []doc       `json:"projects,omitempty"`
-	Clusters              []doc       `json:"clusters,omitempty"`
-	APIKeys               []doc       `json:"apiKeys,omitempty"`
-	Users                 []doc       `json:"users,omitempty"`
-	Alerts                []*AlertDoc `json:"alerts,omitempty"`
-	AlertConfigs          []doc       `json:"alertConfigs,omitempty"`
-	GlobalAlerts          []*AlertDoc `json:"globalAlerts,omitempty"`
-	GlobalAlertConfigs    []doc       `json:"globalAlertConfigs,omitempty"`
-	BackupConfigs         []doc       `json:"backupConfigs,omitempty"`
-	Snapshots             []doc       `json:"snapshots,omitempty"`
-	ConfigServerSnapshots []doc       `json:"configServerSnapshots,omitempty"`
-	OplogStores           []doc       `json:"oplogStores,omitempty"`
-	SnapshotStores        []doc       `json:"snapshotStores,omitempty"`
-	BackupJobConfigs      []doc       `json:"backupJobConfigs,omitempty"`
+	Orgs                  []doc        `json:"orgs,omitempty"`
+	Projects              []doc        `json:"projects,omitempty"`
+	Clusters              []doc        `json:"clusters,omitempty"`
+	APIKeys               []doc        `json:"apiKeys,omitempty"`
+	Users                 []doc        `json:"users,omitempty"`
+	Alerts                []*alert.Doc `json:"alerts,omitempty"`
+	AlertConfigs          []doc        `json:"alertConfigs,omitempty"`
+	GlobalAlerts          []*alert.Doc `json:"globalAlerts,omitempty"`
+	GlobalAlertConfigs    []doc        `json:"globalAlertConfigs,omitempty"`
+	BackupConfigs         []doc        `json:"backupConfigs,omitempty"`
+	Snapshots             []doc        `json:"snapshots,omitempty"`
+	ConfigServerSnapshots []doc        `json:"configServerSnapshots,omitempty"`
+	OplogStores           []doc        `json:"oplogStores,omitempty"`
+	SnapshotStores        []doc        `json:"snapshotStores,omitempty"`
+	BackupJobConfigs      []doc        `json:"backupJobConfigs,omitempty"`
 
 	// Schedules are the notification schedules of alerts the engine
 	// raised, by alert id: a state file has them, a fixture file never.
@@ -116,47 +115,25 @@ func checkedFixtures(name string) func(*Fixtures, error) (*Fixtures, error) {
 // telling the identity as the engine's rule does. The error names the
 // fixture key and index of the second alert, and both alert ids.
 func (f *Fixtures) CheckEngineRules() error {
-	first := map[Pair]string{}
+	first := map[alert.Pair]string{}
 	for _, list := range []struct {
 		key    string
-		alerts []*AlertDoc
+		alerts []*alert.Doc
 	}{{"alerts", f.Alerts}, {"globalAlerts", f.GlobalAlerts}} {
 		for i, a := range list.alerts {
-			k, active := activePairOf(a)
+			k, active := alert.PairOf(a)
 			if !active {
 				continue
 			}
 			if other, seen := first[k]; seen {
 				return failFixture(list.key, i, "alerts %s and %s are both active (OPEN or TRACKING) for configuration %s and %s: "+
 					"at most one active alert may exist per configuration and target; close or cancel the older one, or leave it out",
-					other, a.ID, k.Config, k.Target.describe())
+					other, a.ID, k.Config, k.Target.Describe())
 			}
 			first[k] = a.ID
 		}
 	}
 	return nil
-}
-
-// activePairOf is the configuration and target an alert is active for, by
-// its own fields; false for an alert that is not active (closed, or of no
-// configuration).
-func activePairOf(a *AlertDoc) (Pair, bool) {
-	if !a.mayBeActive() {
-		return Pair{}, false
-	}
-	return Pair{a.AlertConfigID, TargetKey{a.GroupID, a.identity}}, true
-}
-
-// describe names a target in messages.
-func (t TargetKey) describe() string {
-	where := "project " + t.Project
-	if t.Project == "" {
-		where = "no project"
-	}
-	if t.Identity == "" {
-		return "the project itself (" + where + ")"
-	}
-	return fmt.Sprintf("target %s in %s", t.Identity, where)
 }
 
 // decodeFixtures decodes a fixture file as a stream, so that a file of a
@@ -188,7 +165,7 @@ func decodeFixtures(name string, r io.Reader, again func() (io.ReadCloser, error
 	}
 	f := &Fixtures{}
 	lists := f.lists()
-	alertLists := map[string]*[]*AlertDoc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
+	alertLists := map[string]*[]*alert.Doc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
 	for dec.More() {
 		tok, err := token()
 		if err != nil {
@@ -242,18 +219,18 @@ func decodeFixtures(name string, r io.Reader, again func() (io.ReadCloser, error
 }
 
 // readAlerts parses the items of an array of alerts.
-func readAlerts(dec *json.Decoder) ([]*AlertDoc, error) {
-	p := newAlertParser()
+func readAlerts(dec *json.Decoder) ([]*alert.Doc, error) {
+	p := alert.NewParser()
 	for dec.More() {
 		var raw json.RawMessage
 		start := dec.InputOffset()
 		if err := dec.Decode(&raw); err != nil {
-			p.finish()
+			p.Finish()
 			return nil, &decodeError{err, start}
 		}
-		p.add(raw)
+		p.Add(raw)
 	}
-	return p.finish()
+	return p.Finish()
 }
 
 // decodeError is JSON that does not decode, which the caller locates.
@@ -263,99 +240,6 @@ type decodeError struct {
 }
 
 func (e *decodeError) Error() string { return ": not valid JSON" }
-
-// alertParser parses alerts on every processor, in chunks, keeping their
-// order; an error names the first bad item.
-type alertParser struct {
-	jobs   chan *alertJob
-	queued []*alertJob
-	cur    *alertJob
-	n      int
-	wg     sync.WaitGroup
-}
-
-type alertJob struct {
-	first int
-	raws  [][]byte
-	blk   *readBlock // the block raws point into, if any, released once they are read
-	out   []*AlertDoc
-	err   error
-}
-
-const alertChunk = 2048
-
-func newAlertParser() *alertParser {
-	p := &alertParser{jobs: make(chan *alertJob), cur: &alertJob{}}
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			ar := &arena{}
-			for j := range p.jobs {
-				j.out = make([]*AlertDoc, len(j.raws))
-				for i, raw := range j.raws {
-					a, err := parseAlert(raw, ar)
-					if err != nil {
-						j.err = fmt.Errorf("[%d]: %s", j.first+i, err.Rule())
-						break
-					}
-					j.out[i] = a
-				}
-				j.raws = nil
-				if j.blk != nil {
-					j.blk.release()
-					j.blk = nil
-				}
-			}
-		}()
-	}
-	return p
-}
-
-// add queues one alert; raw must not change afterwards.
-func (p *alertParser) add(raw []byte) {
-	p.cur.raws = append(p.cur.raws, raw)
-	p.n++
-	if len(p.cur.raws) == alertChunk {
-		p.send()
-	}
-}
-
-// addFrom queues one alert, a slice of blk, which must not change until
-// the job holding the alert lets go of it.
-func (p *alertParser) addFrom(raw []byte, blk *readBlock) {
-	if p.cur.blk != blk {
-		if len(p.cur.raws) > 0 {
-			p.send()
-		}
-		p.cur.blk = blk
-		blk.refs.Add(1)
-	}
-	p.add(raw)
-}
-
-func (p *alertParser) send() {
-	p.queued = append(p.queued, p.cur)
-	p.jobs <- p.cur
-	p.cur = &alertJob{first: p.n}
-}
-
-// finish waits for the workers and returns the alerts in order.
-func (p *alertParser) finish() ([]*AlertDoc, error) {
-	if len(p.cur.raws) > 0 {
-		p.send()
-	}
-	close(p.jobs)
-	p.wg.Wait()
-	out := make([]*AlertDoc, 0, p.n)
-	for _, j := range p.queued {
-		if j.err != nil {
-			return nil, j.err
-		}
-		out = append(out, j.out...)
-	}
-	return out, nil
-}
 
 // lists names the fixture keys whose items are kept as documents (alerts
 // are kept as AlertDocs).
@@ -378,8 +262,8 @@ func (f *Fixtures) Clone() *Fixtures {
 	}
 	// Alerts and schedules never change once made, so they are shared.
 	c.Schedules = f.Schedules
-	c.Alerts = append([]*AlertDoc(nil), f.Alerts...)
-	c.GlobalAlerts = append([]*AlertDoc(nil), f.GlobalAlerts...)
+	c.Alerts = append([]*alert.Doc(nil), f.Alerts...)
+	c.GlobalAlerts = append([]*alert.Doc(nil), f.GlobalAlerts...)
 	return c
 }
 

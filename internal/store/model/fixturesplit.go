@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"sync/atomic"
+
+	"github.com/omctl/omctl/internal/jsonlex"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // splitFixtures reads fixture data on the fast path: it reads the file
@@ -27,7 +30,7 @@ func splitFixtures(r io.Reader, blockSize int) (*Fixtures, bool) {
 	s := &fixtureSplitter{r: r, blockSize: blockSize}
 	f, ok := s.fixtures()
 	if s.blk != nil {
-		s.blk.release()
+		s.blk.Release()
 	}
 	return f, ok && s.err == nil
 }
@@ -46,7 +49,11 @@ type readBlock struct {
 	pool blockPool
 }
 
-func (b *readBlock) release() {
+// Hold counts one more job reading from the block.
+func (b *readBlock) Hold() { b.refs.Add(1) }
+
+// Release lets go of the block; the last to let go gives it back.
+func (b *readBlock) Release() {
 	if b.refs.Add(-1) == 0 {
 		select {
 		case b.pool <- b:
@@ -104,7 +111,7 @@ func (c *blockCopies) copy(v []byte) []byte {
 // close lets go of the current block.
 func (c *blockCopies) close() {
 	if c.blk != nil {
-		c.blk.release()
+		c.blk.Release()
 		c.blk = nil
 	}
 }
@@ -127,7 +134,7 @@ func (s *fixtureSplitter) fixtures() (*Fixtures, bool) {
 	}
 	f := &Fixtures{}
 	lists := f.lists()
-	alertLists := map[string]*[]*AlertDoc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
+	alertLists := map[string]*[]*alert.Doc{"alerts": &f.Alerts, "globalAlerts": &f.GlobalAlerts}
 	if s.eat('}') {
 		return f, s.atEnd()
 	}
@@ -183,13 +190,13 @@ func (s *fixtureSplitter) items(item func([]byte) bool) bool {
 }
 
 // alerts reads an array of alerts, parsed by the parser's workers.
-func (s *fixtureSplitter) alerts() ([]*AlertDoc, bool) {
-	p := newAlertParser()
+func (s *fixtureSplitter) alerts() ([]*alert.Doc, bool) {
+	p := alert.NewParser()
 	ok := s.items(func(raw []byte) bool {
-		p.addFrom(raw, s.blk)
+		p.AddFrom(raw, s.blk)
 		return true
 	})
-	alerts, err := p.finish() // even when !ok: it stops the workers
+	alerts, err := p.Finish() // even when !ok: it stops the workers
 	return alerts, ok && err == nil
 }
 
@@ -227,7 +234,7 @@ func (s *fixtureSplitter) eat(c byte) bool {
 func (s *fixtureSplitter) peek() (byte, bool) {
 	for {
 		for s.pos < s.end {
-			if c := s.blk.b[s.pos]; !isSpace(c) {
+			if c := s.blk.b[s.pos]; !jsonlex.IsSpace(c) {
 				return c, true
 			}
 			s.pos++
@@ -291,7 +298,7 @@ func (s *fixtureSplitter) nextBlock() {
 	blk := s.pool.take(max(s.blockSize, 2*left))
 	if s.blk != nil {
 		copy(blk.b, s.blk.b[s.pos:s.end])
-		s.blk.release()
+		s.blk.Release()
 	}
 	s.blk, s.pos, s.end = blk, 0, left
 }
@@ -304,7 +311,7 @@ func (s *fixtureSplitter) nextBlock() {
 func valueEnd(b []byte) int {
 	switch b[0] {
 	case '"':
-		return stringEnd(b, 0)
+		return jsonlex.StringEnd(b, 0)
 	case '{', '[':
 	default:
 		for i, c := range b {
@@ -324,7 +331,7 @@ func valueEnd(b []byte) int {
 				return i + 1
 			}
 		case '"':
-			e := stringEnd(b, i)
+			e := jsonlex.StringEnd(b, i)
 			if e == 0 {
 				return 0
 			}
@@ -341,24 +348,3 @@ var valueStops = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// stringEnd is the index past the quote that closes the string whose
-// opening quote is b[i]: the first one not escaped, that is, not after
-// an odd run of backslashes; 0 when b ends first.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; ; {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0
-		}
-		q += j
-		k := q
-		for k > i+1 && b[k-1] == '\\' {
-			k--
-		}
-		if (q-k)%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}

@@ -7,11 +7,15 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
 )
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// projA is a project id the benchmarks and the splitter tests write alerts of.
+const projA = "5e2b00000000000000000001"
 
 // activeAlertsFixture is n OPEN alerts of one configuration, each on a
 // target of its own, and their project.
@@ -21,7 +25,7 @@ func activeAlertsFixture(n int) (*Fixtures, string) {
 	cfg := NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range n {
-		f.Alerts = append(f.Alerts, NewAlertDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
+		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
 			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
 	}
 	return f, project

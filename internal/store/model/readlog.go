@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -22,16 +23,16 @@ type LogReader interface {
 func ReadLog(log LogReader) (*Fixtures, error) {
 	f := &Fixtures{}
 	lists := f.lists()
-	alerts := map[string]*alertParser{"alerts": nil, "globalAlerts": nil}
+	alerts := map[string]*alert.Parser{"alerts": nil, "globalAlerts": nil}
 	fail := func(problem string) error { return &statelog.Error{Path: log.Path(), Problem: problem} }
 	var copies blockCopies // the alerts are parsed after the log's bytes are gone
 	err := log.Read(func(r statelog.Record) error {
 		if p, ok := alerts[r.Kind]; ok {
 			if p == nil {
-				p = newAlertParser()
+				p = alert.NewParser()
 				alerts[r.Kind] = p
 			}
-			p.addFrom(copies.copy(r.Value), copies.blk)
+			p.AddFrom(copies.copy(r.Value), copies.blk)
 			return nil
 		}
 		var dst any
@@ -65,7 +66,7 @@ func ReadLog(log LogReader) (*Fixtures, error) {
 		if p == nil {
 			continue
 		}
-		got, perr := p.finish() // even after an error: it stops the parser's workers
+		got, perr := p.Finish() // even after an error: it stops the parser's workers
 		if err == nil && perr != nil {
 			err = fail(fmt.Sprintf("holds an alert this version cannot load: %s%v; to recover, start the version that wrote it, "+
 				"save its data with omctl server dump, correct the alert, and start this version with --fixtures on that file and a new --state", kind, perr))

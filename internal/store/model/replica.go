@@ -3,6 +3,8 @@ package model
 import (
 	"maps"
 	"slices"
+
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // The data readers are served while a state file is kept (Store.View):
@@ -28,9 +30,9 @@ func (s *State) Replicate() *State {
 		orgOrder: slices.Clone(s.orgOrder), projectOrder: slices.Clone(s.projectOrder),
 		principals: make(map[string]*Principal, len(s.principals)),
 		apiKeys:    make(map[string]*APIKey, len(s.apiKeys)), keyOrder: slices.Clone(s.keyOrder),
-		alerts: make(map[string]*AlertSet, len(s.alerts)), alertByID: make(map[string]*AlertRec, len(s.alertByID)),
+		alerts: make(map[string]*alert.Set, len(s.alerts)), alertByID: make(map[string]*alert.Rec, len(s.alertByID)),
 		alertConfigs:   cloneLists(s.alertConfigs),
-		globalAlertIDs: make(map[string]*AlertRec, len(s.globalAlertIDs)), globalConfigs: s.globalConfigs.clone(),
+		globalAlertIDs: make(map[string]*alert.Rec, len(s.globalAlertIDs)), globalConfigs: s.globalConfigs.clone(),
 		backupConfigs: maps.Clone(s.backupConfigs), configOrder: slices.Clone(s.configOrder),
 		clusters: cloneLists(s.clusters), snapshots: cloneLists(s.snapshots), csSnapshots: cloneLists(s.csSnapshots),
 		hosts: maps.Clone(s.hosts), oplogStores: s.oplogStores.clone(), snapshotStores: s.snapshotStores.clone(),
@@ -51,16 +53,16 @@ func (s *State) Replicate() *State {
 	}
 	// One array for the records, as loadAlerts makes them: a million
 	// small objects were much of what the collector marks.
-	recs := make([]AlertRec, 0, n)
-	copySet := func(set *AlertSet, index map[string]*AlertRec) *AlertSet {
-		mine := make([]*AlertRec, alertCount(set))
+	recs := make([]alert.Rec, 0, n)
+	copySet := func(set *alert.Set, index map[string]*alert.Rec) *alert.Set {
+		mine := make([]*alert.Rec, alertCount(set))
 		for i := range mine {
-			a := set.items[i]
-			recs = append(recs, AlertRec{Cur: a.Cur, Project: a.Project, Status: a.Status, created: a.created})
+			a := set.Items()[i]
+			recs = append(recs, alert.MakeRec(a.Cur, a.Project, a.Status, a.Created()))
 			mine[i] = &recs[len(recs)-1]
 			index[a.Cur.ID] = mine[i]
 		}
-		return newAlertSet(mine) // in the order they had: a stable sort keeps it
+		return alert.NewSet(mine) // in the order they had: a stable sort keeps it
 	}
 	for p, set := range s.alerts {
 		r.alerts[p] = copySet(set, r.alertByID)
@@ -70,11 +72,11 @@ func (s *State) Replicate() *State {
 }
 
 // alertCount is how many alerts a set holds.
-func alertCount(set *AlertSet) int {
+func alertCount(set *alert.Set) int {
 	if set == nil {
 		return 0
 	}
-	return len(set.items)
+	return len(set.Items())
 }
 
 // copyable are the kinds of record copySlot copies one by one: those an
@@ -179,16 +181,17 @@ func (r *State) copyAlert(w *State, global bool, id string) bool {
 		r.setStatus(dst, src.Status)
 		return true
 	}
-	dst := &AlertRec{Cur: src.Cur, Project: src.Project, Status: src.Status, created: src.created}
+	rec := alert.MakeRec(src.Cur, src.Project, src.Status, src.Created())
+	dst := &rec
 	set := r.globalAlerts
 	if !global {
 		if r.alerts[src.Project] == nil {
-			r.alerts[src.Project] = newAlertSet(nil)
+			r.alerts[src.Project] = alert.NewSet(nil)
 		}
 		set = r.alerts[src.Project]
 	}
 	index[id] = dst
-	if set.add(dst) {
+	if set.Add(dst) {
 		r.staleAlerts = append(r.staleAlerts, set)
 	}
 	return true

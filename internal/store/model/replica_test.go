@@ -59,7 +59,7 @@ func BenchmarkCopyABatchToTheReplica(b *testing.B) {
 	f, project := activeAlertsFixture(200000)
 	st := NewState(f, start)
 	r := st.Replicate()
-	id := st.alerts[project].items[1000].Cur.ID
+	id := st.alerts[project].Items()[1000].Cur.ID
 	rec := Change{Kind: "alerts", Key: id}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // The API's writes as a request brings them: each checks the body it is
@@ -23,7 +24,7 @@ func refused(e *rules.Error) error {
 
 // Acknowledge acknowledges an alert until the body's acknowledgedUntil,
 // or ends its acknowledgement when that is left out or null.
-func (s *State) Acknowledge(r *AlertRec, body doc, user string, now time.Time) error {
+func (s *State) Acknowledge(r *alert.Rec, body doc, user string, now time.Time) error {
 	if err := rules.CheckPathIDs(body, map[string]string{"id": r.Cur.ID, "groupId": r.Project}); err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@ package model
 
 import (
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // requestCase is a request operation given a body it must refuse, the
@@ -15,7 +17,7 @@ type requestCase struct {
 }
 
 func requestCases(st *State) []requestCase {
-	alerts, _ := st.ProjectAlerts(DemoProjectID).Page(AlertFilter{Status: statusOpen}, 0, 1)
+	alerts, _ := st.ProjectAlerts(DemoProjectID).Page(alert.Filter{Status: statusOpen}, 0, 1)
 	alert := alerts[0]
 	config := st.AlertConfigs(DemoProjectID).All()[0]
 	var backup *BackupConfig

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // State is all the data of a running server.
@@ -26,11 +27,11 @@ type State struct {
 	apiKeys    map[string]*APIKey    // by id
 	keyOrder   []string              // ids of apiKeys, as added
 
-	alerts         map[string]*AlertSet // by project
-	alertByID      map[string]*AlertRec
+	alerts         map[string]*alert.Set // by project
+	alertByID      map[string]*alert.Rec
 	alertConfigs   map[string]*Ordered[*AlertConfig] // by project
-	globalAlerts   *AlertSet
-	globalAlertIDs map[string]*AlertRec
+	globalAlerts   *alert.Set
+	globalAlertIDs map[string]*alert.Rec
 	globalConfigs  *Ordered[*AlertConfig]
 
 	backupConfigs  map[string]*BackupConfig       // by project/cluster
@@ -44,8 +45,8 @@ type State struct {
 	backupJobs     map[string]*BackupJobConfig // by project
 
 	// staleAlerts are the alert sets whose index a change left to be
-	// built anew (AlertSet.add), once, before the change is over.
-	staleAlerts []*AlertSet
+	// built anew (alert.Set.Add), once, before the change is over.
+	staleAlerts []*alert.Set
 
 	// ch records what the writes change, until the commit takes it
 	// (txn.go); nil while the data is loaded, and in the readers'
@@ -60,9 +61,9 @@ func NewState(f *Fixtures, now time.Time) *State {
 	s := &State{
 		orgs: map[string]*Org{}, projects: map[string]*Project{},
 		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
-		alerts: map[string]*AlertSet{}, alertByID: map[string]*AlertRec{},
+		alerts: map[string]*alert.Set{}, alertByID: map[string]*alert.Rec{},
 		alertConfigs:   map[string]*Ordered[*AlertConfig]{},
-		globalAlertIDs: map[string]*AlertRec{}, globalConfigs: newOrdered[*AlertConfig](),
+		globalAlertIDs: map[string]*alert.Rec{}, globalConfigs: newOrdered[*AlertConfig](),
 		backupConfigs: map[string]*BackupConfig{}, clusters: map[string]*Ordered[*Cluster]{},
 		snapshots:   map[string]*Ordered[*Snapshot]{},
 		csSnapshots: map[string]*Ordered[*Snapshot]{}, hosts: map[string]bool{},
@@ -105,18 +106,18 @@ func (s *State) ResetTo(f *Fixtures, now time.Time) {
 // stale, before readers see the data (Store.runBatch).
 func (s *State) ReindexAlerts() {
 	for _, set := range s.staleAlerts {
-		set.ensure()
+		set.Ensure()
 	}
 	s.staleAlerts = nil
 }
 
 // alertRecord is the record that indexes an alert; one without a creation
 // time was created now.
-func (s *State) alertRecord(a *AlertDoc, now time.Time) AlertRec {
+func (s *State) alertRecord(a *alert.Doc, now time.Time) alert.Rec {
 	if a.Created.IsZero() {
 		a = a.With(func(d doc) { d["created"] = rules.FormatTime(now) })
 	}
-	return AlertRec{Cur: a, Status: a.Status, created: a.Created, Project: a.GroupID}
+	return alert.MakeRec(a, a.GroupID, a.Status, a.Created)
 }
 
 // Fixtures writes the data back out as fixtures (for --state and export).
@@ -124,14 +125,14 @@ func (s *State) alertRecord(a *AlertDoc, now time.Time) AlertRec {
 func (s *State) Fixtures() *Fixtures {
 	f := s.signIns((*APIKey).fixture)
 	for _, p := range rules.SortedKeys(s.alerts) {
-		for _, r := range s.alerts[p].items {
+		for _, r := range s.alerts[p].Items() {
 			f.Alerts = append(f.Alerts, r.Cur)
 		}
 	}
 	for _, p := range rules.SortedKeys(s.alertConfigs) {
 		f.AlertConfigs = append(f.AlertConfigs, raws(s.alertConfigs[p].All())...)
 	}
-	for _, r := range s.globalAlerts.items {
+	for _, r := range s.globalAlerts.Items() {
 		f.GlobalAlerts = append(f.GlobalAlerts, r.Cur)
 	}
 	f.GlobalAlertConfigs = raws(s.globalConfigs.All())

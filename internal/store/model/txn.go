@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/omctl/omctl/internal/store/alert"
 )
 
 // A write records its own changes: the few primitives that change the
@@ -26,7 +28,7 @@ type Change struct {
 	// Key is the record's key within its kind (recordKey).
 	Key string
 	// Rec is the record as the write left it, nil when it was removed:
-	// an *AlertDoc or a storedRecord (both never change once made), or an
+	// an *alert.Doc or a storedRecord (both never change once made), or an
 	// *APIKey or a *schedule, which change in place and are read when
 	// committed, as they are then.
 	Rec any
@@ -229,7 +231,7 @@ func putEntry[R storedRecord](s *State, kind string, m map[string]R, k string, r
 }
 
 // alertKind is the kind of an alert's record.
-func alertKind(r *AlertRec) string {
+func alertKind(r *alert.Rec) string {
 	if r.Project == "" {
 		return "globalAlerts"
 	}
@@ -238,24 +240,24 @@ func alertKind(r *AlertRec) string {
 
 // SetAlert gives a stored alert its new document; its place among its
 // set's statuses follows the document's.
-func (s *State) SetAlert(r *AlertRec, d *AlertDoc) {
+func (s *State) SetAlert(r *alert.Rec, d *alert.Doc) {
 	r.Cur = d
 	s.setStatus(r, d.Status)
 	s.ch.put(alertKind(r), d.ID, d)
 }
 
 // setStatus moves an alert to status in its set's index.
-func (s *State) setStatus(r *AlertRec, status string) {
+func (s *State) setStatus(r *alert.Rec, status string) {
 	set := s.globalAlerts
 	if r.Project != "" {
 		set = s.alerts[r.Project]
 	}
-	set.setStatus(r, status)
+	set.SetStatus(r, status)
 }
 
 // RaiseAlert adds a new alert, of its project or global, created now
 // unless it says otherwise.
-func (s *State) RaiseAlert(d *AlertDoc, global bool, now time.Time) *AlertRec {
+func (s *State) RaiseAlert(d *alert.Doc, global bool, now time.Time) *alert.Rec {
 	rec := s.alertRecord(d, now)
 	r := &rec
 	set := s.globalAlerts
@@ -264,12 +266,12 @@ func (s *State) RaiseAlert(d *AlertDoc, global bool, now time.Time) *AlertRec {
 		s.globalAlertIDs[r.Cur.ID] = r
 	} else {
 		if s.alerts[r.Project] == nil {
-			s.alerts[r.Project] = newAlertSet(nil)
+			s.alerts[r.Project] = alert.NewSet(nil)
 		}
 		set = s.alerts[r.Project]
 		s.alertByID[r.Cur.ID] = r
 	}
-	if set.add(r) {
+	if set.Add(r) {
 		s.staleAlerts = append(s.staleAlerts, set)
 	}
 	s.ch.put(alertKind(r), r.Cur.ID, r.Cur)
@@ -278,7 +280,7 @@ func (s *State) RaiseAlert(d *AlertDoc, global bool, now time.Time) *AlertRec {
 
 // AlertOf is the stored alert a change of kind "alerts" or "globalAlerts"
 // names, nil for none.
-func (s *State) AlertOf(kind, id string) *AlertRec {
+func (s *State) AlertOf(kind, id string) *alert.Rec {
 	if kind == "globalAlerts" {
 		return s.globalAlertIDs[id]
 	}
@@ -378,7 +380,7 @@ func Encode(c Change) ([]byte, error) {
 	switch rec := c.Rec.(type) {
 	case nil:
 		return nil, nil
-	case *AlertDoc:
+	case *alert.Doc:
 		return rec.Raw, nil
 	case *APIKey:
 		v = rec.fixture()

@@ -1,4 +1,6 @@
-package model
+package alert
+
+import "fmt"
 
 // Target is what a condition is about (docs/server.md, "Alert engine").
 type Target struct {
@@ -61,3 +63,25 @@ type Pair struct {
 
 // TargetKey names a target within its project (Target.identity).
 type TargetKey struct{ Project, Identity string }
+
+// PairOf is the configuration and target an alert is active for, by
+// its own fields; false for an alert that is not active (closed, or of no
+// configuration).
+func PairOf(a *Doc) (Pair, bool) {
+	if !a.mayBeActive() {
+		return Pair{}, false
+	}
+	return Pair{a.AlertConfigID, TargetKey{a.GroupID, a.identity}}, true
+}
+
+// Describe names a target in messages.
+func (t TargetKey) Describe() string {
+	where := "project " + t.Project
+	if t.Project == "" {
+		where = "no project"
+	}
+	if t.Identity == "" {
+		return "the project itself (" + where + ")"
+	}
+	return fmt.Sprintf("target %s in %s", t.Identity, where)
+}

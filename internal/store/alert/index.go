@@ -1,29 +1,31 @@
-package model
+package alert
 
 import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
-// AlertRec is one stored alert with what the index needs to know of it.
-type AlertRec struct {
-	Cur     *AlertDoc
+// Rec is one stored alert with what the index needs to know of it.
+type Rec struct {
+	Cur     *Doc
 	Project string // "" for global alerts
 	Status  string
 	created time.Time
-	pos     int // position in alertSet.items
+	pos     int // position in Set.items
 }
 
 // Created is when the alert was made.
-func (r *AlertRec) Created() time.Time { return r.created }
+func (r *Rec) Created() time.Time { return r.created }
 
-// AlertSet holds the alerts of one project (or the global alerts) ordered
+// Set holds the alerts of one project (or the global alerts) ordered
 // by creation time, with a Fenwick tree per status so that a page of a
 // status- and date-filtered list is found in O(page · log n), however many
 // alerts there are.
-type AlertSet struct {
-	items    []*AlertRec
+type Set struct {
+	items    []*Rec
 	byStatus map[string]*fenwick
 	// stale: alerts were put in items, in order, and their statuses set,
 	// but the trees and the positions are to be built anew from them
@@ -34,20 +36,20 @@ type AlertSet struct {
 	builds int // times index ran, for tests
 }
 
-func newAlertSet(recs []*AlertRec) *AlertSet {
+func NewSet(recs []*Rec) *Set {
 	// Alerts mostly come in the order they were made: looking costs a
 	// fraction of sorting them again.
-	byCreation := func(a, b *AlertRec) int { return a.created.Compare(b.created) }
+	byCreation := func(a, b *Rec) int { return a.created.Compare(b.created) }
 	if !slices.IsSortedFunc(recs, byCreation) {
 		slices.SortStableFunc(recs, byCreation)
 	}
-	s := &AlertSet{items: recs}
+	s := &Set{items: recs}
 	s.index(len(recs))
 	return s
 }
 
 // Len is how many alerts the set holds.
-func (s *AlertSet) Len() int { return len(s.items) }
+func (s *Set) Len() int { return len(s.items) }
 
 // index builds the status trees for room alerts, in time linear in the
 // alerts. Raises while the clock is behind most alerts of their project
@@ -55,12 +57,12 @@ func (s *AlertSet) Len() int { return len(s.items) }
 // trees of the same room are cleared and used again, not made anew (6 MB
 // of garbage for 200,000 alerts), and an alert's tree is found without
 // hashing its status.
-func (s *AlertSet) index(room int) {
+func (s *Set) index(room int) {
 	s.builds++
-	trees := make([][]int, len(alertStatuses))
+	trees := make([][]int, len(api.AlertStatuses))
 	old := s.byStatus
-	s.byStatus = make(map[string]*fenwick, len(alertStatuses))
-	for k, st := range alertStatuses {
+	s.byStatus = make(map[string]*fenwick, len(api.AlertStatuses))
+	for k, st := range api.AlertStatuses {
 		f := old[st]
 		if f == nil || len(f.tree) != room+1 {
 			f = newFenwick(room)
@@ -78,9 +80,9 @@ func (s *AlertSet) index(room int) {
 	}
 }
 
-// statusOrdinal is the place of st in alertStatuses.
+// statusOrdinal is the place of st in api.AlertStatuses.
 func statusOrdinal(st string) int {
-	for k, known := range alertStatuses {
+	for k, known := range api.AlertStatuses {
 		if st == known {
 			return k
 		}
@@ -88,14 +90,14 @@ func statusOrdinal(st string) int {
 	panic("store: an alert with the unknown status " + st) // the fixture checks allow none
 }
 
-// add puts a new alert in the set: at the end when it is the newest, as
+// Add puts a new alert in the set: at the end when it is the newest, as
 // a raised alert is; elsewhere (the clock behind alerts of the fixtures)
 // in its place. Far from the end, building the index anew is cheaper than
 // moving its counts, and costs in proportion to the alerts: it is left
 // for ensure, once for all the alerts a change adds (a condition report
-// of ten hosts raises ten), and add reports whether it left it (the set
+// of ten hosts raises ten), and Add reports whether it left it (the set
 // just became stale).
-func (s *AlertSet) add(r *AlertRec) (leftStale bool) {
+func (s *Set) Add(r *Rec) (leftStale bool) {
 	n := len(s.items)
 	s.items = append(s.items, r)
 	if n > 0 && r.created.Before(s.items[n-1].created) {
@@ -133,10 +135,10 @@ func (s *AlertSet) add(r *AlertRec) (leftStale bool) {
 	return false
 }
 
-// ensure builds the index anew if add left it stale: in the room the
+// Ensure builds the index anew if add left it stale: in the room the
 // trees have while there is some (a rebuild makes no garbage), else in
 // twice the alerts.
-func (s *AlertSet) ensure() {
+func (s *Set) Ensure() {
 	if !s.stale {
 		return
 	}
@@ -148,8 +150,8 @@ func (s *AlertSet) ensure() {
 	s.stale = false
 }
 
-// setStatus moves an alert to another status.
-func (s *AlertSet) setStatus(r *AlertRec, status string) {
+// SetStatus moves an alert to another status.
+func (s *Set) SetStatus(r *Rec, status string) {
 	if r.Status == status {
 		return
 	}
@@ -162,14 +164,14 @@ func (s *AlertSet) setStatus(r *AlertRec, status string) {
 	r.Status = status
 }
 
-// AlertFilter selects alerts by status and creation time.
-type AlertFilter struct {
+// Filter selects alerts by status and creation time.
+type Filter struct {
 	Status        string // "": all
 	After, Before time.Time
 }
 
 // window returns the positions [lo, hi) of alerts created within the filter's dates.
-func (s *AlertSet) window(f AlertFilter) (int, int) {
+func (s *Set) window(f Filter) (int, int) {
 	lo, hi := 0, len(s.items)
 	if !f.After.IsZero() {
 		lo = sort.Search(len(s.items), func(i int) bool { return !s.items[i].created.Before(f.After) })
@@ -181,7 +183,7 @@ func (s *AlertSet) window(f AlertFilter) (int, int) {
 }
 
 // Page returns the alerts of page p of the filtered list and its total.
-func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
+func (s *Set) Page(f Filter, offset, size int) ([]*Rec, int) {
 	lo, hi := s.window(f)
 	if f.Status == "" {
 		total := hi - lo
@@ -198,7 +200,7 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 	if offset >= total || size <= 0 {
 		return nil, total
 	}
-	out := make([]*AlertRec, 0, min(size, total-offset))
+	out := make([]*Rec, 0, min(size, total-offset))
 	for pos := t.find(before + offset + 1); ; {
 		out = append(out, s.items[pos])
 		if len(out) == cap(out) {
@@ -210,8 +212,8 @@ func (s *AlertSet) Page(f AlertFilter, offset, size int) ([]*AlertRec, int) {
 
 // lookThrough is Page's answer for a stale set, found by looking at each
 // of its alerts: slow, but it leaves the set as it is.
-func lookThrough(alerts []*AlertRec, status string, offset, size int) ([]*AlertRec, int) {
-	var out []*AlertRec
+func lookThrough(alerts []*Rec, status string, offset, size int) ([]*Rec, int) {
+	var out []*Rec
 	total := 0
 	for _, r := range alerts {
 		if r.Status != status {
@@ -234,7 +236,7 @@ const nearby = 32
 // only when it is not nearby, so that a page costs a walk through its own
 // part of the alerts rather than a descent of the tree per alert, which
 // among a million alerts missed the cache at every level.
-func (s *AlertSet) nextOf(status string, pos int, t *fenwick, k int) int {
+func (s *Set) nextOf(status string, pos int, t *fenwick, k int) int {
 	for j := pos + 1; j < min(pos+1+nearby, len(s.items)); j++ {
 		if s.items[j].Status == status {
 			return j
@@ -328,3 +330,16 @@ func (f *fenwick) find(k int) int {
 	}
 	return pos
 }
+
+// MakeRec is the record of an alert of project ("" for a global one)
+// with its status and creation time.
+func MakeRec(cur *Doc, project, status string, created time.Time) Rec {
+	return Rec{Cur: cur, Project: project, Status: status, created: created}
+}
+
+// Items are the set's alerts in creation order.
+func (s *Set) Items() []*Rec { return s.items }
+
+// Builds is how many times the set's index was built, and whether it is
+// stale now: what a change of many raises costs, for its tests.
+func (s *Set) Builds() (n int, stale bool) { return s.builds, s.stale }

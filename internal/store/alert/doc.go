@@ -1,4 +1,4 @@
-package model
+package alert
 
 import (
 	"bytes"
@@ -10,16 +10,17 @@ import (
 
 	"github.com/tidwall/sjson"
 
+	"github.com/omctl/omctl/internal/jsonlex"
 	"github.com/omctl/omctl/internal/rules"
 )
 
-// AlertDoc is one alert (docs/api.md, Alert) as stored: its JSON, compact and canonical
+// Doc is one alert (docs/api.md, Alert) as stored: its JSON, compact and canonical
 // (the conditional fields of its event type only, resolved only when
 // CLOSED, timestamps in UTC), which is what GET returns but for links, and
 // the fields the server reasons about. It never changes: a change makes a
 // new one, so fixtures and the running data can share them, and a million
 // alerts cost their JSON and little more.
-type AlertDoc struct {
+type Doc struct {
 	Raw []byte
 	alertFields
 }
@@ -35,15 +36,15 @@ type alertFields struct {
 }
 
 // MarshalJSON writes the alert as stored.
-func (a *AlertDoc) MarshalJSON() ([]byte, error) { return a.Raw, nil }
+func (a *Doc) MarshalJSON() ([]byte, error) { return a.Raw, nil }
 
 // Identity tells the alert's target from another within its project, by
 // the alert's own fields (Target.Identity); "" for an alert that is not
 // active.
-func (a *AlertDoc) Identity() string { return a.identity }
+func (a *Doc) Identity() string { return a.identity }
 
 // Doc decodes the alert into a document, to read or to change.
-func (a *AlertDoc) Doc() doc {
+func (a *Doc) Doc() doc {
 	dec := json.NewDecoder(bytes.NewReader(a.Raw))
 	dec.UseNumber()
 	var d doc
@@ -54,11 +55,11 @@ func (a *AlertDoc) Doc() doc {
 	return d
 }
 
-// NewAlertDoc makes an alert from a document that passed rules.AlertResource: it
+// NewDoc makes an alert from a document that passed rules.AlertResource: it
 // drops what an alert does not show for its event type and status, and encodes
 // what is left. A CLOSED alert without resolved was resolved when last
 // updated.
-func NewAlertDoc(d doc) *AlertDoc {
+func NewDoc(d doc) *Doc {
 	event, _ := d["eventTypeName"].(string)
 	for _, f := range rules.ConditionalAlertFields {
 		if !rules.AlertFieldAllowed(f, event) {
@@ -75,12 +76,12 @@ func NewAlertDoc(d doc) *AlertDoc {
 	} else {
 		delete(d, "resolved")
 	}
-	a := &AlertDoc{Raw: rules.EncodeJSON(d)}
-	a.alertFields = fieldsOf(d)
+	a := &Doc{Raw: rules.EncodeJSON(d)}
+	a.alertFields = FieldsOf(d)
 	return a
 }
 
-func fieldsOf(d doc) alertFields {
+func FieldsOf(d doc) alertFields {
 	var f alertFields
 	f.ID, _ = d["id"].(string)
 	f.GroupID, _ = d["groupId"].(string)
@@ -103,11 +104,11 @@ func (f *alertFields) mayBeActive() bool {
 	return f.AlertConfigID != "" && (f.Status == statusOpen || f.Status == statusTracking)
 }
 
-// With returns the alert changed by edit, as a new AlertDoc.
-func (a *AlertDoc) With(edit func(doc)) *AlertDoc {
+// With returns the alert changed by edit, as a new Doc.
+func (a *Doc) With(edit func(doc)) *Doc {
 	d := a.Doc()
 	edit(d)
-	return NewAlertDoc(d)
+	return NewDoc(d)
 }
 
 // WithTimes returns the alert with top-level members set to strings
@@ -117,7 +118,7 @@ func (a *AlertDoc) With(edit func(doc)) *AlertDoc {
 // alert a condition or a configuration ends, hundreds of thousands of
 // times as the clock moves through a day, and the round trip was most of
 // what each cost.
-func (a *AlertDoc) WithTimes(members ...string) *AlertDoc {
+func (a *Doc) WithTimes(members ...string) *Doc {
 	raw := a.Raw
 	f := a.alertFields
 	for i := 0; i+1 < len(members); i += 2 {
@@ -138,14 +139,14 @@ func (a *AlertDoc) WithTimes(members ...string) *AlertDoc {
 	if !f.mayBeActive() {
 		f.identity = ""
 	}
-	return &AlertDoc{Raw: raw, alertFields: f}
+	return &Doc{Raw: raw, alertFields: f}
 }
 
 // arena keeps many small byte strings, and alerts, in large blocks: fewer
 // objects for the collector, no size-class waste.
 type arena struct {
 	block []byte
-	docs  []AlertDoc
+	docs  []Doc
 	// An alert being written anew: with members cut out
 	// (alertWire.without), compacted, with resolved added.
 	cut, scratch, scratch2 []byte
@@ -199,9 +200,9 @@ func (a *arena) reserve(n int) int {
 
 // doc keeps d in a block of alerts: a million alerts were as many small
 // objects for the collector; in blocks of alertChunk they are few.
-func (a *arena) doc(d AlertDoc) *AlertDoc {
+func (a *arena) doc(d Doc) *Doc {
 	if len(a.docs) == cap(a.docs) {
-		a.docs = make([]AlertDoc, 0, alertChunk)
+		a.docs = make([]Doc, 0, alertChunk)
 	}
 	a.docs = append(a.docs, d)
 	return &a.docs[len(a.docs)-1]
@@ -210,13 +211,13 @@ func (a *arena) doc(d AlertDoc) *AlertDoc {
 // parseAlert reads one alert of a fixture. An alert already in canonical
 // form (as GET returns it, and as the state file keeps it) is taken as it
 // is; any other goes through the schema, which says what is wrong.
-func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
-	j, rerr := judgeAlert(raw)
+func parseAlert(raw []byte, ar *arena) (*Doc, *rules.Error) {
+	j, rerr := Judge(raw)
 	if rerr != nil {
 		return nil, rerr
 	}
 	if j.d != nil {
-		return NewAlertDoc(j.d), nil
+		return NewDoc(j.d), nil
 	}
 	f := j.f
 	closedUnresolved := f.Status == statusClosed && !j.w.is(wireResolved)
@@ -242,7 +243,7 @@ func parseAlert(raw []byte, ar *arena) (*AlertDoc, *rules.Error) {
 	f.GroupID, f.AlertConfigID = ar.intern(f.GroupID), ar.intern(f.AlertConfigID)
 	f.EventTypeName, f.Status = ar.intern(f.EventTypeName), ar.intern(f.Status)
 	f.identity = ar.intern(f.identity)
-	return ar.doc(AlertDoc{Raw: kept, alertFields: f}), nil
+	return ar.doc(Doc{Raw: kept, alertFields: f}), nil
 }
 
 // without appends to dst the alert raw, which w scanned, without the
@@ -269,7 +270,7 @@ func (w *alertWire) without(dst, raw []byte, drop uint32) []byte {
 	dst = append(dst, raw[last:]...)
 	// A last member cut leaves the comma before it: `{"a":1,}`.
 	p := bytes.LastIndexByte(dst, '}') - 1
-	for p >= 0 && isSpace(dst[p]) {
+	for p >= 0 && jsonlex.IsSpace(dst[p]) {
 		p--
 	}
 	if p >= 0 && dst[p] == ',' {
@@ -287,12 +288,12 @@ func appendCompact(dst, src []byte) []byte {
 	for i := 0; i < len(src); {
 		switch c := src[i]; {
 		case c == '"':
-			if i = stringEnd(src, i); i == 0 {
+			if i = jsonlex.StringEnd(src, i); i == 0 {
 				i = len(src) // not a string: not JSON, left as it is
 			}
-		case isSpace(c):
+		case jsonlex.IsSpace(c):
 			dst = append(dst, src[run:i]...)
-			for i < len(src) && isSpace(src[i]) {
+			for i < len(src) && jsonlex.IsSpace(src[i]) {
 				i++
 			}
 			run = i
@@ -306,10 +307,8 @@ func appendCompact(dst, src []byte) []byte {
 // afterSpace is the index of the first byte from i that is not JSON's
 // space.
 func afterSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && jsonlex.IsSpace(b[i]) {
 		i++
 	}
 	return i
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

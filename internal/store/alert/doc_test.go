@@ -1,4 +1,4 @@
-package model
+package alert
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func TestAnAlertKnowsItsTargetHoweverItWasRead(t *testing.T) {
 		if a.identity != c.identity {
 			t.Errorf("%s: read as %q, want %q", c.rest, a.identity, c.identity)
 		}
-		if again := NewAlertDoc(a.Doc()); again.identity != c.identity {
+		if again := NewDoc(a.Doc()); again.identity != c.identity {
 			t.Errorf("%s: made as %q, want %q", c.rest, again.identity, c.identity)
 		}
 	}
@@ -128,7 +128,7 @@ func TestMembersCutOutWhereTheyAreWritten(t *testing.T) {
 // FuzzAppendCompactAgreesWithEncodingJSON: valid JSON is compacted as
 // json.Compact compacts it.
 func FuzzAppendCompactAgreesWithEncodingJSON(f *testing.F) {
-	for _, seed := range []string{checkedAlert, " {\n  \"a\" : [ 1 , \"x \\\" y\" ,{ } ] ,\t\"b\\\\\" : \"\\\\\" }\r\n", `"  "`, ` 1 `, `[]`} {
+	for _, seed := range []string{sampleAlert, " {\n  \"a\" : [ 1 , \"x \\\" y\" ,{ } ] ,\t\"b\\\\\" : \"\\\\\" }\r\n", `"  "`, ` 1 `, `[]`} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -1,4 +1,4 @@
-package model
+package alert
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ var wireNames = [wireMembers]string{"id", "groupId", "alertConfigId", "eventType
 // alertWire is what the fast path reads of an alert: the members the
 // server reasons about. Its strings are the alert's own bytes, not copies
 // (a million alerts are read at start): nothing may keep one beyond the
-// alert's JSON (parseAlert copies what an AlertDoc keeps).
+// alert's JSON (parseAlert copies what a Doc keeps).
 type alertWire struct {
 	has    uint32                   // bit k: member k is there (wireNumber, wireUnits: currentValue's)
 	str    [wireCurrentValue]string // the string members
