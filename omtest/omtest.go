@@ -60,7 +60,8 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // Option sets up a server started by NewServer.
@@ -173,7 +174,7 @@ func NewServer(t testing.TB, opts ...Option) *Server {
 	s.srv, err = server.New(server.Options{Fixtures: fixtures, Keys: keys, Clock: clock, BaseURL: s.root + api.BasePath, NonceTTL: neverStale})
 	if err != nil {
 		s.httpServer.Listener.Close()
-		if keyErr := (*model.KeyError)(nil); c.hasKey && errors.As(err, &keyErr) {
+		if keyErr := (*fixture.KeyError)(nil); c.hasKey && errors.As(err, &keyErr) {
 			t.Fatalf("omtest.NewServer: WithKey(%q, ...): %v", c.publicKey, keyErr)
 		}
 		t.Fatalf("omtest.NewServer: starting the server: %v", err)
@@ -215,27 +216,27 @@ func (c *config) clock() (*store.Clock, error) {
 }
 
 // data is the data the options ask for, at the clock's time now.
-func (c *config) data(now time.Time) (*model.Fixtures, error) {
+func (c *config) data(now time.Time) (*fixture.Fixtures, error) {
 	switch {
 	case c.demo && c.hasFixtures:
 		return nil, fmt.Errorf("WithDemo and WithFixtures(%q) both give the data: use one of them", c.fixtures)
 	case c.demo:
-		return model.DemoFixtures(now), nil
+		return demo.Fixtures(now), nil
 	case c.hasFixtures:
-		f, err := model.LoadFixtures(c.fixtures)
+		f, err := fixture.LoadFixtures(c.fixtures)
 		if err != nil {
 			return nil, fmt.Errorf("WithFixtures: %v", err)
 		}
 		return f, nil
 	}
-	return model.DefaultFixtures(), nil
+	return fixture.Default(), nil
 }
 
 // chooseOwner sets the key of the server's client and controls, the
 // first project and its organization; it returns the key the server is to
 // add (as omctl server --key adds one): WithKey's, or one of its own when
 // the data has no GLOBAL_OWNER key.
-func (s *Server) chooseOwner(f *model.Fixtures, c *config) []model.Key {
+func (s *Server) chooseOwner(f *fixture.Fixtures, c *config) []fixture.Key {
 	if len(f.Projects) > 0 {
 		s.projectID, _ = f.Projects[0]["id"].(string)
 		s.orgID, _ = f.Projects[0]["orgId"].(string)
@@ -254,11 +255,11 @@ func (s *Server) chooseOwner(f *model.Fixtures, c *config) []model.Key {
 	if c.hasKey {
 		s.publicKey, s.privateKey = c.publicKey, c.privateKey
 	} else {
-		fresh := model.DefaultFixtures().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
+		fresh := fixture.Default().APIKeys[0] // a GLOBAL_OWNER with fresh credentials
 		s.publicKey, _ = fresh["publicKey"].(string)
 		s.privateKey, _ = fresh["privateKey"].(string)
 	}
-	return []model.Key{{PublicKey: s.publicKey, PrivateKey: s.privateKey}}
+	return []fixture.Key{{PublicKey: s.publicKey, PrivateKey: s.privateKey}}
 }
 
 // isGlobalOwner says whether a fixture's API key has the GLOBAL_OWNER role.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 // Ctrl-C during --all: exit 130, stdout holds whole lines of the items
@@ -202,7 +202,7 @@ func TestInterruptDuringBulkAckReportsNotStarted(t *testing.T) {
 // documents after it not started, and no write starts after the signal.
 func TestInterruptDuringApplyReportsNotStarted(t *testing.T) {
 	now := time.Now().UTC().Truncate(time.Minute)
-	s, err := server.New(server.Options{Fixtures: model.DemoFixtures(now), Clock: store.VirtualClock(now)})
+	s, err := server.New(server.Options{Fixtures: demo.Fixtures(now), Clock: store.VirtualClock(now)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestInterruptDuringApplyReportsNotStarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runUntilAs(t, []string{"OMCTL_BASE_URL=" + srv.URL, "OMCTL_PUBLIC_KEY=demoowner",
-		"OMCTL_PRIVATE_KEY=11111111-aaaa-4bbb-8ccc-000000000001", "OMCTL_PROJECT_ID=" + model.DemoProjectID},
+		"OMCTL_PRIVATE_KEY=11111111-aaaa-4bbb-8ccc-000000000001", "OMCTL_PROJECT_ID=" + demo.ProjectID},
 		"", func() { <-stuck }, syscall.SIGINT, "apply", "-f", file)
 	if code != 130 || strings.Contains(stderr, "Error") {
 		t.Errorf("exit %d, stderr %q; want 130 and no error line", code, stderr)

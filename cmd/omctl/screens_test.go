@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 // The terminals issue 32 was tried in, and a narrower one.
@@ -37,7 +37,7 @@ func screenServer(t *testing.T) (env []string, held chan struct{}) {
 		})
 	})
 	return append(env, "OMCTL_BASE_URL="+url, "OMCTL_PUBLIC_KEY=demoowner", "OMCTL_PRIVATE_KEY=11111111-aaaa-4bbb-8ccc-000000000001",
-		"OMCTL_PROJECT_ID="+model.DemoProjectID, "OMCTL_ORG_ID="+model.DemoOrgID), held
+		"OMCTL_PROJECT_ID="+demo.ProjectID, "OMCTL_ORG_ID="+demo.OrgID), held
 }
 
 // omctlOut runs omctl outside tmux and returns its stdout.

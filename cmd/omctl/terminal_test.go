@@ -15,7 +15,7 @@ import (
 
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 // tmuxPane runs one omctl command line in a tmux session of its own and
@@ -190,10 +190,10 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 		p.fill("Private key", "11111111-aaaa-4bbb-8ccc-000000000001", true)
 		// The key checked, the projects it reads are offered, ids first;
 		// the first is the demo's production project.
-		p.waitFor(`> ` + model.DemoProjectID + `  production`)
+		p.waitFor(`> ` + demo.ProjectID + `  production`)
 		p.keys("Enter")
 		// The organization offered is the chosen project's.
-		p.waitFor(`> ` + model.DemoOrgID)
+		p.waitFor(`> ` + demo.OrgID)
 		p.keys("Enter")
 		screen := p.waitFor(`EXIT:\d+`)
 		if !strings.Contains(screen, "EXIT:0") || !strings.Contains(screen, "The server accepted the key;") || !strings.Contains(screen, `Saved profile "tmux"`) {
@@ -206,7 +206,7 @@ func TestPromptsAndPickersInARealTerminal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"base_url = '" + url + "'", "org_id = '" + model.DemoOrgID + "'", "project_id = '" + model.DemoProjectID + "'", "public_key = 'demoowner'"} {
+		for _, want := range []string{"base_url = '" + url + "'", "org_id = '" + demo.OrgID + "'", "project_id = '" + demo.ProjectID + "'", "public_key = 'demoowner'"} {
 			if !strings.Contains(string(data), want) {
 				t.Errorf("config.toml lacks %s:\n%s", want, data)
 			}
@@ -255,7 +255,7 @@ func tmuxDemo(t *testing.T, wrap func(http.Handler) http.Handler) (string, []str
 		t.Skip("tmux is not installed: run `make test-terminal`, which installs it")
 	}
 	clock := time.Now().UTC().Truncate(time.Minute)
-	s, err := server.New(server.Options{Fixtures: model.DemoFixtures(clock), Clock: store.VirtualClock(clock)})
+	s, err := server.New(server.Options{Fixtures: demo.Fixtures(clock), Clock: store.VirtualClock(clock)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/omctl/omctl/internal/server"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // The client against omctl server with faults injected, in-process.
@@ -24,7 +24,7 @@ const faultProject = "5e2b00000000000000000001"
 
 func faultServer(t *testing.T) string {
 	t.Helper()
-	f, err := model.ParseFixtures("faults", []byte(`{"orgs": [{"id": "5e1a00000000000000000001"}],
+	f, err := fixture.ParseFixtures("faults", []byte(`{"orgs": [{"id": "5e1a00000000000000000001"}],
 	 "projects": [{"id": "`+faultProject+`", "orgId": "5e1a00000000000000000001"}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}]}`))
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/icholy/digest"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 var challengeShape = regexp.MustCompile(`^Digest realm="MMS Public API", domain="", nonce="[A-Za-z0-9_-]+", algorithm=MD5, qop="auth", stale=(true|false)$`)
@@ -138,7 +138,7 @@ func TestNonceCountReplayIsRefused(t *testing.T) {
 }
 
 func TestExpiredNonceIsStaleAndClientsRecover(t *testing.T) {
-	f, _ := model.ParseFixtures("f", []byte(fixtureJSON))
+	f, _ := fixture.ParseFixtures("f", []byte(fixtureJSON))
 	s, _ := New(Options{Fixtures: f, NonceTTL: 50 * time.Millisecond})
 	e := newEnv(t)
 	e.ts.Config.Handler = s

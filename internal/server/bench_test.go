@@ -15,13 +15,14 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
 // benchServer holds n alerts in one project, a quarter of them OPEN.
 func benchServer(b *testing.B, n int) *Server {
 	b.Helper()
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	statuses := []string{api.StatusOpen, api.StatusClosed, api.StatusClosed, api.StatusClosed}
 	for i := 0; i < n; i++ {
@@ -128,7 +129,7 @@ func loadedServer(b *testing.B, n int) (*Server, string, [2]string) {
 		b.Fatal(err)
 	}
 	file.Close()
-	f, err := model.LoadFixtures(path)
+	f, err := fixture.LoadFixtures(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 func TestCreateSnapshotStoreDefaultsAndReadBack(t *testing.T) {
@@ -342,7 +342,7 @@ func newEnvWithKeys(t *testing.T, keys map[string]string) *env {
 	}
 	fx["apiKeys"] = list
 	raw, _ := json.Marshal(fx)
-	f, err := model.ParseFixtures("fixture", raw)
+	f, err := fixture.ParseFixtures("fixture", raw)
 	if err != nil {
 		t.Fatal(err)
 	}

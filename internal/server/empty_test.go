@@ -12,7 +12,8 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // allEmptyFixture has what signing in needs and every other key of a
@@ -33,18 +34,18 @@ const allEmptyFixture = `{
 func TestEveryGetAnswersOnAnyData(t *testing.T) {
 	for _, c := range []struct {
 		name     string
-		fixtures func(t *testing.T) *model.Fixtures
+		fixtures func(t *testing.T) *fixture.Fixtures
 		empty    bool // lists of data other than the sign-ins are empty
 	}{
-		{"bare", func(*testing.T) *model.Fixtures { return nil }, true},
-		{"all empty", func(t *testing.T) *model.Fixtures {
-			f, err := model.ParseFixtures("all-empty.json", []byte(allEmptyFixture))
+		{"bare", func(*testing.T) *fixture.Fixtures { return nil }, true},
+		{"all empty", func(t *testing.T) *fixture.Fixtures {
+			f, err := fixture.ParseFixtures("all-empty.json", []byte(allEmptyFixture))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return f
 		}, true},
-		{"demo", func(*testing.T) *model.Fixtures { return model.DemoFixtures(start) }, false},
+		{"demo", func(*testing.T) *fixture.Fixtures { return demo.Fixtures(start) }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := New(Options{Fixtures: c.fixtures(t), Clock: store.VirtualClock(start)})
@@ -224,7 +225,7 @@ func FuzzFixtureSections(f *testing.F) {
 			}
 		}
 		b.WriteString("}")
-		fx, err := model.ParseFixtures("f.json", []byte(b.String()))
+		fx, err := fixture.ParseFixtures("f.json", []byte(b.String()))
 		if err != nil {
 			msg := err.Error()
 			if !strings.HasPrefix(msg, "f.json: ") || strings.Contains(msg, "goroutine") || strings.Contains(msg, "runtime error") {

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // newEnvOptions is newEnvWith with options of the test's own.
-func newEnvOptions(t *testing.T, fixture string, opts Options) *env {
+func newEnvOptions(t *testing.T, data string, opts Options) *env {
 	t.Helper()
-	f, err := model.ParseFixtures("fixture", []byte(fixture))
+	f, err := fixture.ParseFixtures("fixture", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}

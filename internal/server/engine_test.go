@@ -17,7 +17,7 @@ import (
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -535,7 +535,7 @@ func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
 // On the real clock, a restarted server goes on notifying the alerts it
 // raised before, without waiting for a request to wake it.
 func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
-	f, err := model.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	f, err := fixture.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
 	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
 	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,
@@ -592,7 +592,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 // resumed schedules) link to the URL the server listens at.
 func TestWebhooksBeforeAnyRequestLinkToTheListenedURL(t *testing.T) {
 	hook := newReceiver(t)
-	f, err := model.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
+	f, err := fixture.ParseFixtures("fixture", []byte(fmt.Sprintf(`{
 	 "orgs": [{"id": %q}], "projects": [{"id": %q, "orgId": %q}],
 	 "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "owner", "privateKey": "owner-secret", "roles": [{"roleName": "GLOBAL_OWNER"}]}],
 	 "alertConfigs": [{"id": %q, "groupId": %q, "eventTypeName": "HOST_DOWN", "enabled": true,

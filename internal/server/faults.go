@@ -12,7 +12,6 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store/model"
 )
 
 // fault is one fault to inject: as the controls show it, and as it is
@@ -176,7 +175,7 @@ func newFaultSet() *faultSet { return &faultSet{draw: rand.Float64} }
 func (fs *faultSet) add(f *fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	f.ID = model.NewObjectID()
+	f.ID = api.NewObjectID()
 	fs.faults = append(fs.faults, f)
 }
 

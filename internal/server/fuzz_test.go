@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // fuzzServer is one server for a whole fuzz run, and a way to sign
@@ -24,7 +24,7 @@ type fuzzServer struct {
 }
 
 func newFuzzServer(f *testing.F) *fuzzServer {
-	fx, err := model.ParseFixtures("fixture", []byte(fixtureJSON))
+	fx, err := fixture.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func FuzzFixtures(f *testing.F) {
 	f.Add([]byte(`{"projects": [{"id": "5e2b00000000000000000001", "orgId": 7}]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := model.ParseFixtures("f.json", data)
+		fx, err := fixture.ParseFixtures("f.json", data)
 		if err != nil {
 			if strings.Contains(err.Error(), "goroutine") {
 				t.Fatalf("internal error text: %v", err)

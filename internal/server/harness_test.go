@@ -13,7 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -127,9 +127,9 @@ func newFaultyEnv(t *testing.T, fixture string) (*env, *statelog.Faulty) {
 }
 
 // newEnvWith is a running server over fixture, on a virtual clock.
-func newEnvWith(t *testing.T, fixture string) *env {
+func newEnvWith(t *testing.T, data string) *env {
 	t.Helper()
-	f, err := model.ParseFixtures("fixture", []byte(fixture))
+	f, err := fixture.ParseFixtures("fixture", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}

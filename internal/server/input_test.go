@@ -13,7 +13,8 @@ import (
 
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -89,7 +90,7 @@ func TestFixtureErrorsNameFileKeyIndexAndRule(t *testing.T) {
 		data, _ = json.Marshal(m)
 		path := filepath.Join(t.TempDir(), "fx.json")
 		os.WriteFile(path, data, 0o600)
-		_, err := model.LoadFixtures(path)
+		_, err := fixture.LoadFixtures(path)
 		if err == nil || !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
 		}
@@ -101,13 +102,13 @@ func item(m map[string]any, key string, i int) map[string]any {
 }
 
 func TestDemoAndDefaultDataAreValidFixtures(t *testing.T) {
-	for name, f := range map[string]*model.Fixtures{"demo": model.DemoFixtures(time.Now()), "default": model.DefaultFixtures()} {
+	for name, f := range map[string]*fixture.Fixtures{"demo": demo.Fixtures(time.Now()), "default": fixture.Default()} {
 		data, _ := json.Marshal(f)
-		if _, err := model.ParseFixtures(name, data); err != nil {
+		if _, err := fixture.ParseFixtures(name, data); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	demo := model.DemoFixtures(time.Now())
+	demo := demo.Fixtures(time.Now())
 	if len(demo.Alerts) < 200 || len(demo.Orgs) < 2 || len(demo.Projects) < 3 {
 		t.Errorf("demo too small: %d alerts", len(demo.Alerts))
 	}
@@ -181,7 +182,7 @@ func TestStateFileKeepsChanges(t *testing.T) {
 func newStateEnv(t *testing.T) (e *env, path string, restart func()) {
 	t.Helper()
 	path = filepath.Join(t.TempDir(), "state.db")
-	f, _ := model.ParseFixtures("f", []byte(fixtureJSON))
+	f, _ := fixture.ParseFixtures("f", []byte(fixtureJSON))
 	sf, err := statelog.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +202,7 @@ func newStateEnv(t *testing.T) (e *env, path string, restart func()) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { again.Close() })
-		s2, err := New(Options{Fixtures: model.DefaultFixtures(), State: again, Clock: store.VirtualClock(start)})
+		s2, err := New(Options{Fixtures: fixture.Default(), State: again, Clock: store.VirtualClock(start)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +249,7 @@ func TestManyClientsAtOnce(t *testing.T) {
 }
 
 func TestFixtureUsersAndKeysWithoutRoles(t *testing.T) {
-	f, err := model.ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k"}],"apiKeys":[{"id":"5f4d00000000000000000001","publicKey":"p","privateKey":"s"}]}`))
+	f, err := fixture.ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k"}],"apiKeys":[{"id":"5f4d00000000000000000001","publicKey":"p","privateKey":"s"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,13 +258,13 @@ func TestFixtureUsersAndKeysWithoutRoles(t *testing.T) {
 	e.ts.Config.Handler = s
 	e.clients["u"] = &http.Client{Transport: client.DigestTransport("u", "k", nil)}
 	e.expect(e.do("u", "GET", "/globalAlerts", nil), 401, "USER_UNAUTHORIZED")
-	if _, err := model.ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k","roles":"GLOBAL_OWNER"}]}`)); err == nil || !strings.Contains(err.Error(), "users[0]: roles must be an array") {
+	if _, err := fixture.ParseFixtures("f", []byte(`{"users":[{"username":"u","apiKey":"k","roles":"GLOBAL_OWNER"}]}`)); err == nil || !strings.Contains(err.Error(), "users[0]: roles must be an array") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestFixtureOrganizationsNamedOnlyByProjectsAndKeysWithoutIDs(t *testing.T) {
-	f, err := model.ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"5e1a00000000000000000009"}],
+	f, err := fixture.ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"5e1a00000000000000000009"}],
 		"apiKeys":[{"publicKey":"p","privateKey":"s","roles":[{"orgId":"5e1a00000000000000000009","roleName":"ORG_OWNER"}]}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -271,7 +272,7 @@ func TestFixtureOrganizationsNamedOnlyByProjectsAndKeysWithoutIDs(t *testing.T) 
 	if len(f.Orgs) != 1 || f.Orgs[0]["id"] != "5e1a00000000000000000009" || len(f.APIKeys[0]["id"].(string)) != 24 {
 		t.Errorf("orgs %v, key id %v", f.Orgs, f.APIKeys[0]["id"])
 	}
-	if _, err := model.ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"acme"}]}`)); err == nil || !strings.Contains(err.Error(), "projects[0]: orgId acme must be 24 hexadecimal digits") {
+	if _, err := fixture.ParseFixtures("f", []byte(`{"projects":[{"id":"5e2b00000000000000000001","orgId":"acme"}]}`)); err == nil || !strings.Contains(err.Error(), "projects[0]: orgId acme must be 24 hexadecimal digits") {
 		t.Errorf("err = %v", err)
 	}
 }

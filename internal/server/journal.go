@@ -13,7 +13,6 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store/model"
 )
 
 // defaultJournalSize is how many requests the journal keeps unless told
@@ -98,7 +97,7 @@ func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.Han
 		return
 	}
 	e := &journalEntry{rec: api.JournalEntry{
-		ID:         model.NewObjectID(),
+		ID:         api.NewObjectID(),
 		Time:       rules.FormatTime(s.clock.Now()),
 		Method:     journalMethod(r.Method),
 		Path:       strings.Clone(r.URL.Path),

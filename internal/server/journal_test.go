@@ -14,13 +14,13 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // newEnvOpts is newEnv with options of the test's own.
 func newEnvOpts(t *testing.T, set func(*Options)) *env {
 	t.Helper()
-	f, err := model.ParseFixtures("fixture", []byte(fixtureJSON))
+	f, err := fixture.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +352,7 @@ func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
 func fillJournal(j *journal, n int, body []byte) {
 	for i := range n {
 		e := &journalEntry{rec: api.JournalEntry{
-			ID: model.NewObjectID(), Time: "2026-01-01T00:00:00Z", Method: journalMethod("POST"),
+			ID: api.NewObjectID(), Time: "2026-01-01T00:00:00Z", Method: journalMethod("POST"),
 			Path:       strings.Clone(fmt.Sprintf("%s/groups/%s/alertConfigs/%d", apiBase, projA, i)),
 			RemoteAddr: strings.Clone("127.0.0.1"), Caller: "owner",
 		}}

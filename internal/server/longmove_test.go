@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -18,7 +18,7 @@ import (
 // gets its answer: a year's move of a busy engine took more than a minute
 // and its client saw the connection closed instead (docs/server.md, Clock).
 func TestAMoveLongerThanTheWriteTimeoutIsAnswered(t *testing.T) {
-	f, err := model.ParseFixtures("fixture", []byte(everyMinute("")))
+	f, err := fixture.ParseFixtures("fixture", []byte(everyMinute("")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // listPaths are the six list endpoints.
@@ -228,7 +228,7 @@ func TestFixtureAccessListsFailClosed(t *testing.T) {
 	} {
 		data := `{"orgs": [{"id": "5e1a00000000000000000001"}, {"id": "5e1a00000000000000000002"}],
 		  "apiKeys": [{"id": "5f4d00000000000000000001", "publicKey": "k", "privateKey": "p", ` + key + `}]}`
-		_, err := model.ParseFixtures("f.json", []byte(data))
+		_, err := fixture.ParseFixtures("f.json", []byte(data))
 		if err == nil || !strings.Contains(err.Error(), "apiKeys[0]") {
 			t.Errorf("%s: %v", name, err)
 		}

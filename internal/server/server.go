@@ -19,6 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -26,7 +27,7 @@ import (
 type Options struct {
 	// Fixtures is the data to start from; nil starts with one organization,
 	// one project and one GLOBAL_OWNER key (see DefaultFixtures).
-	Fixtures *model.Fixtures
+	Fixtures *fixture.Fixtures
 	// Clock is the server's time; nil follows the system clock.
 	Clock *store.Clock
 	// NonceTTL is how long a digest nonce stays fresh (default 5 minutes).
@@ -69,8 +70,8 @@ type Options struct {
 	BaseURL string
 	// Keys are API keys to serve besides the data's, with credentials the
 	// caller chose (omctl server --key): keys of the first organization,
-	// added to the data and to what a reset goes back to (model.Key).
-	Keys []model.Key
+	// added to the data and to what a reset goes back to (fixture.Key).
+	Keys []fixture.Key
 	// StreamQueue is how many events a reader of GET /_omctl/stream may
 	// have waiting before it is dropped (default 4096).
 	StreamQueue int
@@ -122,7 +123,7 @@ type Server struct {
 func New(opts Options) (*Server, error) {
 	defaultSeed := opts.Fixtures == nil
 	if defaultSeed {
-		opts.Fixtures = model.DefaultFixtures()
+		opts.Fixtures = fixture.Default()
 	}
 	if opts.Clock == nil {
 		opts.Clock = store.RealClock()
@@ -260,8 +261,8 @@ func (s *Server) published(out store.Outcome) {
 
 // Credentials lists the keys and users of the data being served, for the
 // start-up banner: with a state file they may differ from the fixtures.
-func (s *Server) Credentials() []model.Credential {
-	var creds []model.Credential
+func (s *Server) Credentials() []fixture.Credential {
+	var creds []fixture.Credential
 	s.view(func(st *model.State) { creds = st.CredentialFixtures().Credentials() })
 	return creds
 }
@@ -276,8 +277,8 @@ func (s *Server) SeedFromData() {
 }
 
 // Fixtures returns the current data in fixture form.
-func (s *Server) Fixtures() *model.Fixtures {
-	f := &model.Fixtures{}
+func (s *Server) Fixtures() *fixture.Fixtures {
+	f := &fixture.Fixtures{}
 	s.view(func(st *model.State) { f = st.Fixtures().Clone() })
 	return f
 }

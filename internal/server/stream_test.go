@@ -19,7 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // sse is one event of the stream, as a client reads it.
@@ -260,7 +260,7 @@ func TestTheStreamNeedsTheOwnersCredentials(t *testing.T) {
 // TestASlowReaderIsDropped: a reader with no room for a write's events is
 // disconnected, not buffered for; the others and later readers go on.
 func TestASlowReaderIsDropped(t *testing.T) {
-	f, err := model.ParseFixtures("fixture", []byte(fixtureJSON))
+	f, err := fixture.ParseFixtures("fixture", []byte(fixtureJSON))
 	if err != nil {
 		t.Fatal(err)
 	}

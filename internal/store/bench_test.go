@@ -11,7 +11,7 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
 )
@@ -37,13 +37,13 @@ func generatedFixture(n int) []byte {
 	return b.Bytes()
 }
 
-// BenchmarkStartFromFixtures is model.LoadFixtures and the store it opens,
+// BenchmarkStartFromFixtures is fixture.LoadFixtures and the store it opens,
 // as omctl server --fixtures starts (docs/performance.md).
 func BenchmarkStartFromFixtures(b *testing.B) {
 	path := generatedFixtureFile(b, 20000)
 	b.ReportAllocs()
 	for b.Loop() {
-		f, err := model.LoadFixtures(path)
+		f, err := fixture.LoadFixtures(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func generatedFixtureFile(b *testing.B, n int) string {
 // BenchmarkRestartFromLog opens a state file of 20,000 alerts and the
 // store from it, as omctl server --state restarts (docs/performance.md).
 func BenchmarkRestartFromLog(b *testing.B) {
-	f, err := model.LoadFixtures(generatedFixtureFile(b, 20000))
+	f, err := fixture.LoadFixtures(generatedFixtureFile(b, 20000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func BenchmarkRestartFromLog(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Open(model.DefaultFixtures(), file, VirtualClock(start), true); err != nil {
+		if _, err := Open(fixture.Default(), file, VirtualClock(start), true); err != nil {
 			b.Fatal(err)
 		}
 		file.Close()
@@ -99,7 +99,7 @@ func BenchmarkRestartFromLog(b *testing.B) {
 // target at once and every minute, and a virtual clock at start.
 func writeBenchStore(b *testing.B) (*Store, string) {
 	b.Helper()
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(0), "intervalMin": int64(1)},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
@@ -205,7 +206,7 @@ func assertStores(t *testing.T, s *Store, path string, want map[string]bool) {
 // Without a state file there is nothing to go back to: the writes beside
 // a panicking change are applied, and must say so.
 func TestWithoutALogAPanicFailsOnlyItsOwnWrite(t *testing.T) {
-	s, err := Open(model.DefaultFixtures(), nil, VirtualClock(start), false)
+	s, err := Open(fixture.Default(), nil, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func TestABatchIsPublishedInTheOrderItWasApplied(t *testing.T) {
 // one, readers read a replica, and the leader alone takes its lock, once
 // a batch, to copy the batch into it.)
 func TestAWriteRunByAnotherReturnsWithoutWaitingForReaders(t *testing.T) {
-	s, err := Open(model.DefaultFixtures(), nil, VirtualClock(start), false)
+	s, err := Open(fixture.Default(), nil, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@ package store
 
 import (
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // AddKeys adds keys to the data and to the seed a reset goes back to,
@@ -11,17 +11,17 @@ import (
 // A key whose public key the data has otherwise is refused, as is one
 // the data holds from an earlier start with another private key or other
 // roles.
-func (s *Store) AddKeys(keys []model.Key) error {
+func (s *Store) AddKeys(keys []fixture.Key) error {
 	seed, err := s.seed.WithKeys(keys)
 	if err != nil {
-		return &model.KeyError{Err: err}
+		return &fixture.KeyError{Err: err}
 	}
 	var addErr error
 	if _, err := s.Update(func(tx *engine.Tx) { addErr = tx.AddKeys(keys, s.clock.Now()) }); err != nil {
 		return err
 	}
 	if addErr != nil {
-		return &model.KeyError{Err: addErr}
+		return &fixture.KeyError{Err: addErr}
 	}
 	s.mu.Lock()
 	s.seed = seed

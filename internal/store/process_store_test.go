@@ -7,14 +7,14 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
 // A commit that fails undoes what the engine did in the write too: the
 // targets it notified are not notified, and are told again as new.
 func TestAFailedCommitUndoesTheEnginesWork(t *testing.T) {
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": processConfig, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10), "intervalMin": int64(60)}}})

@@ -11,7 +11,9 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -20,7 +22,7 @@ import (
 // of every status, whatever the operations were (each one the API can
 // make, in random order, a reset among them).
 func TestTheReplicaReadsAsTheDataAfterEveryChange(t *testing.T) {
-	seed := model.DemoFixtures(start)
+	seed := demo.Fixtures(start)
 	s, _ := openStoreWith(t, seed)
 	rng := rand.New(rand.NewPCG(7, 33))
 	now := start
@@ -39,7 +41,7 @@ func TestTheReplicaReadsAsTheDataAfterEveryChange(t *testing.T) {
 // writers' data rather than from it: it reads as the data, then and after
 // every change.
 func TestTheReplicaMadeAtARestartReadsAsTheData(t *testing.T) {
-	seed := model.DemoFixtures(start)
+	seed := demo.Fixtures(start)
 	s, path := openStoreWith(t, seed)
 	rng := rand.New(rand.NewPCG(38, 2))
 	now := start
@@ -86,10 +88,10 @@ func checkReplica(t *testing.T, s *Store, when string) {
 
 // replicaSteps are the changes of TestTheReplicaReadsAsTheDataAfterEveryChange,
 // each on a record picked at random; *now is the time they happen at.
-func replicaSteps(rng *rand.Rand, now *time.Time, seed *model.Fixtures) map[string]func(*engine.Tx) {
+func replicaSteps(rng *rand.Rand, now *time.Time, seed *fixture.Fixtures) map[string]func(*engine.Tx) {
 	n := 0
 	fresh := func(prefix string) string { n++; return fmt.Sprintf("%s-%d", prefix, n) }
-	project := model.DemoProjectID
+	project := demo.ProjectID
 	return map[string]func(*engine.Tx){
 		"oplog store": func(st *engine.Tx) { st.CreateOplogStore(oplogStore(fresh("o"), 1)) },
 		"oplog store replaced": func(st *engine.Tx) {
@@ -179,7 +181,7 @@ func changeAccessList(rng *rand.Rand, st *model.State, now time.Time) {
 
 // acknowledge acknowledges a random alert, or ends its acknowledgement.
 func acknowledge(rng *rand.Rand, st *model.State, now time.Time) {
-	set := st.ProjectAlerts(model.DemoProjectID)
+	set := st.ProjectAlerts(demo.ProjectID)
 	if set == nil || set.Len() == 0 {
 		return
 	}

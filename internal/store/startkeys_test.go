@@ -9,13 +9,14 @@ import (
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
 // twoOrgs has a key and a user, and two organizations, the first with
 // one project.
-func twoOrgs() *model.Fixtures {
-	return &model.Fixtures{
+func twoOrgs() *fixture.Fixtures {
+	return &fixture.Fixtures{
 		Orgs:     []rules.Doc{{"id": "5e1a0c2e8f9d4b0012340001", "name": "first"}, {"id": "5e1a0c2e8f9d4b0012340002", "name": "second"}},
 		Projects: []rules.Doc{{"id": "5e2b0c2e8f9d4b0012340009", "name": "other", "orgId": "5e1a0c2e8f9d4b0012340002"}, {"id": "5e2b0c2e8f9d4b0012340001", "name": "p", "orgId": "5e1a0c2e8f9d4b0012340001"}},
 		APIKeys: []rules.Doc{{"id": "5f4d0c2e8f9d4b0012340001", "desc": "fixture", "publicKey": "owner", "privateKey": "owner-secret",
@@ -40,7 +41,7 @@ func TestKeysGivenAtStartJoinTheFirstOrganization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := []model.Key{{PublicKey: "ci", PrivateKey: "ci-secret"},
+	keys := []fixture.Key{{PublicKey: "ci", PrivateKey: "ci-secret"},
 		{PublicKey: "ops", PrivateKey: "ops-secret", Roles: []string{"ORG_OWNER", "GROUP_READ_ONLY", "GLOBAL_BACKUP_ADMIN"}}}
 	if err := s.AddKeys(keys); err != nil {
 		t.Fatal(err)
@@ -79,16 +80,16 @@ func TestKeysGivenAtStartJoinTheFirstOrganization(t *testing.T) {
 // added: neither to the data nor to the seed.
 func TestAKeyGivenAtStartNeedsAPublicKeyOfItsOwn(t *testing.T) {
 	for _, tt := range []struct {
-		keys []model.Key
+		keys []fixture.Key
 		want string
 	}{
-		{[]model.Key{{PublicKey: "new", PrivateKey: "x"}, {PublicKey: "owner", PrivateKey: "owner-secret", Roles: []string{"GLOBAL_OWNER"}}}, "key owner: apiKeys[0] of the data has that public key already"},
-		{[]model.Key{{PublicKey: "admin@example.com", PrivateKey: "x"}}, "key admin@example.com: users[0] of the data (as its username) has that public key already"},
-		{[]model.Key{{PublicKey: "a", PrivateKey: "x"}, {PublicKey: "a", PrivateKey: "y"}}, "key a is given twice"},
-		{[]model.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"GROUP_OWNER"}}}, ""},
-		{[]model.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"OWNER"}}}, `key a: "OWNER" is not a role: roles are GLOBAL_OWNER,`},
-		{[]model.Key{{PublicKey: "a:b", PrivateKey: "x"}}, `public key "a:b": ":" is not allowed`},
-		{[]model.Key{{PublicKey: "a", PrivateKey: ""}}, "key a: the private key is empty"},
+		{[]fixture.Key{{PublicKey: "new", PrivateKey: "x"}, {PublicKey: "owner", PrivateKey: "owner-secret", Roles: []string{"GLOBAL_OWNER"}}}, "key owner: apiKeys[0] of the data has that public key already"},
+		{[]fixture.Key{{PublicKey: "admin@example.com", PrivateKey: "x"}}, "key admin@example.com: users[0] of the data (as its username) has that public key already"},
+		{[]fixture.Key{{PublicKey: "a", PrivateKey: "x"}, {PublicKey: "a", PrivateKey: "y"}}, "key a is given twice"},
+		{[]fixture.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"GROUP_OWNER"}}}, ""},
+		{[]fixture.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"OWNER"}}}, `key a: "OWNER" is not a role: roles are GLOBAL_OWNER,`},
+		{[]fixture.Key{{PublicKey: "a:b", PrivateKey: "x"}}, `public key "a:b": ":" is not allowed`},
+		{[]fixture.Key{{PublicKey: "a", PrivateKey: ""}}, "key a: the private key is empty"},
 	} {
 		s, err := Open(twoOrgs(), nil, VirtualClock(start), false)
 		if err != nil {
@@ -101,7 +102,7 @@ func TestAKeyGivenAtStartNeedsAPublicKeyOfItsOwn(t *testing.T) {
 			}
 			continue
 		}
-		var keyErr *model.KeyError
+		var keyErr *fixture.KeyError
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.As(err, &keyErr) || strings.Contains(err.Error(), "owner-secret") {
 			t.Errorf("%v: %v, want %q", tt.keys, err, tt.want)
 		}
@@ -115,21 +116,21 @@ func TestAKeyGivenAtStartNeedsAPublicKeyOfItsOwn(t *testing.T) {
 	f := twoOrgs()
 	f.Projects = f.Projects[:1]
 	s, _ := Open(f, nil, VirtualClock(start), false)
-	if err := s.AddKeys([]model.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"GROUP_OWNER"}}}); err == nil ||
+	if err := s.AddKeys([]fixture.Key{{PublicKey: "a", PrivateKey: "x", Roles: []string{"GROUP_OWNER"}}}); err == nil ||
 		!strings.Contains(err.Error(), "role GROUP_OWNER is a project role, and organization 5e1a0c2e8f9d4b0012340001 has no project") {
 		t.Errorf("no project: %v", err)
 	}
-	if err := s.AddKeys([]model.Key{{PublicKey: "a", PrivateKey: "x"}}); err != nil {
+	if err := s.AddKeys([]fixture.Key{{PublicKey: "a", PrivateKey: "x"}}); err != nil {
 		t.Errorf("a global key without a project: %v", err)
 	}
 	// Data without an organization takes global keys alone, as global
 	// keys (omtest's owner key on an empty fixture).
-	bare, _ := Open(&model.Fixtures{}, nil, VirtualClock(start), false)
-	if err := bare.AddKeys([]model.Key{{PublicKey: "b", PrivateKey: "x", Roles: []string{"ORG_OWNER"}}}); err == nil ||
+	bare, _ := Open(&fixture.Fixtures{}, nil, VirtualClock(start), false)
+	if err := bare.AddKeys([]fixture.Key{{PublicKey: "b", PrivateKey: "x", Roles: []string{"ORG_OWNER"}}}); err == nil ||
 		!strings.Contains(err.Error(), "role ORG_OWNER is an organization role, and the data has no organization") {
 		t.Errorf("an organization role without an organization: %v", err)
 	}
-	if err := bare.AddKeys([]model.Key{{PublicKey: "b", PrivateKey: "x"}}); err != nil {
+	if err := bare.AddKeys([]fixture.Key{{PublicKey: "b", PrivateKey: "x"}}); err != nil {
 		t.Fatalf("a global key without an organization: %v", err)
 	}
 	bare.View(func(st *model.State) {
@@ -148,8 +149,8 @@ func TestAKeyGivenAtStartNeedsAPublicKeyOfItsOwn(t *testing.T) {
 // is refused, and a new key is added, durably.
 func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 	s, path := openStoreWith(t, twoOrgs())
-	ci := model.Key{PublicKey: "ci", PrivateKey: "ci-secret"}
-	if err := s.AddKeys([]model.Key{ci}); err != nil {
+	ci := fixture.Key{PublicKey: "ci", PrivateKey: "ci-secret"}
+	if err := s.AddKeys([]fixture.Key{ci}); err != nil {
 		t.Fatal(err)
 	}
 	var id string
@@ -159,7 +160,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 		st.AddAccessEntries(k, []string{"10.0.0.0/8"}, []any{map[string]any{"cidrBlock": "10.0.0.0/8"}}, start)
 	})
 	again := reopened(t, s, path, true)
-	if err := again.AddKeys([]model.Key{ci, {PublicKey: "late", PrivateKey: "late-secret"}}); err != nil {
+	if err := again.AddKeys([]fixture.Key{ci, {PublicKey: "late", PrivateKey: "late-secret"}}); err != nil {
 		t.Fatal(err)
 	}
 	again.View(func(st *model.State) {
@@ -174,7 +175,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 			t.Error("the key added at the restart is not on disk")
 		}
 	})
-	err := third.AddKeys([]model.Key{{PublicKey: "ci", PrivateKey: "rotated"}})
+	err := third.AddKeys([]fixture.Key{{PublicKey: "ci", PrivateKey: "rotated"}})
 	if err == nil || !strings.Contains(err.Error(), "key ci: the data holds it from an earlier start with another private key or other roles") || strings.Contains(err.Error(), "rotated") {
 		t.Errorf("another private key: %v", err)
 	}
@@ -183,7 +184,7 @@ func TestKeysGivenAtStartSurviveARestart(t *testing.T) {
 // Data changed before the store is shared becomes what a reset goes
 // back to.
 func TestSeedFromDataIsWhatResetGoesBackTo(t *testing.T) {
-	s, err := Open(model.DefaultFixtures(), nil, VirtualClock(start), false)
+	s, err := Open(fixture.Default(), nil, VirtualClock(start), false)
 	if err != nil {
 		t.Fatal(err)
 	}

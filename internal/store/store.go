@@ -19,6 +19,7 @@ import (
 
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
@@ -82,8 +83,8 @@ type Store struct {
 	// unreadable, so that requests on a broken disk are not each a read
 	// of the whole file under the lock.
 	readBack readBackPace
-	seed     *model.Fixtures // what a reset goes back to (Seed); changed only before the store is shared
-	log      Log             // nil: memory only
+	seed     *fixture.Fixtures // what a reset goes back to (Seed); changed only before the store is shared
+	log      Log               // nil: memory only
 	clock    *Clock
 
 	publish func(Outcome) // see Publish
@@ -174,7 +175,7 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // which is then committed to the log (if any). A reset (see Seed and
 // Tx.ResetTo) goes back to seed, or, with logIsSeed and a log holding
 // data, to what it held.
-func Open(seed *model.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
+func Open(seed *fixture.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, error) {
 	s := &Store{seed: seed, log: log, clock: clock, readBack: readBackPace{now: time.Now}}
 	s.start(seed.Clone())
 	if log == nil {
@@ -186,7 +187,7 @@ func Open(seed *model.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, 
 	if log.Empty() {
 		s.st.ChangeAll()
 	} else {
-		data, err := model.ReadLog(log)
+		data, err := fixture.ReadLog(log)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +199,7 @@ func Open(seed *model.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, 
 		// on another processor, rather than copied from it after
 		// (replicate): at a million alerts, a fifth of a restart.
 		readers := make(chan *model.State)
-		go func(f *model.Fixtures) { readers <- model.NewState(f, clock.Now()) }(data.Clone())
+		go func(f *fixture.Fixtures) { readers <- model.NewState(f, clock.Now()) }(data.Clone())
 		s.start(data)
 		s.published = <-readers
 	}
@@ -212,7 +213,7 @@ func Open(seed *model.Fixtures, log Log, clock *Clock, logIsSeed bool) (*Store, 
 // start makes the writers' data from f (which it takes over), and the
 // engine beside it, resuming the schedules f holds (under mu, or before
 // the store is shared).
-func (s *Store) start(f *model.Fixtures) {
+func (s *Store) start(f *fixture.Fixtures) {
 	now := s.clock.Now()
 	s.st = model.NewState(f, now)
 	s.eng = engine.New(s.st, f.Schedules, now)
@@ -240,7 +241,7 @@ func SavedClock(log Log) (*Clock, error) {
 }
 
 // Seed is the fixtures a reset goes back to.
-func (s *Store) Seed() *model.Fixtures { return s.seed }
+func (s *Store) Seed() *fixture.Fixtures { return s.seed }
 
 // View runs fn with the data under a read lock: views run side by side,
 // and with a log beside writes too, on the data as last committed.
@@ -533,7 +534,7 @@ func (s *Store) undo() {
 	if s.log == nil {
 		return
 	}
-	data, err := model.ReadLog(s.log)
+	data, err := fixture.ReadLog(s.log)
 	if err != nil {
 		// The sign-ins keep the principals of the last commit, and no
 		// reader or writer gets st until the file reads back.

@@ -14,6 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
@@ -31,11 +32,11 @@ const (
 // fixtures, and the path of that file.
 func openStore(t *testing.T) (*Store, string) {
 	t.Helper()
-	return openStoreWith(t, model.DefaultFixtures())
+	return openStoreWith(t, fixture.Default())
 }
 
 // openStoreWith is openStore seeded with f.
-func openStoreWith(t *testing.T, f *model.Fixtures) (*Store, string) {
+func openStoreWith(t *testing.T, f *fixture.Fixtures) (*Store, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state.db")
 	file, err := statelog.Open(path)
@@ -142,12 +143,12 @@ func TestAPanickingChangeIsAnErrorAndFreesTheLock(t *testing.T) {
 }
 
 func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
-	cfg := model.NewObjectID()
+	cfg := api.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(10)}}})
-	alertID := model.NewObjectID()
+	alertID := api.NewObjectID()
 	f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": alertID, "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
 		"status": api.StatusTracking, "created": "2026-01-01T00:00:00Z", "updated": "2026-01-01T00:00:00Z"}))
 	clock := VirtualClock(start)
@@ -177,7 +178,7 @@ func TestOpenDueOpensTrackingAlertsWhenTheirDelayIsOver(t *testing.T) {
 // it opens (an alert from fixtures is not: only raised alerts have a
 // schedule).
 func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	email := func(delay, interval int64) map[string]any {
 		return map[string]any{"typeName": "EMAIL", "emailAddress": "ops@example.com", "delayMin": delay, "intervalMin": interval}
@@ -224,8 +225,8 @@ func TestRaisedAlertsAreStillNotifiedAfterARestart(t *testing.T) {
 // is on disk: a slow disk delays writers only, and no reader sees a
 // change that is not durable.
 func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) {
-	f := model.DefaultFixtures()
-	alertID := model.NewObjectID()
+	f := fixture.Default()
+	alertID := api.NewObjectID()
 	f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": alertID, "groupId": f.Projects[0]["id"], "eventTypeName": "HOST_DOWN",
 		"status": api.StatusOpen, "created": "2026-01-01T00:00:00Z"}))
 	s, path := openStoreWith(t, f)
@@ -276,7 +277,7 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 // After a restart, a raised alert is still known by the target of the
 // condition that raised it, though it does not show it.
 func TestRaisedAlertsKeepTheirTargetAcrossARestart(t *testing.T) {
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": "5f2a00000000000000000003", "groupId": project, "eventTypeName": "BACKUP_AGENT_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "ADMIN", "delayMin": int64(0)}}})
@@ -382,7 +383,7 @@ func reopened(t *testing.T, s *Store, path string, logIsSeed bool) *Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { file.Close() })
-	again, err := Open(model.DefaultFixtures(), &statelog.Faulty{File: file}, VirtualClock(start), logIsSeed)
+	again, err := Open(fixture.Default(), &statelog.Faulty{File: file}, VirtualClock(start), logIsSeed)
 	if err != nil {
 		t.Fatal(err)
 	}

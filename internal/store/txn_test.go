@@ -13,14 +13,16 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/store/engine"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
 // A write that panics takes its changes with it: the next write's outcome
 // and commit hold none of them.
 func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
-	s, _ := openStoreWith(t, model.DemoFixtures(start))
+	s, _ := openStoreWith(t, demo.Fixtures(start))
 	var id string
 	if err := s.View(func(st *model.State) {
 		st.EachAlert(func(r *alert.Rec) {
@@ -55,7 +57,7 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 // Whatever the operations, the state file read back holds the data, as a
 // restart serves it: every record, and the schedules of the raised alerts.
 func TestTheStateFileHoldsTheDataAfterEveryChange(t *testing.T) {
-	seed := model.DemoFixtures(start)
+	seed := demo.Fixtures(start)
 	s, _ := openStoreWith(t, seed)
 	rng := rand.New(rand.NewPCG(34, 1))
 	now := start
@@ -76,7 +78,7 @@ func checkLog(t *testing.T, s *Store, when string) {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, err := model.ReadLog(s.log)
+	f, err := fixture.ReadLog(s.log)
 	if err != nil {
 		t.Fatalf("%s: %v", when, err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/omctl/omctl/internal/iostreams"
 	"github.com/omctl/omctl/internal/server"
 	omstore "github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -303,16 +303,16 @@ func TestApplyFailureSaysWhatWasDoneAndNot(t *testing.T) {
 func demoDeps(t *testing.T) (func() (cmdutil.Deps, *strings.Builder, *strings.Builder), *client.Client) {
 	t.Helper()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	s, err := server.New(server.Options{Fixtures: model.DemoFixtures(now), Clock: omstore.VirtualClock(now)})
+	s, err := server.New(server.Options{Fixtures: demo.Fixtures(now), Clock: omstore.VirtualClock(now)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	cmdtest.Env(t, ts.URL, model.DemoProjectID)
+	cmdtest.Env(t, ts.URL, demo.ProjectID)
 	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-	t.Setenv("OMCTL_ORG_ID", model.DemoOrgID)
+	t.Setenv("OMCTL_ORG_ID", demo.OrgID)
 	deps := func() (cmdutil.Deps, *strings.Builder, *strings.Builder) {
 		ios, _, _, _ := iostreams.Test()
 		out, errOut := &strings.Builder{}, &strings.Builder{}

@@ -19,7 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -173,7 +173,7 @@ func TestEveryCommandHasExampleAndLong(t *testing.T) {
 // example copied against the demo finds what it names (README: "Examples
 // use the ids of omctl server --demo").
 func TestHelpExamplesUseTheDemoIDs(t *testing.T) {
-	data, err := json.Marshal(model.DemoFixtures(time.Now()))
+	data, err := json.Marshal(demo.Fixtures(time.Now()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ import (
 	"github.com/omctl/omctl/internal/output"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/testutil/cmdtest"
 )
 
@@ -38,16 +38,16 @@ var demoNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 // demoServer serves the demo data on a clock that stands still at demoNow.
 func demoServer(t *testing.T) string {
 	t.Helper()
-	s, err := server.New(server.Options{Fixtures: model.DemoFixtures(demoNow), Clock: store.VirtualClock(demoNow)})
+	s, err := server.New(server.Options{Fixtures: demo.Fixtures(demoNow), Clock: store.VirtualClock(demoNow)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	cmdtest.Env(t, ts.URL, model.DemoProjectID)
+	cmdtest.Env(t, ts.URL, demo.ProjectID)
 	t.Setenv("OMCTL_PUBLIC_KEY", "demoowner")
 	t.Setenv("OMCTL_PRIVATE_KEY", "11111111-aaaa-4bbb-8ccc-000000000001")
-	t.Setenv("OMCTL_ORG_ID", model.DemoOrgID)
+	t.Setenv("OMCTL_ORG_ID", demo.OrgID)
 	return ts.URL
 }
 
@@ -92,9 +92,9 @@ func TestTablesFitTheTerminal(t *testing.T) {
 		"backupconfigs-describe":   {"backupconfigs", "describe", "5e3c0c2e8f9d4b0012340001"},
 		"backupconfigs-list":       {"backupconfigs", "list"},
 		"projects-list":            {"projects", "list"},
-		"projects-describe":        {"projects", "describe", model.DemoProjectID},
+		"projects-describe":        {"projects", "describe", demo.ProjectID},
 		"orgs-list":                {"orgs", "list"},
-		"orgs-describe":            {"orgs", "describe", model.DemoOrgID},
+		"orgs-describe":            {"orgs", "describe", demo.OrgID},
 		"clusters-list":            {"clusters", "list"},
 		"clusters-describe":        {"clusters", "describe", "5e3c0c2e8f9d4b0012340001"},
 		"oplogstores-list":         {"oplogstores", "list"},

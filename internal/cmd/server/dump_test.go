@@ -10,7 +10,8 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/testutil/answers"
 	"github.com/omctl/omctl/internal/testutil/stubapi"
 )
@@ -18,7 +19,7 @@ import (
 // A server started on the dump of a demo server answers every list and
 // read as the demo server does, and the dump is private to its owner.
 func TestDumpLoadsIntoAServerThatAnswersTheSame(t *testing.T) {
-	_, src := answers.Serve(t, model.DemoFixtures(answers.Clock), answers.DemoOwner, answers.DemoOwnerPrivate)
+	_, src := answers.Serve(t, demo.Fixtures(answers.Clock), answers.DemoOwner, answers.DemoOwnerPrivate)
 	// A change after start is in the dump: it is the current data.
 	newStore := `{"id":"6a1b0c2e8f9d4b0012349999","uri":"mongodb://backup-db:27017","s3BucketName":"dumped","s3BucketEndpoint":"https://s3.example.com",` +
 		`"awsAccessKey":"AKIA","awsSecretKey":"secret","assignmentEnabled":true,"encryptedCredentials":false,"pathStyleAccessEnabled":false,"ssl":true,"acceptedTos":true,"sseEnabled":false,"loadFactor":1,"writeConcern":"W2","s3AuthMethod":"KEYS"}`
@@ -41,7 +42,7 @@ func TestDumpLoadsIntoAServerThatAnswersTheSame(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("dump file: %v, mode %v, want 0600", err, st.Mode().Perm())
 	}
-	f, err := model.LoadFixtures(file)
+	f, err := fixture.LoadFixtures(file)
 	if err != nil {
 		t.Fatal(err)
 	}

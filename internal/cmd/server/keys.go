@@ -7,13 +7,13 @@ import (
 
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/config"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // parseKeys reads the --key values (or OMCTL_SERVER_KEYS). A message
 // names a key by its public part and never shows the private one.
-func parseKeys(opts *Options) ([]model.Key, error) {
-	var keys []model.Key
+func parseKeys(opts *Options) ([]fixture.Key, error) {
+	var keys []fixture.Key
 	for i, raw := range opts.Keys {
 		k, err := parseKey(raw, opts.IO.ErrOut)
 		if err == nil {
@@ -35,25 +35,25 @@ func parseKeys(opts *Options) ([]model.Key, error) {
 // read from FILE (its first line, as a mounted secret holds it), so that
 // the secret is on no command line and in no variable; warn is told when
 // the file is readable by others.
-func parseKey(raw string, warn io.Writer) (model.Key, error) {
+func parseKey(raw string, warn io.Writer) (fixture.Key, error) {
 	public, rest, ok := strings.Cut(raw, ":")
 	switch {
 	case !ok: // the whole value may be a secret: it is not shown
-		return model.Key{}, fmt.Errorf("a key has no ':': want PUBLIC:PRIVATE[:ROLE[,ROLE...]]")
+		return fixture.Key{}, fmt.Errorf("a key has no ':': want PUBLIC:PRIVATE[:ROLE[,ROLE...]]")
 	case public == "":
-		return model.Key{}, fmt.Errorf("the public key is empty: want PUBLIC:PRIVATE[:ROLE[,ROLE...]]")
+		return fixture.Key{}, fmt.Errorf("the public key is empty: want PUBLIC:PRIVATE[:ROLE[,ROLE...]]")
 	}
 	private, roles, _ := strings.Cut(rest, ":")
-	k := model.Key{PublicKey: public, PrivateKey: private}
+	k := fixture.Key{PublicKey: public, PrivateKey: private}
 	if file, isFile := strings.CutPrefix(private, "@"); isFile {
 		key, err := config.ReadKeyFile(file, warn)
 		if err != nil {
-			return model.Key{}, fmt.Errorf("key %s: %v", public, err)
+			return fixture.Key{}, fmt.Errorf("key %s: %v", public, err)
 		}
 		k.PrivateKey = key
 	}
 	if k.PrivateKey == "" {
-		return model.Key{}, fmt.Errorf("key %s: the private key is empty: want PUBLIC:PRIVATE[:ROLE[,ROLE...]]", public)
+		return fixture.Key{}, fmt.Errorf("key %s: the private key is empty: want PUBLIC:PRIVATE[:ROLE[,ROLE...]]", public)
 	}
 	for _, r := range strings.Split(roles, ",") {
 		if r = strings.TrimSpace(r); r != "" {

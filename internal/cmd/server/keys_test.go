@@ -11,7 +11,7 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 func TestParseKey(t *testing.T) {
@@ -20,19 +20,19 @@ func TestParseKey(t *testing.T) {
 	os.WriteFile(secretFile, []byte("  from-a-file \nsecond line\n"), 0o600)
 	for _, tt := range []struct {
 		raw     string
-		want    model.Key
+		want    fixture.Key
 		wantErr string
 	}{
-		{"ci:ci-secret", model.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
-		{"ci:ci-secret:GLOBAL_OWNER", model.Key{PublicKey: "ci", PrivateKey: "ci-secret", Roles: []string{"GLOBAL_OWNER"}}, ""},
-		{"ro:s:global_read_only, GROUP_OWNER,", model.Key{PublicKey: "ro", PrivateKey: "s", Roles: []string{"GLOBAL_READ_ONLY", "GROUP_OWNER"}}, ""},
-		{"ci:@" + secretFile + ":ORG_OWNER", model.Key{PublicKey: "ci", PrivateKey: "from-a-file", Roles: []string{"ORG_OWNER"}}, ""},
-		{"ci:ci-secret:", model.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
-		{"only-a-secret", model.Key{}, "a key has no ':'"},
-		{":a-secret", model.Key{}, "the public key is empty"},
-		{"ci:", model.Key{}, "key ci: the private key is empty"},
-		{"ci::GLOBAL_OWNER", model.Key{}, "key ci: the private key is empty"},
-		{"ci:@" + filepath.Join(dir, "missing"), model.Key{}, "key ci: reading the private key file " + filepath.Join(dir, "missing") + ": no such file"},
+		{"ci:ci-secret", fixture.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
+		{"ci:ci-secret:GLOBAL_OWNER", fixture.Key{PublicKey: "ci", PrivateKey: "ci-secret", Roles: []string{"GLOBAL_OWNER"}}, ""},
+		{"ro:s:global_read_only, GROUP_OWNER,", fixture.Key{PublicKey: "ro", PrivateKey: "s", Roles: []string{"GLOBAL_READ_ONLY", "GROUP_OWNER"}}, ""},
+		{"ci:@" + secretFile + ":ORG_OWNER", fixture.Key{PublicKey: "ci", PrivateKey: "from-a-file", Roles: []string{"ORG_OWNER"}}, ""},
+		{"ci:ci-secret:", fixture.Key{PublicKey: "ci", PrivateKey: "ci-secret"}, ""},
+		{"only-a-secret", fixture.Key{}, "a key has no ':'"},
+		{":a-secret", fixture.Key{}, "the public key is empty"},
+		{"ci:", fixture.Key{}, "key ci: the private key is empty"},
+		{"ci::GLOBAL_OWNER", fixture.Key{}, "key ci: the private key is empty"},
+		{"ci:@" + filepath.Join(dir, "missing"), fixture.Key{}, "key ci: reading the private key file " + filepath.Join(dir, "missing") + ": no such file"},
 	} {
 		got, err := parseKey(tt.raw, &strings.Builder{})
 		if tt.wantErr != "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/omctl/omctl/internal/cmd/apply"
 	"github.com/omctl/omctl/internal/cmdutil"
 	srv "github.com/omctl/omctl/internal/server"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // applyDocuments applies the --apply documents to the server before it
@@ -83,7 +83,7 @@ func applyDocuments(ctx context.Context, opts *Options, server *srv.Server, base
 }
 
 // globalOwner is the first credential with the GLOBAL_OWNER role.
-func globalOwner(creds []model.Credential) (model.Credential, bool) {
+func globalOwner(creds []fixture.Credential) (fixture.Credential, bool) {
 	for _, c := range creds {
 		for _, role := range strings.Split(c.Roles, ",") {
 			if role == "GLOBAL_OWNER" {
@@ -91,7 +91,7 @@ func globalOwner(creds []model.Credential) (model.Credential, bool) {
 			}
 		}
 	}
-	return model.Credential{}, false
+	return fixture.Credential{}, false
 }
 
 // inProcess serves a client's requests with a handler in this process,

@@ -26,7 +26,8 @@ import (
 	"github.com/omctl/omctl/internal/config"
 	srv "github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -254,7 +255,7 @@ func Run(ctx context.Context, opts *Options) error {
 			// disk) is removed: the next start is a first start.
 			stateFile.Abandon()
 		}
-		var keyErr *model.KeyError
+		var keyErr *fixture.KeyError
 		if errors.As(err, &keyErr) {
 			return cmdutil.FlagErrorf("invalid %s: %v", opts.name("key"), err)
 		}
@@ -333,16 +334,16 @@ func checkCounts(opts *Options) error {
 // seedData is the data the server starts from, and goes back to on
 // reset: fixtures, demo, or the default organization, project and key. A
 // state file that holds data already takes precedence at start.
-func seedData(opts *Options, now time.Time) (*model.Fixtures, error) {
+func seedData(opts *Options, now time.Time) (*fixture.Fixtures, error) {
 	switch {
 	case opts.FixturesFile != "":
-		f, err := model.LoadFixtures(opts.FixturesFile)
+		f, err := fixture.LoadFixtures(opts.FixturesFile)
 		if err != nil {
 			return nil, &cmdutil.FlagError{Err: err}
 		}
 		return f, nil
 	case opts.Demo:
-		return model.DemoFixtures(now), nil
+		return demo.Fixtures(now), nil
 	}
 	return nil, nil // the server's default data, or what --state holds
 }
@@ -403,7 +404,7 @@ func coveredHost(cert tls.Certificate, addr net.Addr) string {
 // banner tells the credentials of the data, the private keys of keys
 // given at start (--key) left out: their user has them, and the log of a
 // CI job is no place for them.
-func banner(w io.Writer, creds []model.Credential, given []model.Key, caFile string) {
+func banner(w io.Writer, creds []fixture.Credential, given []fixture.Key, caFile string) {
 	fmt.Fprintln(w, "omctl server: credentials (digest auth, public key / private key):")
 	for _, c := range creds {
 		private := c.PrivateKey
@@ -421,7 +422,7 @@ func banner(w io.Writer, creds []model.Credential, given []model.Key, caFile str
 
 // writeEnvFile writes the settings of a key in shell syntax, mode 0600
 // since it holds a private key.
-func writeEnvFile(path, baseURL string, c model.Credential, caFile string) error {
+func writeEnvFile(path, baseURL string, c fixture.Credential, caFile string) error {
 	var b strings.Builder
 	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 	fmt.Fprintf(&b, "export OMCTL_BASE_URL=%s\n", q(baseURL))

@@ -8,7 +8,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // BenchmarkIndexActiveAlerts is what the first event after start-up costs
@@ -41,10 +41,10 @@ func BenchmarkResolveAmongActiveAlerts(b *testing.B) {
 
 // activeAlertsFixture is n OPEN alerts of one configuration, each on a
 // target of its own, and their project.
-func activeAlertsFixture(n int) (*model.Fixtures, string) {
-	f := model.DefaultFixtures()
+func activeAlertsFixture(n int) (*fixture.Fixtures, string) {
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
-	cfg := model.NewObjectID()
+	cfg := api.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range n {
 		f.Alerts = append(f.Alerts, alert.NewDoc(rules.Doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
@@ -56,7 +56,7 @@ func activeAlertsFixture(n int) (*model.Fixtures, string) {
 // BenchmarkNotifyDue is the clock moving 10 hours over 100 raised alerts,
 // each notifying two targets every minute: 120,200 notifications an op.
 func BenchmarkNotifyDue(b *testing.B) {
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": "5f2a00000000000000000001", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": int64(0), "intervalMin": int64(1)},

@@ -16,6 +16,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -146,7 +147,7 @@ type Engine struct {
 // New starts the engine on the data: when each TRACKING alert
 // opens, and the schedules of raised alerts resumed from recs (by alert
 // id), each target next due at its first time after now.
-func New(s *model.State, recs map[string]*model.ScheduleRecord, now time.Time) *Engine {
+func New(s *model.State, recs map[string]*fixture.ScheduleRecord, now time.Time) *Engine {
 	e := &Engine{openAt: map[*alert.Rec]time.Time{}, configAlerts: map[string][]*alert.Rec{}}
 	s.EachAlert(func(r *alert.Rec) {
 		if r.Status == api.StatusTracking {
@@ -332,7 +333,7 @@ func thresholdHolds(cfg *model.AlertConfig, c Condition) (holds, ok bool) {
 func (e *Engine) raise(s *model.State, cfg *model.AlertConfig, global bool, key alert.Pair, c Condition, now time.Time) *alert.Rec {
 	at := rules.FormatTime(now)
 	active := e.Index(s) // built now, should it not be, so that r goes in it once
-	d := rules.Doc{"id": model.NewObjectID(), "groupId": c.Project, "alertConfigId": key.Config, "eventTypeName": c.Event,
+	d := rules.Doc{"id": api.NewObjectID(), "groupId": c.Project, "alertConfigId": key.Config, "eventTypeName": c.Event,
 		"created": at, "updated": at}
 	for _, f := range alert.TargetFields {
 		if v := *c.Target.Field(f); v != "" && f != "typeName" && f != "shardName" {
@@ -565,7 +566,7 @@ func (e *Engine) record(s *model.State, sched *schedule, t *notifyTarget, event 
 	}
 	e.lastNotified[r] = at
 	n := &Notification{
-		ID: model.NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
+		ID: api.NewObjectID(), AlertID: r.Cur.ID, AlertConfigID: r.Cur.AlertConfigID, GroupID: r.Cur.GroupID,
 		Global: sched.global, Event: event, TypeName: t.TypeName, SentAt: at, Target: t.redacted(),
 		Delivery: DeliveryState{Status: "RECORDED"},
 	}
@@ -717,7 +718,7 @@ func (e *Engine) configChanged(s *model.State, c model.Change, now time.Time) {
 func (e *Engine) Records() []model.Change {
 	recs := make([]model.Change, 0, len(e.schedules))
 	for r, sched := range e.schedules {
-		recs = append(recs, model.Change{Kind: model.SchedulesKind, Key: r.Cur.ID, Rec: sched})
+		recs = append(recs, model.Change{Kind: fixture.SchedulesKind, Key: r.Cur.ID, Rec: sched})
 	}
 	return recs
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // TestEngineAgainstModel drives the store's alert engine and the spec of
@@ -51,7 +51,7 @@ func TestEngineAgainstModel(t *testing.T) {
 // alerts of one configuration and target is refused, naming two of them,
 // and that any other loads.
 func checkFixtureFileRule(t *rapid.T, fx *mFixture, data []byte) {
-	_, err := model.ParseFixtures("fixture.json", data)
+	_, err := fixture.ParseFixtures("fixture.json", data)
 	dups := fx.duplicates()
 	switch {
 	case len(dups) == 0 && err != nil:

@@ -9,7 +9,8 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/store/alert"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // The engine's rules on data that breaks them: several active alerts of
@@ -172,7 +173,7 @@ func TestAFixtureAlertThatOpensIsNotNotified(t *testing.T) {
 func TestAFixtureFileWithTwoActiveAlertsOfOneTargetIsRefused(t *testing.T) {
 	data := rulesData(t, 0, "6d1a00000000000000000001:"+rulesConfig+":CLOSED:db1", "6d1a00000000000000000002:"+rulesConfig+":OPEN:db1",
 		"6d1a00000000000000000003:"+rulesOther+":OPEN:db1", "6d1a00000000000000000004:"+rulesConfig+":TRACKING:db1")
-	_, err := model.ParseFixtures("fixture.json", data)
+	_, err := fixture.ParseFixtures("fixture.json", data)
 	if err == nil {
 		t.Fatal("the fixture file loads")
 	}
@@ -181,13 +182,13 @@ func TestAFixtureFileWithTwoActiveAlertsOfOneTargetIsRefused(t *testing.T) {
 			t.Errorf("the message does not name %s: %v", want, err)
 		}
 	}
-	if _, err := model.ParseStateData("state", data); err != nil {
+	if _, err := fixture.ParseStateData("state", data); err != nil {
 		t.Errorf("as a state file's data: %v", err)
 	}
 	// One active alert a configuration and target loads.
 	ok := rulesData(t, 0, "6d1a00000000000000000001:"+rulesConfig+":CANCELLED:db1", "6d1a00000000000000000002:"+rulesConfig+":OPEN:db1",
 		"6d1a00000000000000000003:"+rulesOther+":OPEN:db1", "6d1a00000000000000000004:"+rulesConfig+":TRACKING:db2")
-	if _, err := model.ParseFixtures("fixture.json", ok); err != nil {
+	if _, err := fixture.ParseFixtures("fixture.json", ok); err != nil {
 		t.Error(err)
 	}
 }
@@ -197,7 +198,7 @@ func TestAFixtureFileWithTwoActiveAlertsOfOneTargetIsRefused(t *testing.T) {
 // condition reported with server trigger --host is.
 func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 	for _, now := range []time.Time{start, time.Date(2031, 7, 9, 13, 47, 11, 0, time.UTC)} {
-		f := model.DemoFixtures(now)
+		f := demo.Fixtures(now)
 		if err := f.CheckEngineRules(); err != nil {
 			t.Fatalf("demo of %s: %v", now, err)
 		}
@@ -211,10 +212,10 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 			}
 		}
 	}
-	st := newTx(model.DemoFixtures(start), start)
+	st := newTx(demo.Fixtures(start), start)
 	st.Prepare(start)
 	var host *alert.Rec
-	open, _ := st.ProjectAlerts(model.DemoProjectID).Page(alert.Filter{Status: api.StatusOpen}, 0, 1000)
+	open, _ := st.ProjectAlerts(demo.ProjectID).Page(alert.Filter{Status: api.StatusOpen}, 0, 1000)
 	for _, r := range open {
 		if r.Cur.EventTypeName == "HOST_DOWN" && r.Status == api.StatusOpen {
 			host = r
@@ -224,7 +225,7 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 	if host == nil {
 		t.Fatal("the demo has no OPEN HOST_DOWN alert in its first project")
 	}
-	cfg := st.AlertConfigs(model.DemoProjectID).Get(host.Cur.AlertConfigID)
+	cfg := st.AlertConfigs(demo.ProjectID).Get(host.Cur.AlertConfigID)
 	if !cfg.Enabled {
 		t.Fatalf("configuration %s is disabled", cfg.ID)
 	}
@@ -232,7 +233,7 @@ func TestTheDemoKeepsTheEngineRules(t *testing.T) {
 	if d["hostId"] != nil {
 		t.Errorf("a demo host alert has a hostId, by which a condition reported by host and port does not find it: %v", d)
 	}
-	changed := st.Apply(Condition{Project: model.DemoProjectID, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: d["hostnameAndPort"].(string)}}, start)
+	changed := st.Apply(Condition{Project: demo.ProjectID, Event: "HOST_DOWN", Target: alert.Target{HostnameAndPort: d["hostnameAndPort"].(string)}}, start)
 	if len(changed) != 0 {
 		t.Errorf("HOST_DOWN on %s, which has the OPEN alert %s, changed %d alerts", d["hostnameAndPort"], host.Cur.ID, len(changed))
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
@@ -48,7 +49,7 @@ type engineUnderTest interface {
 // and whose changes are then committed to a state file in memory; a
 // restart reads the data and the schedules back from it.
 type engineDriver struct {
-	seed  *model.Fixtures
+	seed  *fixture.Fixtures
 	log   *statelogtest.Memory
 	now   time.Time // the virtual clock
 	st    *model.State
@@ -60,8 +61,8 @@ type engineDriver struct {
 // older version wrote would hold it: the engine's rules are not checked,
 // so data breaking them (several active alerts of one configuration and
 // target) reaches the engine, which must still follow the text.
-func newEngineDriver(fixture []byte, start time.Time) (*engineDriver, error) {
-	f, err := model.ParseStateData("model fixture", fixture)
+func newEngineDriver(data []byte, start time.Time) (*engineDriver, error) {
+	f, err := fixture.ParseStateData("model fixture", data)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func newEngineDriver(fixture []byte, start time.Time) (*engineDriver, error) {
 }
 
 // start makes the data from f and the engine beside it.
-func (e *engineDriver) start(f *model.Fixtures) {
+func (e *engineDriver) start(f *fixture.Fixtures) {
 	e.st = model.NewState(f, e.now)
 	e.eng = New(e.st, f.Schedules, e.now)
 }
@@ -222,7 +223,7 @@ func (e *engineDriver) Reset() error {
 // Restart starts the data and the engine anew from the state file, as
 // the Store's Open does.
 func (e *engineDriver) Restart() error {
-	f, err := model.ReadLog(e.log)
+	f, err := fixture.ReadLog(e.log)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -15,7 +17,7 @@ var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // its engine, as the Store runs one but without the Store: for tests of
 // the engine alone. What its operations change, the engine reacts to when
 // react is called.
-func newTx(f *model.Fixtures, now time.Time) *Tx {
+func newTx(f *fixture.Fixtures, now time.Time) *Tx {
 	st := model.NewState(f, now)
 	st.Begin()
 	return &Tx{State: st, eng: New(st, f.Schedules, now)}
@@ -39,9 +41,9 @@ func oplogStore(id string, maxConns int) rules.Doc {
 // A reset changes everything: it is committed whole, and the write says
 // so, with none of what it changed before.
 func TestAResetChangesAll(t *testing.T) {
-	st := newTx(model.DemoFixtures(start), start)
+	st := newTx(demo.Fixtures(start), start)
 	st.CreateOplogStore(oplogStore("o-1", 1))
-	st.ResetTo(model.DemoFixtures(start), start)
+	st.ResetTo(demo.Fixtures(start), start)
 	if !st.WasReset() || slices.ContainsFunc(st.Written(), func(c model.Change) bool { return c.Kind == "oplogStores" }) {
 		t.Fatalf("after a reset the write's changes are %v (reset %v)", st.Written(), st.WasReset())
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -23,7 +24,7 @@ const processConfig = "5f2a00000000000000000101"
 // whose targets were notified when due; and that alert.
 func processTx(t *testing.T, delay int64) (*Tx, *alert.Rec) {
 	t.Helper()
-	f := model.DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, rules.Doc{"id": processConfig, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true,
 		"notifications": []any{map[string]any{"typeName": "EMAIL", "emailAddress": "a@example.com", "delayMin": delay, "intervalMin": int64(60)},

@@ -5,14 +5,15 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
 // Encoded is the schedule as the state file keeps it (model.Encoder).
 func (sched *schedule) Encoded() any { return sched.record() }
 
-func (sched *schedule) record() *model.ScheduleRecord {
-	rec := &model.ScheduleRecord{Identity: &sched.identity, Global: sched.global}
+func (sched *schedule) record() *fixture.ScheduleRecord {
+	rec := &fixture.ScheduleRecord{Identity: &sched.identity, Global: sched.global}
 	for _, t := range sched.targets {
 		rec.Notifications = append(rec.Notifications, t.Raw())
 		rec.Notified = append(rec.Notified, t.notified)
@@ -23,7 +24,7 @@ func (sched *schedule) record() *model.ScheduleRecord {
 // resumeSchedules gives the active alerts of recs (by alert id) their
 // schedules back, each target next due at its first time after now:
 // what fell due while the server was stopped is not sent.
-func (e *Engine) resumeSchedules(s *model.State, recs map[string]*model.ScheduleRecord, now time.Time) {
+func (e *Engine) resumeSchedules(s *model.State, recs map[string]*fixture.ScheduleRecord, now time.Time) {
 	for _, id := range rules.SortedKeys(recs) {
 		rec := recs[id]
 		r := s.AnyAlert(id)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -52,7 +53,7 @@ func (tx *Tx) Scheduled() bool { return tx.eng.Scheduled() }
 // ResetTo replaces all the data with the fixtures f (which it does not
 // change), the engine started anew on them, and marks it all to be
 // committed.
-func (tx *Tx) ResetTo(f *model.Fixtures, now time.Time) {
+func (tx *Tx) ResetTo(f *fixture.Fixtures, now time.Time) {
 	defer tx.As(model.ByEngine)()
 	st, e := tx.State, tx.eng
 	f = f.Clone()

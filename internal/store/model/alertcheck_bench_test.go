@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // servedAlerts are n alerts as omctl server answers them (but for links):
@@ -34,7 +36,7 @@ func BenchmarkAlertCheck(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		c := NewAlertCheck("alerts", []string{projA})
+		c := fixture.NewAlertCheck("alerts", []string{projA})
 		for _, a := range alerts {
 			if err := c.Check(a); err != nil {
 				b.Fatalf("%s: %v", a, err)

@@ -1,31 +1,20 @@
 package model
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
+	"github.com/omctl/omctl/internal/store/fixture/fixturetest"
 )
 
-const checkedAlert = `{"id":"5f1a00000000000000000009","groupId":"` + testProject + `","alertConfigId":"5f2a00000000000000000001",` +
-	`"eventTypeName":"HOST_DOWN","status":"OPEN","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z",` +
-	`"hostnameAndPort":"db1:27017","replicaSetName":"rs0","tags":["a"],"links":[{"href":"x","rel":"self"}]}`
+const checkedAlert = fixturetest.CheckedAlert
 
-// withMember is checkedAlert with one member set to a value (JSON), or
-// left out when value is "".
-func withMember(name, value string) string {
-	var members map[string]json.RawMessage
-	json.Unmarshal([]byte(checkedAlert), &members)
-	delete(members, name)
-	if value != "" {
-		members[name] = json.RawMessage(value)
-	}
-	out, _ := json.Marshal(members)
-	return string(out)
-}
+func withMember(name, value string) string { return fixturetest.WithMember(name, value) }
 
 // checkAgreesWithTheLoader checks the items of a list with AlertCheck and
 // with the fixture loader, and fails unless both refuse the same first
@@ -35,8 +24,8 @@ func checkAgreesWithTheLoader(t *testing.T, key string, items ...string) error {
 	t.Helper()
 	// The engine's rule of one active alert a configuration and target is
 	// the caller's (CheckActive): the loader's own rules are compared.
-	_, loaded := parseFixtureData("f.json", []byte(fixturesWith(`"`+key+`": [`+strings.Join(items, ", ")+`]`)))
-	c := NewAlertCheck(key, []string{testProject})
+	_, loaded := fixture.ParseStateData("f.json", []byte(fixturesWith(`"`+key+`": [`+strings.Join(items, ", ")+`]`)))
+	c := fixture.NewAlertCheck(key, []string{testProject})
 	var checked error
 	for i, it := range items {
 		if err := c.Check([]byte(it)); err != nil {
@@ -150,7 +139,7 @@ func FuzzAlertCheckAgreesWithTheLoader(f *testing.F) {
 		if !json.Valid(raw) {
 			// The loader's decoder says where in the file; the check, which
 			// sees one item, refuses it.
-			if err := NewAlertCheck(key, []string{testProject}).Check(raw); err == nil {
+			if err := fixture.NewAlertCheck(key, []string{testProject}).Check(raw); err == nil {
 				t.Fatalf("%q is not JSON, and the check takes it", raw)
 			}
 			return
@@ -168,7 +157,7 @@ func upperHexID(i int) string { return fmt.Sprintf("5F1A%020X", i) }
 // check keeps must not change when the buffer does, or ids already seen
 // turn into others (a false "appears twice", or a repeat missed).
 func TestAlertCheckWithAReusedBuffer(t *testing.T) {
-	c := NewAlertCheck("alerts", []string{testProject})
+	c := fixture.NewAlertCheck("alerts", []string{testProject})
 	var buf []byte
 	for i := range 2000 {
 		buf = append(buf[:0], withMember("id", `"`+upperHexID(i)+`"`)...)
@@ -185,7 +174,7 @@ func TestAlertCheckWithAReusedBuffer(t *testing.T) {
 // Project readers share one AlertCheck, each with its own reused buffer
 // (run with -race: the check must not read a buffer its owner rewrites).
 func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
-	c := NewAlertCheck("alerts", []string{testProject})
+	c := fixture.NewAlertCheck("alerts", []string{testProject})
 	const readers, each = 4, 300
 	errs := make(chan error, readers*each)
 	var wg sync.WaitGroup
@@ -209,45 +198,6 @@ func TestAlertCheckSharedByReadersWithReusedBuffers(t *testing.T) {
 	}
 }
 
-// FuzzAlertListFindsEveryRepeat: the ids of a list, in order or not, in
-// lower case or not, repeat exactly where a set of every id so far says.
-func FuzzAlertListFindsEveryRepeat(f *testing.F) {
-	f.Add([]byte{1, 2, 3, 2})       // in order, then one before the last
-	f.Add([]byte{1, 2, 3, 0, 1, 4}) // out of order, then one of those in order
-	f.Add([]byte{5, 4, 5, 0x85, 0x85, 0x05})
-	f.Fuzz(func(t *testing.T, ids []byte) {
-		l := newAlertList(false, len(ids)/2)
-		set := map[string]bool{}
-		for i, b := range ids {
-			id := fmt.Sprintf("5f1a%020x", b&0x7f)
-			if b&0x80 != 0 {
-				id = strings.ToUpper(id)
-			}
-			repeat := l.check(id, "", nil) != ""
-			if repeat != set[id] {
-				t.Fatalf("%v: id %d (%s) taken for a repeat: %v, want %v", ids, i, id, repeat, set[id])
-			}
-			set[id] = true
-		}
-	})
-}
-
-// FuzzLowerHex: an id is read as its 12 bytes exactly when it is 24
-// digits of lower-case hexadecimal, as encoding/hex reads them.
-func FuzzLowerHex(f *testing.F) {
-	for _, id := range []string{"5f1a00000000000000000009", "5F1A00000000000000000009", "5f1a0000000000000000000g", "5f1a", ""} {
-		f.Add(id)
-	}
-	f.Fuzz(func(t *testing.T, id string) {
-		key, ok := lowerHex(id)
-		want, err := hex.DecodeString(id)
-		wantOK := err == nil && len(want) == 12 && strings.ToLower(id) == id
-		if ok != wantOK || ok && string(key[:]) != string(want) {
-			t.Errorf("%q: read as %x, %v; want %x, %v", id, key, ok, want, wantOK)
-		}
-	})
-}
-
 // A state file written by an older version holds its alerts' bytes as
 // their fixture had them: null for tags, a tag, or a member of
 // currentValue loads again as the same alert, and a number written as a
@@ -261,7 +211,7 @@ func TestAStateFileWithAlertsOfOlderVersionsLoads(t *testing.T) {
 	}
 	reopen := func(t *testing.T, raw string) (*State, error) {
 		t.Helper()
-		f, err := ParseFixtures("f.json", []byte(fixturesWith(`"alerts": [`+withMember("id", `"`+id+`"`)+`]`)))
+		f, err := fixture.ParseFixtures("f.json", []byte(fixturesWith(`"alerts": [`+withMember("id", `"`+id+`"`)+`]`)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // AlertConfig is an alert configuration of a project, or a global one
@@ -166,7 +167,7 @@ func (s *State) ReplaceAlertConfig(old *AlertConfig, body doc, now time.Time) *A
 func (s *State) CreateAlertConfig(project string, body doc, now time.Time) *AlertConfig {
 	setDefault(body, "enabled", false)
 	at := rules.FormatTime(now)
-	body["id"], body["groupId"], body["created"], body["updated"] = NewObjectID(), project, at, at
+	body["id"], body["groupId"], body["created"], body["updated"] = api.NewObjectID(), project, at, at
 	cfg := newAlertConfig(body)
 	s.putAlertConfig(cfg)
 	return cfg
@@ -198,40 +199,8 @@ func (s *State) putAlertConfig(c *AlertConfig) {
 	putListed(s, "alertConfigs", s.alertConfigs, c.GroupID, c)
 }
 
-// validateAlertConfigs checks the configurations of projects and the
-// global ones.
-func validateAlertConfigs(f *Fixtures, c *fixtureCheck) error {
-	for _, set := range []struct {
-		key    string
-		items  []doc
-		global bool
-	}{{"alertConfigs", f.AlertConfigs, false}, {"globalAlertConfigs", f.GlobalAlertConfigs, true}} {
-		idOf := uniqueID(set.key)
-		for i, d := range set.items {
-			if _, err := idOf(i, d); err != nil {
-				return err
-			}
-			if !set.global {
-				if err := c.needProject(set.key, i, d); err != nil {
-					return err
-				}
-			}
-			if err := checkFixture(set.key, i, rules.AlertConfigResource(set.global), d); err != nil {
-				return err
-			}
-			if !api.IsEventTypeName(d["eventTypeName"].(string)) {
-				return failFixture(set.key, i, "eventTypeName %q is not an event type name", d["eventTypeName"])
-			}
-			if err := rules.CheckMatchers(d); err != nil {
-				return failFixture(set.key, i, "%s", err.Rule())
-			}
-		}
-	}
-	return nil
-}
-
 // loadAlertConfigs indexes the alert configurations of the fixtures.
-func (s *State) loadAlertConfigs(f *Fixtures) {
+func (s *State) loadAlertConfigs(f *fixture.Fixtures) {
 	for _, d := range f.AlertConfigs {
 		s.putAlertConfig(newAlertConfig(d))
 	}

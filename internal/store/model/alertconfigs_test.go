@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 func TestAlertConfigReadsItsFieldsOnce(t *testing.T) {
@@ -60,7 +61,7 @@ func TestAMatcherThatDoesNotCompileMatchesNothing(t *testing.T) {
 }
 
 func TestSetConfigEnabledKeepsAGlobalConfigurationGlobal(t *testing.T) {
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	old := st.GlobalAlertConfigs().All()[0]
 	changed := st.SetConfigEnabled(old, !old.Enabled, start)
 	if st.GlobalAlertConfigs().Get(old.ID) != changed || changed.Enabled == old.Enabled {
@@ -95,9 +96,9 @@ func TestBadAlertConfigsAreRefused(t *testing.T) {
 // (created, replaced, enabled or loaded), not at each use.
 func TestANotificationIsRedactedWhenItsConfigurationIsStored(t *testing.T) {
 	hook := map[string]any{"typeName": "WEBHOOK", "webhookUrl": "https://user:pw@hooks.example.com/x", "webhookSecret": "s3cret", "delayMin": int64(0)}
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	st.Begin()
-	created := st.CreateAlertConfig(DemoProjectID, doc{"eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{hook}}, start)
+	created := st.CreateAlertConfig(demo.ProjectID, doc{"eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{hook}}, start)
 	replaced := st.ReplaceAlertConfig(created, created.Members(), start)
 	enabled := st.SetConfigEnabled(replaced, true, start)
 	loaded := newAlertConfig(created.Members())

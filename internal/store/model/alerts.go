@@ -5,6 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // Alert is an alert of a project by its id, nil for none.
@@ -39,27 +40,8 @@ func (s *State) UnacknowledgeAlert(r *alert.Rec, now time.Time) {
 	}))
 }
 
-// validateAlerts checks the alerts of projects and the global ones (whose
-// schema the alert codec checked as they were read): unique ids, and projects
-// of the fixtures.
-func validateAlerts(f *Fixtures, c *fixtureCheck) error {
-	for _, set := range []struct {
-		key     string
-		items   []*alert.Doc
-		project bool
-	}{{"alerts", f.Alerts, true}, {"globalAlerts", f.GlobalAlerts, false}} {
-		l := newAlertList(set.project, len(set.items))
-		for i, a := range set.items {
-			if rule := l.check(a.ID, a.GroupID, c.projects); rule != "" {
-				return failFixture(set.key, i, "%s", rule)
-			}
-		}
-	}
-	return nil
-}
-
 // loadAlerts indexes the alerts of the fixtures.
-func (s *State) loadAlerts(f *Fixtures, now time.Time) {
+func (s *State) loadAlerts(f *fixture.Fixtures, now time.Time) {
 	// The records of the alerts loaded are one array: among a million
 	// alerts, a million small objects were much of what the collector
 	// marks at each run (docs/performance.md). Alerts are never deleted,

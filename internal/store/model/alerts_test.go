@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 func TestAlertsOfUnknownProjectsAreRefused(t *testing.T) {
@@ -25,9 +27,9 @@ func TestAlertsOfUnknownProjectsAreRefused(t *testing.T) {
 // Store runs before any reader can see the data), not once each nor
 // again for a resolve among them.
 func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
-	f := DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
-	cfg := NewObjectID()
+	cfg := api.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range 2000 { // all newer than the clock
 		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
@@ -40,7 +42,7 @@ func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
 	var raised []*alert.Rec
 	for h := range 10 {
 		at := rules.FormatTime(start)
-		raised = append(raised, st.RaiseAlert(alert.NewDoc(doc{"id": NewObjectID(), "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
+		raised = append(raised, st.RaiseAlert(alert.NewDoc(doc{"id": api.NewObjectID(), "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
 			"status": statusOpen, "created": at, "updated": at, "hostnameAndPort": fmt.Sprintf("db%d:27017", h)}), false, start))
 		if h == 5 { // a report that resolves one among the raises
 			st.SetAlert(raised[2], raised[2].Cur.WithTimes("status", statusClosed, "resolved", at))

@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"net/netip"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // Principal is who made a request: an API key or a user.
@@ -238,9 +237,9 @@ func (s *State) CreateAPIKey(project, desc string, roles []string, now time.Time
 		// project's organization (docs/api.md, API key).
 		grants = append(grants, map[string]any{"orgId": org, "roleName": "ORG_MEMBER"})
 	}
-	d := doc{"id": NewObjectID(), "desc": desc, "publicKey": newPublicKey(), "privateKey": newUUID(), "roles": grants}
+	d := doc{"id": api.NewObjectID(), "desc": desc, "publicKey": api.NewPublicKey(), "privateKey": api.NewUUID(), "roles": grants}
 	for s.principals[d["publicKey"].(string)] != nil {
-		d["publicKey"] = newPublicKey()
+		d["publicKey"] = api.NewPublicKey()
 	}
 	return s.addAPIKey(d, now), nil
 }
@@ -272,151 +271,8 @@ func (s *State) keysOfOrg(org string) int {
 	return n
 }
 
-// keyInOneOrg refuses a key whose roles name two organizations: its one
-// access list would be in the hands of both.
-func keyInOneOrg(d doc, projectOrg map[string]string) error {
-	seen := ""
-	roles, _ := d["roles"].([]any)
-	for _, r := range roles {
-		role, _ := r.(map[string]any)
-		org, _ := role["orgId"].(string)
-		if group, _ := role["groupId"].(string); group != "" {
-			org = projectOrg[group]
-		}
-		if org == "" {
-			continue
-		}
-		if seen != "" && org != seen {
-			return fmt.Errorf("roles name organizations %s and %s; an API key belongs to one organization", seen, org)
-		}
-		seen = org
-	}
-	return nil
-}
-
-// checkRoles checks the roles of a key or user: each names a project or
-// an organization of the fixtures and a role of its level, or a global
-// role.
-func (c *fixtureCheck) checkRoles(key string, i int, d doc) error {
-	roles, isList := d["roles"].([]any)
-	if d["roles"] != nil && !isList {
-		return failFixture(key, i, "roles must be an array of {orgId?, groupId?, roleName}")
-	}
-	for j, r := range roles {
-		role, ok := r.(map[string]any)
-		if !ok {
-			return failFixture(key, i, "roles[%d] must be an object {orgId?, groupId?, roleName}", j)
-		}
-		if err := c.checkRole(key, i, j, role); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (c *fixtureCheck) checkRole(key string, i, j int, role map[string]any) error {
-	name, _ := role["roleName"].(string)
-	org, _ := role["orgId"].(string)
-	group, _ := role["groupId"].(string)
-	switch {
-	case group != "":
-		if !c.projects[group] {
-			return failFixture(key, i, "roles[%d].groupId %s is not a project of the fixtures", j, group)
-		}
-		if !api.OneOf(name, api.ProjectRoles) {
-			return failFixture(key, i, "roles[%d].roleName %q is not a project role (%s)", j, name, strings.Join(api.ProjectRoles, ", "))
-		}
-	case org != "":
-		if !c.orgs[org] {
-			return failFixture(key, i, "roles[%d].orgId %s is not an organization of the fixtures", j, org)
-		}
-		if !api.OneOf(name, api.OrgRoles) {
-			return failFixture(key, i, "roles[%d].roleName %q is not an organization role (%s)", j, name, strings.Join(api.OrgRoles, ", "))
-		}
-	default:
-		if !api.OneOf(name, api.GlobalRoles) {
-			return failFixture(key, i, "roles[%d].roleName %q is not a global role (%s)", j, name, strings.Join(api.GlobalRoles, ", "))
-		}
-	}
-	return nil
-}
-
-// validateAPIKeys checks the API keys; one without an id is given one.
-func validateAPIKeys(f *Fixtures, c *fixtureCheck) error {
-	idOf := uniqueID("apiKeys")
-	for i, d := range f.APIKeys {
-		if d["id"] == nil {
-			d["id"] = NewObjectID()
-		}
-		if _, err := idOf(i, d); err != nil {
-			return err
-		}
-		pub, _ := d["publicKey"].(string)
-		priv, _ := d["privateKey"].(string)
-		if pub == "" || priv == "" {
-			return failFixture("apiKeys", i, "publicKey and privateKey are required")
-		}
-		if other, dup := c.credentials[pub]; dup {
-			return failFixture("apiKeys", i, "publicKey %s is already used by %s", pub, other)
-		}
-		c.credentials[pub] = "apiKeys[" + fmt.Sprint(i) + "]"
-		if err := c.checkRoles("apiKeys", i, d); err != nil {
-			return err
-		}
-		if err := keyInOneOrg(d, c.projectOrg); err != nil {
-			return failFixture("apiKeys", i, "%v", err)
-		}
-		if err := validateAccessList(i, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// validateAccessList fails closed: an access list that cannot be read
-// must not leave the key usable from anywhere.
-func validateAccessList(i int, d doc) error {
-	entries, isList := d["accessList"].([]any)
-	if d["accessList"] != nil && !isList {
-		return failFixture("apiKeys", i, "accessList must be an array of {ipAddress} or {cidrBlock}")
-	}
-	if len(entries) > rules.MaxAccessListEntries {
-		return failFixture("apiKeys", i, "accessList has %d entries; a key holds at most %d", len(entries), rules.MaxAccessListEntries)
-	}
-	for j, e := range entries {
-		m, _ := e.(map[string]any)
-		if _, err := rules.AccessListEntry(m); err != nil {
-			return failFixture("apiKeys", i, "accessList[%d]: %s", j, err.Rule())
-		}
-	}
-	return nil
-}
-
-// validateUsers checks the users, whose names share the digest user
-// names with the keys' public keys.
-func validateUsers(f *Fixtures, c *fixtureCheck) error {
-	for i, d := range f.Users {
-		name, _ := d["username"].(string)
-		key, _ := d["apiKey"].(string)
-		if name == "" || key == "" {
-			return failFixture("users", i, "username and apiKey are required")
-		}
-		if n := utf8.RuneCountInString(name); n > api.MaxNameLength {
-			return failFixture("users", i, "username is %d characters long; a user name is at most %d", n, api.MaxNameLength)
-		}
-		if other, dup := c.credentials[name]; dup {
-			return failFixture("users", i, "username %s is already used by %s", name, other)
-		}
-		c.credentials[name] = "users[" + fmt.Sprint(i) + "]"
-		if err := c.checkRoles("users", i, d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // loadSignIns indexes the API keys and users of the fixtures.
-func (s *State) loadSignIns(f *Fixtures, now time.Time) {
+func (s *State) loadSignIns(f *fixture.Fixtures, now time.Time) {
 	for _, d := range f.APIKeys {
 		s.addAPIKey(d, now)
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
+)
 
 func TestBadKeysAndUsersAreRefused(t *testing.T) {
 	key := func(extra string) string {
@@ -20,7 +24,7 @@ func TestBadKeysAndUsersAreRefused(t *testing.T) {
 
 // A key given without an id gets one, and signs in by its public key.
 func TestAKeyWithoutAnIDGetsOne(t *testing.T) {
-	f, err := ParseFixtures("f.json", []byte(fixturesWith(`"apiKeys": [{"publicKey": "pub", "privateKey": "priv"}]`)))
+	f, err := fixture.ParseFixtures("f.json", []byte(fixturesWith(`"apiKeys": [{"publicKey": "pub", "privateKey": "priv"}]`)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // BackupConfig is the backup configuration of a cluster.
@@ -134,36 +135,9 @@ func rsID(entry any) string {
 	return rs
 }
 
-// validateBackupConfigs checks the backup configurations: one a cluster
-// of a project of the fixtures.
-func validateBackupConfigs(f *Fixtures, c *fixtureCheck) error {
-	seen := map[string]bool{}
-	for i, d := range f.BackupConfigs {
-		if err := c.needProject("backupConfigs", i, d); err != nil {
-			return err
-		}
-		cluster, err := needID("backupConfigs", i, d, "clusterId")
-		if err != nil {
-			return err
-		}
-		k := joinKey(d["groupId"].(string), cluster)
-		if seen[k] {
-			return failFixture("backupConfigs", i, "cluster %s of project %s appears twice", cluster, d["groupId"])
-		}
-		seen[k] = true
-		if err := checkFixture("backupConfigs", i, rules.BackupConfigResource(), d); err != nil {
-			return err
-		}
-		if rules.NamespacesExclusive(rules.StringList(d["excludedNamespaces"]), rules.StringList(d["includedNamespaces"])) != nil {
-			return failFixture("backupConfigs", i, "excludedNamespaces and includedNamespaces are mutually exclusive")
-		}
-	}
-	return nil
-}
-
 // loadBackupConfigs indexes the backup configurations of the fixtures;
 // each names a cluster.
-func (s *State) loadBackupConfigs(f *Fixtures) {
+func (s *State) loadBackupConfigs(f *fixture.Fixtures) {
 	for _, d := range f.BackupConfigs {
 		b := newBackupConfig(d)
 		s.backupConfigs[b.key()] = b

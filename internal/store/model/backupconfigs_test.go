@@ -3,10 +3,12 @@ package model
 import (
 	"slices"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 func TestUpdateBackupConfigStoresSettingsAndRegions(t *testing.T) {
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	var cfg *BackupConfig
 	for _, c := range st.backupConfigs {
 		cfg = c

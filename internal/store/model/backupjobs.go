@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // BackupJobConfig is the backup jobs configuration of a project (its ID):
@@ -63,22 +64,9 @@ func (s *State) ReplaceBackupJobConfig(project string, body doc) (*BackupJobConf
 	return cfg, nil
 }
 
-func validateBackupJobConfigs(f *Fixtures, _ *fixtureCheck) error {
-	idOf := uniqueID("backupJobConfigs")
-	for i, d := range f.BackupJobConfigs {
-		if _, err := idOf(i, d); err != nil {
-			return err
-		}
-		if err := checkFixture("backupJobConfigs", i, rules.BackupJobConfigResource(), d); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // loadBackupJobConfigs indexes the backup jobs configurations of the
 // fixtures.
-func (s *State) loadBackupJobConfigs(f *Fixtures) {
+func (s *State) loadBackupJobConfigs(f *fixture.Fixtures) {
 	for _, d := range f.BackupJobConfigs {
 		b := newBackupJobConfig(d)
 		s.backupJobs[b.ID] = b

@@ -3,10 +3,12 @@ package model
 import (
 	"slices"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 func TestBackupJobConfigNamesOnlyStoresThatExist(t *testing.T) {
-	f := DemoFixtures(start)
+	f := demo.Fixtures(start)
 	project := f.Projects[1]["id"].(string) // one without a backup jobs configuration
 	st := NewState(f, start)
 	oplog := st.OplogStores().All()[0].ID

@@ -2,10 +2,9 @@ package model
 
 import (
 	"maps"
-	"strings"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // Cluster is a cluster of a project: a replica set, a sharded cluster, or
@@ -28,9 +27,6 @@ func newCluster(d doc) *Cluster {
 // project.
 func (c *Cluster) key() string { return joinKey(c.GroupID, c.ID) }
 
-// ClusterTypes are the values of a cluster's typeName.
-var ClusterTypes = []string{"REPLICA_SET", "SHARDED", "SHARDED_REPLICA_SET", "CONFIG_SERVER_REPLICA_SET"}
-
 // Clusters are a project's clusters in the order they came into being,
 // empty when it has none.
 func (s *State) Clusters(project string) *Ordered[*Cluster] {
@@ -47,51 +43,11 @@ func (s *State) HasCluster(project, cluster string) bool {
 	return s.Cluster(project, cluster) != nil
 }
 
-// validateClusters checks the clusters a fixture lists: an id and a
-// project of the fixtures, no id twice in one project, a known typeName
-// and a timestamp for lastHeartbeat.
-func validateClusters(f *Fixtures, c *fixtureCheck) error {
-	seen := map[string]bool{}
-	for i, d := range f.Clusters {
-		id, err := needID("clusters", i, d, "id")
-		if err != nil {
-			return err
-		}
-		if err := c.needProject("clusters", i, d); err != nil {
-			return err
-		}
-		k := joinKey(d["groupId"].(string), id)
-		if seen[k] {
-			return failFixture("clusters", i, "id %s appears twice in project %s", id, d["groupId"])
-		}
-		seen[k] = true
-		for _, name := range []string{"clusterName", "replicaSetName", "shardName"} {
-			if v, ok := d[name]; ok && v != nil {
-				if _, isStr := v.(string); !isStr {
-					return failFixture("clusters", i, "%s must be a string", name)
-				}
-			}
-		}
-		if v, ok := d["typeName"]; ok && v != nil {
-			if t, _ := v.(string); !api.OneOf(t, ClusterTypes) {
-				return failFixture("clusters", i, "typeName %v is not one of %s", v, strings.Join(ClusterTypes, ", "))
-			}
-		}
-		if v, ok := d["lastHeartbeat"]; ok && v != nil {
-			t, _ := v.(string)
-			if _, err := rules.ParseTimestamp(t); err != nil {
-				return failFixture("clusters", i, "lastHeartbeat %v is not a timestamp", v)
-			}
-		}
-	}
-	return nil
-}
-
 // loadClusters indexes the clusters the fixtures list, then derives those
 // that only backup configurations (in file order) and then snapshots name;
 // members a cluster lacks are filled from its snapshots (docs/server.md,
 // Clusters).
-func (s *State) loadClusters(f *Fixtures) {
+func (s *State) loadClusters(f *fixture.Fixtures) {
 	snapsOf := map[string][]doc{}
 	for _, d := range f.Snapshots {
 		k := joinKey(str(d["groupId"]), str(d["clusterId"]))

@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 const (
@@ -45,7 +47,7 @@ func TestBadClustersAreRefused(t *testing.T) {
 }
 
 func TestClustersAreListedThenDerivedAndSurviveRestart(t *testing.T) {
-	f, err := ParseFixtures("f.json", []byte(clusterFixtures))
+	f, err := fixture.ParseFixtures("f.json", []byte(clusterFixtures))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,27 +3,26 @@ package model
 import (
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
+	"github.com/omctl/omctl/internal/store/fixture/fixturetest"
 )
 
+// The fixtures the tests read: see fixturetest.
 const (
-	testOrg     = "5e2b0c2e8f9d4b0012340001"
-	testProject = "5e2b0c2e8f9d4b0012340002"
-	testOther   = "5e2b0c2e8f9d4b0012340009"
+	testOrg     = fixturetest.Org
+	testProject = fixturetest.Project
+	testOther   = fixturetest.Other
 )
 
-// fixturesWith is fixture JSON holding an organization, a project of it,
-// and the members given (each `"key": [...]`).
-func fixturesWith(members ...string) string {
-	return `{"orgs": [{"id": "` + testOrg + `", "name": "o"}], "projects": [{"id": "` + testProject + `", "orgId": "` + testOrg + `", "name": "p"}]` +
-		strings.Join(append([]string{""}, members...), ", ") + `}`
-}
+func fixturesWith(members ...string) string { return fixturetest.With(members...) }
 
 // refusedFixtures checks that each fixture JSON is refused with a message
 // holding its want.
 func refusedFixtures(t *testing.T, cases map[string]string) {
 	t.Helper()
 	for data, want := range cases {
-		_, err := ParseFixtures("f.json", []byte(data))
+		_, err := fixture.ParseFixtures("f.json", []byte(data))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", data, err, want)
 		}

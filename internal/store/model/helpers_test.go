@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 	"github.com/omctl/omctl/internal/store/statelog"
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
 )
@@ -19,10 +21,10 @@ const projA = "5e2b00000000000000000001"
 
 // activeAlertsFixture is n OPEN alerts of one configuration, each on a
 // target of its own, and their project.
-func activeAlertsFixture(n int) (*Fixtures, string) {
-	f := DefaultFixtures()
+func activeAlertsFixture(n int) (*fixture.Fixtures, string) {
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
-	cfg := NewObjectID()
+	cfg := api.NewObjectID()
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range n {
 		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
@@ -47,7 +49,7 @@ func restarted(t *testing.T, st *State) (*State, error) {
 	if err := log.Commit(b); err != nil {
 		t.Fatal(err)
 	}
-	f, err := ReadLog(log)
+	f, err := fixture.ReadLog(log)
 	if err != nil {
 		return nil, err
 	}

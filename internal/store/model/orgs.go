@@ -1,9 +1,6 @@
 package model
 
-import (
-	"github.com/omctl/omctl/internal/api"
-	"github.com/omctl/omctl/internal/rules"
-)
+import "github.com/omctl/omctl/internal/store/fixture"
 
 // Org is an organization.
 type Org struct {
@@ -48,48 +45,8 @@ func (s *State) Project(id string) *Project { return s.projects[id] }
 // Org is an organization's document, nil when there is none.
 func (s *State) Org(id string) *Org { return s.orgs[id] }
 
-func validateOrgs(f *Fixtures, c *fixtureCheck) error {
-	idOf := uniqueID("orgs")
-	for i, d := range f.Orgs {
-		id, err := idOf(i, d)
-		if err != nil {
-			return err
-		}
-		if err := checkFixture("orgs", i, rules.OrgResource(), d); err != nil {
-			return err
-		}
-		c.orgs[id] = true
-	}
-	return nil
-}
-
-// validateProjects checks the projects; an organization named only by
-// its projects exists all the same, and is added.
-func validateProjects(f *Fixtures, c *fixtureCheck) error {
-	idOf := uniqueID("projects")
-	for i, d := range f.Projects {
-		id, err := idOf(i, d)
-		if err != nil {
-			return err
-		}
-		if err := checkFixture("projects", i, rules.ProjectResource(), d); err != nil {
-			return err
-		}
-		if org, _ := d["orgId"].(string); org != "" && !c.orgs[org] {
-			if !api.IsObjectID(org) {
-				return failFixture("projects", i, "orgId %s must be 24 hexadecimal digits", org)
-			}
-			c.orgs[org] = true
-			f.Orgs = append(f.Orgs, doc{"id": org, "name": ""})
-		}
-		c.projects[id] = true
-		c.projectOrg[id], _ = d["orgId"].(string)
-	}
-	return nil
-}
-
 // loadOrgs indexes the organizations and projects of the fixtures.
-func (s *State) loadOrgs(f *Fixtures) {
+func (s *State) loadOrgs(f *fixture.Fixtures) {
 	for _, d := range f.Orgs {
 		o := newOrg(d)
 		s.orgs[o.ID] = o

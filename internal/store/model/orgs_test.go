@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
+)
 
 func TestBadOrgsAndProjectsAreRefused(t *testing.T) {
 	refusedFixtures(t, map[string]string{
@@ -12,7 +16,7 @@ func TestBadOrgsAndProjectsAreRefused(t *testing.T) {
 
 // An organization named only by its projects exists all the same.
 func TestAProjectsOrganizationExists(t *testing.T) {
-	f, err := ParseFixtures("f.json", []byte(`{"projects": [{"id": "`+testProject+`", "orgId": "`+testOrg+`", "name": "p"}]}`))
+	f, err := fixture.ParseFixtures("f.json", []byte(`{"projects": [{"id": "`+testProject+`", "orgId": "`+testOrg+`", "name": "p"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,14 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // An operation puts a new record in place: the record a handler found
 // still says what it said, and the state holds the new one.
 func TestOperationsLeaveTheRecordsFoundAsTheyWere(t *testing.T) {
-	f := DefaultFixtures()
+	f := fixture.Default()
 	project := f.Projects[0]["id"].(string)
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": "c1", "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true, "x-team": "dba"})
 	st := NewState(f.Clone(), start)

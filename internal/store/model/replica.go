@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // The data readers are served while a state file is kept (Store.View):
@@ -82,7 +83,7 @@ func alertCount(set *alert.Set) int {
 // copyable are the kinds of record copySlot copies one by one: those an
 // operation changes. The others change only by a reset, which copies all.
 var copyable = map[string]bool{
-	"alerts": true, "globalAlerts": true, SchedulesKind: true, "oplogStores": true, "snapshotStores": true,
+	"alerts": true, "globalAlerts": true, fixture.SchedulesKind: true, "oplogStores": true, "snapshotStores": true,
 	"alertConfigs": true, "globalAlertConfigs": true, "backupConfigs": true, "backupJobConfigs": true,
 	"snapshots": true, "apiKeys": true,
 }
@@ -97,7 +98,7 @@ func (r *State) CopySlot(w *State, rec Change) bool {
 	switch rec.Kind {
 	case "alerts", "globalAlerts":
 		return r.copyAlert(w, rec.Kind == "globalAlerts", rec.Key)
-	case SchedulesKind: // the engine's: readers have none
+	case fixture.SchedulesKind: // the engine's: readers have none
 	case "oplogStores":
 		copyIn(r.oplogStores, w.oplogStores, rec.Key)
 	case "snapshotStores":

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 // requestCase is a request operation given a body it must refuse, the
@@ -17,9 +18,9 @@ type requestCase struct {
 }
 
 func requestCases(st *State) []requestCase {
-	alerts, _ := st.ProjectAlerts(DemoProjectID).Page(alert.Filter{Status: statusOpen}, 0, 1)
+	alerts, _ := st.ProjectAlerts(demo.ProjectID).Page(alert.Filter{Status: statusOpen}, 0, 1)
 	alert := alerts[0]
-	config := st.AlertConfigs(DemoProjectID).All()[0]
+	config := st.AlertConfigs(demo.ProjectID).All()[0]
 	var backup *BackupConfig
 	for _, c := range st.backupConfigs {
 		backup = c
@@ -27,14 +28,14 @@ func requestCases(st *State) []requestCase {
 	}
 	oplog := st.OplogStores().All()[0]
 	snapStore := st.SnapshotStores().All()[0]
-	configs, keys := st.AlertConfigs(DemoProjectID).Len(), len(st.apiKeys)
+	configs, keys := st.AlertConfigs(demo.ProjectID).Len(), len(st.apiKeys)
 	return []requestCase{{
 		name:     "acknowledge",
 		refused:  func() error { return st.Acknowledge(alert, doc{"acknowledgedUntil": "yesterday"}, "me", start) },
 		wantCode: "INVALID_JSON_ATTRIBUTE",
 		same:     func() bool { return st.Alert(alert.Cur.ID).Cur == alert.Cur },
 		accepted: func() error {
-			return st.Acknowledge(alert, doc{"acknowledgedUntil": "2026-01-02T00:00:00Z", "groupId": DemoProjectID}, "me", start)
+			return st.Acknowledge(alert, doc{"acknowledgedUntil": "2026-01-02T00:00:00Z", "groupId": demo.ProjectID}, "me", start)
 		},
 	}, {
 		name:     "acknowledge with another id",
@@ -45,7 +46,7 @@ func requestCases(st *State) []requestCase {
 		name:     "replace a configuration",
 		refused:  func() error { _, err := st.PutAlertConfig(config, doc{"enabled": true}, start); return err },
 		wantCode: "MISSING_ATTRIBUTE",
-		same:     func() bool { return st.AlertConfigs(DemoProjectID).Get(config.ID) == config },
+		same:     func() bool { return st.AlertConfigs(demo.ProjectID).Get(config.ID) == config },
 		accepted: func() error {
 			_, err := st.PutAlertConfig(config, doc{"eventTypeName": "HOST_DOWN", "enabled": true, "notifications": []any{}}, start)
 			return err
@@ -53,11 +54,11 @@ func requestCases(st *State) []requestCase {
 	}, {
 		name: "add a configuration",
 		refused: func() error {
-			_, err := st.PostAlertConfig(DemoProjectID, doc{"id": "x", "eventTypeName": "HOST_DOWN"}, start)
+			_, err := st.PostAlertConfig(demo.ProjectID, doc{"id": "x", "eventTypeName": "HOST_DOWN"}, start)
 			return err
 		},
 		wantCode: "",
-		same:     func() bool { return st.AlertConfigs(DemoProjectID).Len() == configs },
+		same:     func() bool { return st.AlertConfigs(demo.ProjectID).Len() == configs },
 	}, {
 		name: "change a backup configuration",
 		refused: func() error {
@@ -79,11 +80,11 @@ func requestCases(st *State) []requestCase {
 		same:     func() bool { return st.SnapshotStores().Get(snapStore.ID) == snapStore },
 	}, {
 		name:     "make an API key",
-		refused:  func() error { _, err := st.PostAPIKey(DemoProjectID, doc{"desc": "no roles"}, start); return err },
+		refused:  func() error { _, err := st.PostAPIKey(demo.ProjectID, doc{"desc": "no roles"}, start); return err },
 		wantCode: "",
 		same:     func() bool { return len(st.apiKeys) == keys },
 		accepted: func() error {
-			_, err := st.PostAPIKey(DemoProjectID, doc{"desc": "reader", "roles": []any{"GROUP_READ_ONLY"}}, start)
+			_, err := st.PostAPIKey(demo.ProjectID, doc{"desc": "reader", "roles": []any{"GROUP_READ_ONLY"}}, start)
 			return err
 		},
 	}}
@@ -93,7 +94,7 @@ func requestCases(st *State) []requestCase {
 // refused body reports its rule and leaves the record as it was, and an
 // accepted one answers a nil error (not a nil rule in an error).
 func TestRequestsCheckTheirBodiesBeforeTheyChangeAnything(t *testing.T) {
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	for _, tc := range requestCases(st) {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.refused()

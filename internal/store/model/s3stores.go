@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // S3Store is an oplog store or a snapshot store, named by its id.
@@ -94,36 +95,8 @@ func (s *State) replaceStore(list *Ordered[*S3Store], kind, id string, body doc)
 	return store
 }
 
-// validateS3Stores checks the oplog and snapshot stores, named by their
-// ids.
-func validateS3Stores(f *Fixtures, _ *fixtureCheck) error {
-	for _, set := range []struct {
-		key   string
-		items []doc
-	}{{"oplogStores", f.OplogStores}, {"snapshotStores", f.SnapshotStores}} {
-		names := map[string]bool{}
-		for i, d := range set.items {
-			id, _ := d["id"].(string)
-			if id == "" {
-				return failFixture(set.key, i, "id is required: it is the store's name")
-			}
-			if err := rules.StoreID(id); err != nil {
-				return failFixture(set.key, i, "%s", err.Rule())
-			}
-			if names[id] {
-				return failFixture(set.key, i, "id %s appears twice", id)
-			}
-			names[id] = true
-			if err := checkFixture(set.key, i, rules.StoreResource(), d); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // loadS3Stores indexes the oplog and snapshot stores of the fixtures.
-func (s *State) loadS3Stores(f *Fixtures) {
+func (s *State) loadS3Stores(f *fixture.Fixtures) {
 	for _, d := range f.OplogStores {
 		s.oplogStores.put(newS3Store(d))
 	}

@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 func TestSnapshotStoresTakeTheirDefaults(t *testing.T) {
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	got, err := st.CreateSnapshotStore(doc{"id": "new", "loadFactor": nil})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +36,7 @@ func TestBadStoresAreRefused(t *testing.T) {
 
 // Oplog and snapshot stores are two lists: one id may name one of each.
 func TestAnOplogAndASnapshotStoreMayShareAName(t *testing.T) {
-	f, err := ParseFixtures("f.json", []byte(fixturesWith(`"oplogStores": [{"id": "s1"}]`, `"snapshotStores": [{"id": "s1"}]`)))
+	f, err := fixture.ParseFixtures("f.json", []byte(fixturesWith(`"oplogStores": [{"id": "s1"}]`, `"snapshotStores": [{"id": "s1"}]`)))
 	if err != nil {
 		t.Fatal(err)
 	}

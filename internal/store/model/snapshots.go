@@ -1,6 +1,6 @@
 package model
 
-import "github.com/omctl/omctl/internal/rules"
+import "github.com/omctl/omctl/internal/store/fixture"
 
 // Snapshot is a snapshot of a cluster, or of a config server (HostID,
 // the host of its first part).
@@ -14,7 +14,7 @@ func newSnapshot(d doc) *Snapshot {
 	s.ID, _ = d["id"].(string)
 	s.GroupID, _ = d["groupId"].(string)
 	s.ClusterID, _ = d["clusterId"].(string)
-	s.HostID = snapshotHost(d)
+	s.HostID = fixture.SnapshotHost(d)
 	return s
 }
 
@@ -46,50 +46,9 @@ func (s *State) SetSnapshotExpiry(snap *Snapshot, doNotDelete bool, expires stri
 	return snap
 }
 
-func snapshotHost(d doc) string {
-	parts, _ := d["parts"].([]any)
-	if len(parts) == 0 {
-		return ""
-	}
-	p, _ := parts[0].(map[string]any)
-	h, _ := p["hostId"].(string)
-	return h
-}
-
-// validateSnapshots checks the snapshots of clusters and of config
-// servers, which the host of their first part names.
-func validateSnapshots(f *Fixtures, c *fixtureCheck) error {
-	for _, set := range []struct {
-		key   string
-		items []doc
-		host  bool
-	}{{"snapshots", f.Snapshots, false}, {"configServerSnapshots", f.ConfigServerSnapshots, true}} {
-		idOf := uniqueID(set.key)
-		for i, d := range set.items {
-			if _, err := idOf(i, d); err != nil {
-				return err
-			}
-			if err := c.needProject(set.key, i, d); err != nil {
-				return err
-			}
-			if set.host {
-				if snapshotHost(d) == "" {
-					return failFixture(set.key, i, "parts[0].hostId is required: it names the config server")
-				}
-			} else if _, err := needID(set.key, i, d, "clusterId"); err != nil {
-				return err
-			}
-			if err := checkFixture(set.key, i, rules.SnapshotResource(), d); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // loadSnapshots indexes the snapshots of the fixtures; each names a
 // cluster, or a config server's host.
-func (s *State) loadSnapshots(f *Fixtures) {
+func (s *State) loadSnapshots(f *fixture.Fixtures) {
 	for _, d := range f.Snapshots {
 		snap := newSnapshot(d)
 		k := joinKey(snap.GroupID, snap.ClusterID)

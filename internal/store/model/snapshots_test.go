@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omctl/omctl/internal/store/fixture"
+)
 
 func TestBadSnapshotsAreRefused(t *testing.T) {
 	refusedFixtures(t, map[string]string{
@@ -12,7 +16,7 @@ func TestBadSnapshotsAreRefused(t *testing.T) {
 
 // A config server's snapshots are found by the host of their first part.
 func TestConfigServerSnapshotsAreFoundByTheirHost(t *testing.T) {
-	f, err := ParseFixtures("f.json", []byte(fixturesWith(`"configServerSnapshots": [{"id": "`+testOther+`", "groupId": "`+testProject+`",
+	f, err := fixture.ParseFixtures("f.json", []byte(fixturesWith(`"configServerSnapshots": [{"id": "`+testOther+`", "groupId": "`+testProject+`",
 		"parts": [{"hostId": "h1", "typeName": "CONFIG_SERVER"}]}]`)))
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // State is all the data of a running server.
@@ -57,7 +58,7 @@ type State struct {
 func joinKey(a, b string) string { return a + "/" + b }
 
 // NewState builds the state from fixtures (which it takes over).
-func NewState(f *Fixtures, now time.Time) *State {
+func NewState(f *fixture.Fixtures, now time.Time) *State {
 	s := &State{
 		orgs: map[string]*Org{}, projects: map[string]*Project{},
 		principals: map[string]*Principal{}, apiKeys: map[string]*APIKey{},
@@ -93,7 +94,7 @@ func putIn[R storedRecord](lists map[string]*Ordered[R], k string, r R) {
 
 // ResetTo replaces all the data with the fixtures f (which it takes
 // over) and marks it all to be committed (Tx.ResetTo).
-func (s *State) ResetTo(f *Fixtures, now time.Time) {
+func (s *State) ResetTo(f *fixture.Fixtures, now time.Time) {
 	ch := s.ch
 	*s = *NewState(f, now)
 	s.ch = ch
@@ -122,7 +123,7 @@ func (s *State) alertRecord(a *alert.Doc, now time.Time) alert.Rec {
 
 // Fixtures writes the data back out as fixtures (for --state and export).
 // They share the records' members, which nobody may change.
-func (s *State) Fixtures() *Fixtures {
+func (s *State) Fixtures() *fixture.Fixtures {
 	f := s.signIns((*APIKey).fixture)
 	for _, p := range rules.SortedKeys(s.alerts) {
 		for _, r := range s.alerts[p].Items() {
@@ -158,14 +159,14 @@ func (s *State) Fixtures() *Fixtures {
 
 // CredentialFixtures is the organizations, projects, keys and users of the
 // data in fixture form: who may sign in, for the start-up banner.
-func (s *State) CredentialFixtures() *Fixtures {
+func (s *State) CredentialFixtures() *fixture.Fixtures {
 	return s.signIns((*APIKey).raw)
 }
 
 // signIns is the organizations, projects, keys (each as keyDoc writes it)
 // and users of the data in fixture form.
-func (s *State) signIns(keyDoc func(*APIKey) doc) *Fixtures {
-	f := &Fixtures{}
+func (s *State) signIns(keyDoc func(*APIKey) doc) *fixture.Fixtures {
+	f := &fixture.Fixtures{}
 	for _, id := range s.orgOrder {
 		f.Orgs = append(f.Orgs, s.orgs[id].raw())
 	}

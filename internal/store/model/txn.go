@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // A write records its own changes: the few primitives that change the
@@ -298,10 +299,10 @@ func (s *State) countKeyUse(k *APIKey) { s.ch.note("apiKeys", k.ID, k) }
 // PutSchedule records that the schedule of an alert (by its id) is new or
 // changed: the engine's own records, written as sched.Encoded() is when
 // committed.
-func (s *State) PutSchedule(id string, sched Encoder) { s.ch.put(SchedulesKind, id, sched) }
+func (s *State) PutSchedule(id string, sched Encoder) { s.ch.put(fixture.SchedulesKind, id, sched) }
 
 // RemoveSchedule records that an alert's schedule ended.
-func (s *State) RemoveSchedule(id string) { s.ch.put(SchedulesKind, id, nil) }
+func (s *State) RemoveSchedule(id string) { s.ch.put(fixture.SchedulesKind, id, nil) }
 
 // Encoder is a record that changes in place, read when it is committed.
 type Encoder interface {
@@ -313,8 +314,8 @@ type Encoder interface {
 // engine's: Engine.records).
 func (s *State) AllRecords() (recs []Change) {
 	f := s.Fixtures()
-	lists := f.lists()
-	for _, kind := range fixtureKeys {
+	lists := f.Lists()
+	for _, kind := range fixture.Keys {
 		switch kind {
 		case "alerts", "globalAlerts":
 			alerts := f.Alerts

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/store/demo"
 )
 
 // A write's changes are each record once, where it first changed, as the
@@ -51,7 +52,7 @@ func TestChangesKeepFirstOrderAndLastState(t *testing.T) {
 // A key's change is seen by sign-in; a use of its access list is not (each
 // request of a listed key makes one).
 func TestKeyUseLeavesSignInsAlone(t *testing.T) {
-	st := NewState(DemoFixtures(start), start)
+	st := NewState(demo.Fixtures(start), start)
 	k := st.apiKeys[st.keyOrder[0]]
 	m := map[string]any{"ipAddress": "192.0.2.7"}
 	canon, _ := rules.AccessListEntry(m)

@@ -8,7 +8,8 @@ import (
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/server"
 	"github.com/omctl/omctl/internal/store"
-	"github.com/omctl/omctl/internal/store/model"
+	"github.com/omctl/omctl/internal/store/demo"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
 // DemoOwner is the demo data's GLOBAL_OWNER key.
@@ -23,7 +24,7 @@ var Clock = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 // Serve starts an in-process server on f with its clock at Clock and
 // returns its URL and a client signed in with the key given.
-func Serve(t testing.TB, f *model.Fixtures, public, private string) (string, *client.Client) {
+func Serve(t testing.TB, f *fixture.Fixtures, public, private string) (string, *client.Client) {
 	t.Helper()
 	s, err := server.New(server.Options{Fixtures: f, Clock: store.VirtualClock(Clock)})
 	if err != nil {
@@ -42,7 +43,7 @@ func Serve(t testing.TB, f *model.Fixtures, public, private string) (string, *cl
 // names.
 func DemoHosts() []string {
 	var hosts []string
-	for _, s := range model.DemoFixtures(Clock).ConfigServerSnapshots {
+	for _, s := range demo.Fixtures(Clock).ConfigServerSnapshots {
 		parts, _ := s["parts"].([]any)
 		if len(parts) > 0 {
 			if p, ok := parts[0].(map[string]any); ok {

@@ -1,4 +1,4 @@
-package model
+package demo
 
 import (
 	"fmt"
@@ -9,78 +9,24 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
+	"github.com/omctl/omctl/internal/store/fixture"
 )
 
-// Credential is an API key or user a server was started with, for the
-// banner on standard error.
-type Credential struct {
-	PublicKey, PrivateKey, Roles string
-	ProjectID, OrgID             string
-}
+// ProjectID is the first demo project, so examples can name it.
+const ProjectID = "5e2b0c2e8f9d4b0012340001"
 
-// DefaultFixtures is one organization, one project and one GLOBAL_OWNER
-// key with fresh random credentials.
-func DefaultFixtures() *Fixtures {
-	org, project := NewObjectID(), NewObjectID()
-	return &Fixtures{
-		Orgs:     []doc{{"id": org, "name": "Default Organization"}},
-		Projects: []doc{{"id": project, "name": "Default Project", "orgId": org}},
-		APIKeys: []doc{{"id": NewObjectID(), "desc": "omctl server owner", "publicKey": newPublicKey(), "privateKey": newUUID(),
-			"roles": []any{map[string]any{"roleName": "GLOBAL_OWNER"}}}},
-	}
-}
+// OrgID is the first demo organization.
+const OrgID = "5e1a0c2e8f9d4b0012340001"
 
-// Credentials lists the keys and users of fixtures with their roles, and a
-// project and organization each can reach, for the start-up banner.
-func (f *Fixtures) Credentials() []Credential {
-	var out []Credential
-	firstProject, firstOrg := "", ""
-	if len(f.Projects) > 0 {
-		firstProject, _ = f.Projects[0]["id"].(string)
-		firstOrg, _ = f.Projects[0]["orgId"].(string)
-	}
-	add := func(pub, priv string, roles any) {
-		c := Credential{PublicKey: pub, PrivateKey: priv, ProjectID: firstProject, OrgID: firstOrg}
-		list, _ := roles.([]any)
-		for i, r := range list {
-			m, _ := r.(map[string]any)
-			if i > 0 {
-				c.Roles += ","
-			}
-			c.Roles += fmt.Sprint(m["roleName"])
-			if g, ok := m["groupId"].(string); ok && i == 0 {
-				c.ProjectID = g
-			}
-			if o, ok := m["orgId"].(string); ok && i == 0 {
-				c.OrgID = o
-			}
-		}
-		out = append(out, c)
-	}
-	for _, k := range f.APIKeys {
-		add(fmt.Sprint(k["publicKey"]), fmt.Sprint(k["privateKey"]), k["roles"])
-	}
-	for _, u := range f.Users {
-		add(fmt.Sprint(u["username"]), fmt.Sprint(u["apiKey"]), u["roles"])
-	}
-	return out
-}
-
-// DemoProjectID is the first demo project, so examples can name it.
-const DemoProjectID = "5e2b0c2e8f9d4b0012340001"
-
-// DemoOrgID is the first demo organization.
-const DemoOrgID = "5e1a0c2e8f9d4b0012340001"
-
-// DemoFixtures builds the demo data set around now: several organizations
+// Fixtures builds the demo data set around now: several organizations
 // and projects, a few hundred alerts of every event type and status,
 // configurations with every notification kind, backup configurations,
 // snapshots in every state, stores and keys of several roles. Ids and keys
 // are the same on every start; times follow now.
-func DemoFixtures(now time.Time) *Fixtures {
-	d := &demo{rng: rand.New(rand.NewPCG(42, 1)), now: now.UTC().Truncate(time.Second), f: &Fixtures{},
-		orgs:     []string{DemoOrgID, "5e1a0c2e8f9d4b0012340002"},
-		projects: []string{DemoProjectID, "5e2b0c2e8f9d4b0012340002", "5e2b0c2e8f9d4b0012340003"}}
+func Fixtures(now time.Time) *fixture.Fixtures {
+	d := &demo{rng: rand.New(rand.NewPCG(42, 1)), now: now.UTC().Truncate(time.Second), f: &fixture.Fixtures{},
+		orgs:     []string{OrgID, "5e1a0c2e8f9d4b0012340002"},
+		projects: []string{ProjectID, "5e2b0c2e8f9d4b0012340002", "5e2b0c2e8f9d4b0012340003"}}
 	// In this order: each draws ids and random numbers from the same
 	// sequences, so that every start makes the same data.
 	d.signIns()
@@ -98,7 +44,7 @@ type demo struct {
 	rng            *rand.Rand
 	now            time.Time
 	seq            int
-	f              *Fixtures
+	f              *fixture.Fixtures
 	orgs, projects []string
 	configOf       map[string]map[string]string // by project and event type
 }

@@ -1,4 +1,4 @@
-package model
+package api
 
 import (
 	"crypto/rand"
@@ -16,7 +16,7 @@ var idSeq atomic.Uint32
 
 // NewObjectID makes a 24-hex-digit identifier, unique within the process.
 // Identifiers are names, not secrets (keys' secrets come from crypto/rand,
-// see newUUID), and the journal makes one per request, so the random part
+// see NewUUID), and the journal makes one per request, so the random part
 // comes from the runtime's generator, without a system call.
 func NewObjectID() string {
 	var b [12]byte
@@ -27,7 +27,8 @@ func NewObjectID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func newPublicKey() string {
+// NewPublicKey makes an API key's public key: eight lower-case letters.
+func NewPublicKey() string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	var b [8]byte
 	rand.Read(b[:])
@@ -37,7 +38,9 @@ func newPublicKey() string {
 	return string(b[:])
 }
 
-func newUUID() string {
+// NewUUID makes a random (version 4) UUID from crypto/rand: an API
+// key's private key.
+func NewUUID() string {
 	var b [16]byte
 	rand.Read(b[:])
 	b[6] = b[6]&0x0f | 0x40

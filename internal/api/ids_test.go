@@ -1,16 +1,14 @@
-package model
+package api
 
 import (
 	"testing"
-
-	"github.com/omctl/omctl/internal/api"
 )
 
 func TestNewObjectIDsAreObjectIDsAndNeverRepeat(t *testing.T) {
 	seen := map[string]bool{}
 	for range 200_000 {
 		id := NewObjectID()
-		if !api.IsObjectID(id) || seen[id] {
+		if !IsObjectID(id) || seen[id] {
 			t.Fatalf("id %q (seen before: %v)", id, seen[id])
 		}
 		seen[id] = true
