@@ -1,9 +1,6 @@
 package model
 
 import (
-	"maps"
-
-	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
 
@@ -43,99 +40,12 @@ func (s *State) HasCluster(project, cluster string) bool {
 	return s.Cluster(project, cluster) != nil
 }
 
-// loadClusters indexes the clusters the fixtures list, then derives those
-// that only backup configurations (in file order) and then snapshots name;
-// members a cluster lacks are filled from its snapshots (docs/server.md,
-// Clusters).
+// loadClusters indexes the clusters of the fixtures: those they list and
+// those only backup configurations and snapshots name, as
+// fixture.ClusterDocs derives them.
 func (s *State) loadClusters(f *fixture.Fixtures) {
-	snapsOf := map[string][]doc{}
-	for _, d := range f.Snapshots {
-		k := joinKey(str(d["groupId"]), str(d["clusterId"]))
-		snapsOf[k] = append(snapsOf[k], d)
-	}
-	add := func(d doc) {
+	for _, d := range f.ClusterDocs() {
 		c := newCluster(d)
-		if s.Cluster(c.GroupID, c.ID) != nil {
-			return
-		}
-		if missing := fillCluster(d, snapsOf[c.key()]); missing != nil {
-			c = newCluster(missing)
-		}
 		putIn(s.clusters, c.GroupID, c)
 	}
-	for _, d := range f.Clusters {
-		add(d)
-	}
-	for _, set := range [][]doc{f.BackupConfigs, f.Snapshots} {
-		for _, d := range set {
-			add(doc{"id": d["clusterId"], "groupId": d["groupId"]})
-		}
-	}
-}
-
-// fillCluster is d with the members it lacks derived from the cluster's
-// snapshots (in file order) and its lastHeartbeat in UTC, nil when nothing
-// changes.
-func fillCluster(d doc, snaps []doc) doc {
-	out := doc{}
-	if hb, ok := d["lastHeartbeat"].(string); ok {
-		// Times are answered in UTC with a Z, whatever offset they came with.
-		if t, err := rules.ParseTimestamp(hb); err == nil && rules.FormatTime(t) != hb {
-			out["lastHeartbeat"] = rules.FormatTime(t)
-		}
-	}
-	if d["clusterName"] == nil {
-		for _, snap := range snaps {
-			if name := str(snap["clusterName"]); name != "" {
-				out["clusterName"] = name
-				break
-			}
-		}
-	}
-	typeName := str(d["typeName"])
-	if typeName == "" {
-		typeName = "REPLICA_SET"
-		for _, snap := range snaps {
-			parts, _ := snap["parts"].([]any)
-			if len(parts) > 1 || hasConfigServerPart(parts) {
-				typeName = "SHARDED_REPLICA_SET"
-				break
-			}
-		}
-		out["typeName"] = typeName
-	}
-	if typeName == "REPLICA_SET" && d["replicaSetName"] == nil {
-		for _, snap := range snaps {
-			parts, _ := snap["parts"].([]any)
-			if len(parts) != 1 {
-				continue
-			}
-			part, _ := parts[0].(map[string]any)
-			if rs := str(part["replicaSetName"]); rs != "" {
-				out["replicaSetName"] = rs
-				break
-			}
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	filled := maps.Clone(d)
-	maps.Copy(filled, out)
-	return filled
-}
-
-func hasConfigServerPart(parts []any) bool {
-	for _, p := range parts {
-		m, _ := p.(map[string]any)
-		if str(m["typeName"]) == "CONFIG_SERVER_REPLICA_SET" {
-			return true
-		}
-	}
-	return false
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
 }

@@ -64,3 +64,9 @@ func TestClustersAreListedThenDerivedAndSurviveRestart(t *testing.T) {
 		t.Errorf("after restart %s, want %s", got, want)
 	}
 }
+
+// str is a member's string, "" for none.
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}

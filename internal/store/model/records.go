@@ -5,7 +5,7 @@ import (
 )
 
 // The records of the store, one type per resource of docs/api.md (alerts
-// are AlertDocs, API keys APIKeys). A record holds the members it was
+// are alert.Docs, API keys APIKeys). A record holds the members it was
 // written with, those the API does not name included (a fixture may carry
 // them, and GET returns them), and typed fields for what the server
 // reasons about, read once when the record is made (the rules of
@@ -15,9 +15,9 @@ import (
 //
 // Each resource has a file of its own (orgs.go, apikeys.go, alerts.go,
 // alertconfigs.go, backupconfigs.go, snapshots.go, s3stores.go,
-// backupjobs.go): its record, the lookups handlers read it by, the named
-// operations the write endpoints call once their request has been checked,
-// and the checks of its fixtures. The maps behind the lookups stay the
+// backupjobs.go): its record, the lookups handlers read it by, and the
+// named operations; those a request calls check its body (requests.go).
+// The checks of fixtures are package fixture's. The maps behind the lookups stay the
 // store's own: a handler finds a resource by a lookup and changes it only
 // through an operation, whose primitives record the change (txn.go): the
 // state file, the readers' replica and the alert engine (Engine.process)
