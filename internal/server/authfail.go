@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // authFailureWindow is how long a failed digest answer counts against
@@ -71,10 +72,10 @@ func (a *authFailures) failed(name string) {
 // refuseGuessing answers 429 RATE_LIMITED to a request naming a key or
 // user whose answers failed too often.
 func (a *authFailures) refuseGuessing(w http.ResponseWriter, name string, after int) {
-	e := newError(http.StatusTooManyRequests, "RATE_LIMITED",
+	e := httpx.New(http.StatusTooManyRequests, "RATE_LIMITED",
 		fmt.Sprintf("Too many failed authentications for %s: %d in a minute; retry after %d s.", name, a.n, after), name, a.n)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Retry-After", strconv.Itoa(after))
-	w.WriteHeader(e.status)
-	w.Write(rules.EncodeJSON(e.body()))
+	w.WriteHeader(e.Status())
+	w.Write(rules.EncodeJSON(e.Body()))
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
@@ -77,14 +78,14 @@ func authorize(p *model.Principal, need access, project, org string) error {
 		}
 	}
 	if project != "" && !member && !hasGlobal {
-		return newError(http.StatusUnauthorized, "NOT_IN_GROUP",
+		return httpx.New(http.StatusUnauthorized, "NOT_IN_GROUP",
 			fmt.Sprintf("Current user is not a member of the group %s.", project), project)
 	}
 	return unauthorized()
 }
 
 func unauthorized() error {
-	return newError(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
+	return httpx.New(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
 }
 
 // checkAccessList refuses a key used from outside its access list and
@@ -99,7 +100,7 @@ func (s *Server) checkAccessList(c *reqCtx) error {
 	}
 	addr, err := netip.ParseAddr(host)
 	if err != nil {
-		return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
+		return httpx.New(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
 	}
 	addr = addr.Unmap()
 	if in, _ := s.store.SignIn(c.caller.Name); in.Unlisted {
@@ -115,7 +116,7 @@ func (s *Server) checkAccessList(c *reqCtx) error {
 		c.caller = p
 		k := p.Key
 		if !st.UseAccessList(k, addr, s.clock.Now()) {
-			return newError(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
+			return httpx.New(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
 				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
 		}
 		return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // DefaultMaxConnections is how many client connections the server keeps
@@ -93,17 +94,17 @@ func (c *countedConn) Close() error {
 func refuse(c net.Conn, limit int) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(refuseTimeout))
-	br := bufio.NewReaderSize(io.LimitReader(c, maxHeaderBytes), 4<<10)
+	br := bufio.NewReaderSize(io.LimitReader(c, httpx.MaxHeaderBytes), 4<<10)
 	if _, err := http.ReadRequest(br); err != nil {
 		return
 	}
-	e := newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE",
+	e := httpx.New(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE",
 		fmt.Sprintf("Service unavailable: the server has %d connections open, as many as it serves; retry after 1 s.", limit), limit)
-	body := rules.EncodeJSON(e.body())
+	body := rules.EncodeJSON(e.Body())
 	fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: %s\r\n\r\n%s",
 		strconv.Itoa(len(body)), body)
 	if cw, ok := c.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
-		io.Copy(io.Discard, io.LimitReader(c, maxDrain))
+		io.Copy(io.Discard, io.LimitReader(c, httpx.MaxDrain))
 	}
 }

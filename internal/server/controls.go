@@ -11,6 +11,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
@@ -54,7 +55,7 @@ func onlyQuery(c *reqCtx, names ...string) error {
 	for _, k := range rules.SortedKeys(c.r.URL.Query()) {
 		if !slices.Contains(names, k) && !slices.Contains([]string{"pageNum", "itemsPerPage", "pretty", "envelope"}, k) {
 			allowed := append(names, "pageNum", "itemsPerPage", "pretty", "envelope")
-			return errInvalidQuery(k, c.r.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
+			return httpx.InvalidQuery(k, c.r.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
 		}
 	}
 	return nil
@@ -97,11 +98,11 @@ func (s *Server) moveClock(c *reqCtx) error {
 	if v, ok := body["advance"].(string); ok {
 		d, perr := time.ParseDuration(v)
 		if perr != nil || d < 0 {
-			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %q is not a positive duration such as 15m or 2h.", v), "advance")
+			return httpx.BadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %q is not a positive duration such as 15m or 2h.", v), "advance")
 		}
 		t, err := s.clock.Target(d, time.Time{})
 		if err != nil {
-			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %s: %v.", v, err), "advance")
+			return httpx.BadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("advance %s: %v.", v, err), "advance")
 		}
 		target = t
 	}
@@ -112,7 +113,7 @@ func (s *Server) moveClock(c *reqCtx) error {
 			err = fmt.Errorf("%s is before %s, where advance moves the clock: the clock only moves forward", rules.FormatTime(at), rules.FormatTime(target))
 		}
 		if err != nil {
-			return errBadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
+			return httpx.BadRequest("INVALID_JSON_ATTRIBUTE", fmt.Sprintf("set: %v.", err), "set")
 		}
 		target = t
 	}
@@ -132,7 +133,7 @@ func (s *Server) moveClock(c *reqCtx) error {
 			s.clock.Set(reached)
 			return nil
 		}, &firstAttempts)
-		if a, _ := answerOf(err); err != nil && a.status == http.StatusInternalServerError {
+		if a, _ := httpx.Answer(err); err != nil && a.Status() == http.StatusInternalServerError {
 			return moveStopped(s.clock.Now(), target, err)
 		}
 		if err != nil {
@@ -159,9 +160,9 @@ func (s *Server) moveClock(c *reqCtx) error {
 // finishes it.
 func moveStopped(at, target time.Time, cause error) error {
 	reached, want := rules.FormatTime(at), rules.FormatTime(target)
-	a, _ := answerOf(cause)
-	return newError(a.status, a.code,
-		fmt.Sprintf(`The clock move stopped at %s, short of %s. %s Send {"set": %q} to finish it.`, reached, want, a.detail, want),
+	a, _ := httpx.Answer(cause)
+	return httpx.New(a.Status(), a.Code(),
+		fmt.Sprintf(`The clock move stopped at %s, short of %s. %s Send {"set": %q} to finish it.`, reached, want, a.Detail(), want),
 		reached, want)
 }
 

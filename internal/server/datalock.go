@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
@@ -90,12 +91,12 @@ func (s *Server) storeFailed(err error) error {
 	s.logf("%v", err)
 	var cerr *store.CommitError
 	if errors.As(err, &cerr) {
-		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
+		return httpx.New(http.StatusInternalServerError, "UNEXPECTED_ERROR", "The change could not be saved to the state file.")
 	}
 	var uerr *store.UnreadableError
 	if errors.As(err, &uerr) {
-		return newError(http.StatusInternalServerError, "UNEXPECTED_ERROR",
+		return httpx.New(http.StatusInternalServerError, "UNEXPECTED_ERROR",
 			"A change could not be saved, and the state file cannot be read back to undo it: changes are refused until it can be (reads are served what it holds).")
 	}
-	return errUnexpected()
+	return httpx.Unexpected()
 }

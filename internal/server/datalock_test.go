@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/statelog"
 )
 
@@ -45,7 +46,7 @@ func TestAChangeDecodesItsBodyBeforeTheDataLock(t *testing.T) {
 		t.Errorf("a body the handler does not read failed it: %v", err)
 	}
 	err = run(`{"s3MaxConnections": `, func(c *reqCtx) error { _, err := c.readObject(); return err })
-	if a, _ := answerOf(err); err == nil || a.code != "INVALID_JSON" {
+	if a, _ := httpx.Answer(err); err == nil || a.Code() != "INVALID_JSON" {
 		t.Errorf("a handler reading a broken body got %v, want INVALID_JSON", err)
 	}
 	runAs(http.MethodDelete, `{"s3MaxConnections": 7}`, func(c *reqCtx) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // fault is one fault to inject: as the controls show it, and as it is
@@ -262,7 +263,7 @@ func (s *Server) injectFault(c *reqCtx) bool {
 		if f.RetryAfter != nil {
 			c.header.Set("Retry-After", strconv.FormatInt(*f.RetryAfter, 10))
 		}
-		c.fail(newError(f.Status, f.ErrorCode,
+		c.fail(httpx.New(f.Status, f.ErrorCode,
 			fmt.Sprintf("The server is answering %d %s: fault %s matches %s %s.", f.Status, f.ErrorCode, f.ID, c.r.Method, c.r.URL.Path),
 			f.ID))
 		return true
@@ -319,7 +320,7 @@ func (s *Server) removeFault(c *reqCtx) error {
 		return err
 	}
 	if !s.faults.remove(c.r.PathValue("fault_id")) {
-		return errResourceNotFound(c.r.URL.Path)
+		return httpx.ResourceNotFound(c.r.URL.Path)
 	}
 	c.writeRaw(http.StatusOK, []byte(`{}`))
 	return nil

@@ -13,6 +13,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // addFault posts a fault as the owner and returns its id.
@@ -336,8 +337,8 @@ func FuzzFaultBody(f *testing.F) {
 					t.Fatalf("accepted out of bounds: %+v", flt)
 				}
 				flt.pattern.match(path)
-			} else if a, _ := answerOf(err); a.status != 400 {
-				t.Fatalf("%s: %d", body, a.status)
+			} else if a, _ := httpx.Answer(err); a.Status() != 400 {
+				t.Fatalf("%s: %d", body, a.Status())
 			}
 		}
 		g, bad := parseGlob(path)

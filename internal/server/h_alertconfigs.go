@@ -5,6 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -65,11 +66,11 @@ func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, er
 	}
 	id := c.r.PathValue("config_id")
 	if !api.IsObjectID(id) {
-		return nil, errNotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
+		return nil, httpx.NotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
 	}
 	cfg := c.st.AlertConfigs(project).Get(id)
 	if cfg == nil {
-		return nil, errNotFound("ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No alert configuration with ID %s exists in group %s.", id, project), id, project)
+		return nil, httpx.NotFound("ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No alert configuration with ID %s exists in group %s.", id, project), id, project)
 	}
 	return cfg, nil
 }
@@ -168,7 +169,7 @@ func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, e
 	id := c.r.PathValue("config_id")
 	cfg := c.st.GlobalAlertConfigs().Get(id)
 	if cfg == nil {
-		return nil, errNotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
+		return nil, httpx.NotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
 	}
 	return cfg, nil
 }

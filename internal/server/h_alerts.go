@@ -8,6 +8,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/alert"
 )
 
@@ -70,7 +71,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alert.Filter, error) {
 	q := c.r.URL.Query()
 	if st := q.Get("status"); st != "" {
 		if !slices.Contains(api.AlertStatusFilters, st) {
-			return f, errInvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
+			return f, httpx.InvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
 		}
 		f.Status = st
 	}
@@ -90,7 +91,7 @@ func (c *reqCtx) alertFilter(withDates bool) (alert.Filter, error) {
 		}
 		t, err := rules.ParseTimestamp(v)
 		if err != nil {
-			return f, errInvalidQuery(b.name, v, "want an ISO 8601 date or date-time")
+			return f, httpx.InvalidQuery(b.name, v, "want an ISO 8601 date or date-time")
 		}
 		if len(v) == len("2006-01-02") && b.name == "createdOnOrBefore" {
 			// A date alone means the whole of that day.
@@ -150,11 +151,11 @@ func (s *Server) findAlert(c *reqCtx, need access) (*alert.Rec, error) {
 	}
 	id := c.r.PathValue("alert_id")
 	if !api.IsObjectID(id) {
-		return nil, errNotFound("INVALID_ALERT_ID", fmt.Sprintf("An invalid alert ID %s was specified.", id), id)
+		return nil, httpx.NotFound("INVALID_ALERT_ID", fmt.Sprintf("An invalid alert ID %s was specified.", id), id)
 	}
 	r := c.st.Alert(id)
 	if r == nil || r.Project != project {
-		return nil, errNotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
+		return nil, httpx.NotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -56,7 +57,7 @@ func (s *Server) createAPIKey(c *reqCtx) error {
 func (c *reqCtx) orgOfKeys() (string, error) {
 	org := c.r.PathValue("org_id")
 	if !api.IsObjectID(org) || c.st.Org(org) == nil {
-		return "", errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
+		return "", httpx.NotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
 	}
 	if err := authorize(c.caller, manageAccessList, "", org); err != nil {
 		return "", err
@@ -72,7 +73,7 @@ func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, error) {
 	id := c.r.PathValue("key_id")
 	k := c.st.APIKey(id)
 	if k == nil || !k.Orgs[org] {
-		return "", nil, errNotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
+		return "", nil, httpx.NotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
 	}
 	return org, k, nil
 }
@@ -168,7 +169,7 @@ func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *mod
 	}
 	e := k.AccessEntry(canon)
 	if e == nil {
-		return "", nil, "", nil, errNotFound("ACCESS_LIST_ENTRY_NOT_FOUND",
+		return "", nil, "", nil, httpx.NotFound("ACCESS_LIST_ENTRY_NOT_FOUND",
 			fmt.Sprintf("No access list entry %s exists for API key %s.", entry, k.ID), entry, k.ID)
 	}
 	return org, k, canon, e, nil

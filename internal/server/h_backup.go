@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -15,7 +16,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, 
 	cluster := c.r.PathValue("cluster_id")
 	cfg := c.st.BackupConfig(project, cluster)
 	if cfg == nil {
-		return nil, errNotFound("BACKUP_CONFIG_NOT_FOUND",
+		return nil, httpx.NotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
 	}
 	return cfg, nil
@@ -99,7 +100,7 @@ func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *mode
 	}
 	cluster := c.r.PathValue("cluster_id")
 	if !api.IsObjectID(cluster) || !c.st.HasCluster(project, cluster) {
-		return "", "", nil, errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
+		return "", "", nil, httpx.NotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
 	}
 	return project, cluster, c.st.Snapshots(project, cluster), nil
 }
@@ -132,11 +133,11 @@ func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...str
 func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, error) {
 	id := c.r.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
-		return nil, errNotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
+		return nil, httpx.NotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
 	}
 	snap := o.Get(id)
 	if snap == nil {
-		return nil, errNotFound("SNAPSHOT_NOT_FOUND", fmt.Sprintf("No snapshot with ID %s exists for %s.", id, parent), id, parent)
+		return nil, httpx.NotFound("SNAPSHOT_NOT_FOUND", fmt.Sprintf("No snapshot with ID %s exists for %s.", id, parent), id, parent)
 	}
 	return snap, nil
 }
@@ -184,7 +185,7 @@ func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model
 	host := c.r.PathValue("host_id")
 	o := c.st.ConfigServerSnapshots(project, host)
 	if o == nil {
-		return "", "", nil, errNotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
+		return "", "", nil, httpx.NotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
 	}
 	return project, host, o, nil
 }
@@ -216,11 +217,11 @@ func (s *Server) getBackupJobConfig(c *reqCtx) error {
 	}
 	id := c.r.PathValue("project_id")
 	if !api.IsObjectID(id) {
-		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+		return httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
 	cfg := c.st.BackupJobConfig(id)
 	if cfg == nil {
-		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
+		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
 	}
 	c.ok(c.renderBackupJobConfig(cfg))
 	return nil
@@ -239,10 +240,10 @@ func (s *Server) putBackupJobConfig(c *reqCtx) error {
 	}
 	id := c.r.PathValue("project_id")
 	if !api.IsObjectID(id) {
-		return errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+		return httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
 	if c.st.Project(id) == nil {
-		return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
+		return httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
 	if err != nil {

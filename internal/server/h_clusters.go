@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -37,7 +38,7 @@ func (s *Server) getCluster(c *reqCtx) error {
 	id := c.r.PathValue("cluster_id")
 	cl := c.st.Cluster(project, id)
 	if !api.IsObjectID(id) || cl == nil {
-		return errNotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", id, project), id, project)
+		return httpx.NotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", id, project), id, project)
 	}
 	c.ok(c.renderCluster(cl))
 	return nil

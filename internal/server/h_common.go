@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // project checks the {project_id} of the path and the caller's right to
@@ -14,10 +15,10 @@ import (
 func (c *reqCtx) project(need access) (string, error) {
 	id := c.r.PathValue("project_id")
 	if !api.IsObjectID(id) {
-		return "", errNotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+		return "", httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
 	if c.st.Project(id) == nil {
-		return "", errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
+		return "", httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
 	if err := authorize(c.caller, need, id, ""); err != nil {
 		return "", err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 )
@@ -26,7 +27,7 @@ func (s *Server) reportEvents(c *reqCtx) error {
 	}
 	for _, cond := range conds {
 		if c.st.Project(cond.Project) == nil {
-			return errNotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.Index, cond.Project), cond.Index, cond.Project)
+			return httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.Index, cond.Project), cond.Index, cond.Project)
 		}
 	}
 	c.lastBase()
@@ -66,7 +67,7 @@ func (s *Server) listNotifications(c *reqCtx) error {
 		switch k {
 		case "alertId", "groupId", "typeName", "event", "payloads", "pageNum", "itemsPerPage", "pretty", "envelope":
 		default:
-			return errInvalidQuery(k, q.Get(k), "the filters are alertId, groupId, typeName and event (and payloads=true adds what webhooks sent)")
+			return httpx.InvalidQuery(k, q.Get(k), "the filters are alertId, groupId, typeName and event (and payloads=true adds what webhooks sent)")
 		}
 	}
 	p, err := c.page()
@@ -116,7 +117,7 @@ func parseConditions(v any) ([]engine.Condition, error) {
 	items, isList := v.([]any)
 	if !isList {
 		if _, isObj := v.(map[string]any); !isObj {
-			return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a condition object or an array of them.")
+			return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a condition object or an array of them.")
 		}
 		items = []any{v}
 	}
@@ -128,7 +129,7 @@ func parseConditions(v any) ([]engine.Condition, error) {
 		}
 		m, ok := it.(map[string]any)
 		if !ok {
-			return nil, errBadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: item %d must be an object.", i), i)
+			return nil, httpx.BadRequest("INVALID_JSON", fmt.Sprintf("Received JSON is malformed: item %d must be an object.", i), i)
 		}
 		c, err := parseCondition(m, prefix)
 		if err != nil {
@@ -145,7 +146,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 	_, isEvent := m["eventTypeName"]
 	_, isSample := m["metricName"]
 	if isEvent && isSample {
-		return c, errBadRequest("INVALID_ATTRIBUTE",
+		return c, httpx.BadRequest("INVALID_ATTRIBUTE",
 			fmt.Sprintf("Invalid attribute %smetricName specified: an item is an event (eventTypeName) or a metric sample (metricName), not both.", prefix), prefix+"metricName")
 	}
 	sch := rules.Schema{"groupId": rules.Str().Req(), "target": rules.Object(nil)}
@@ -158,7 +159,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 		sch["resolved"] = rules.Bool()
 	}
 	if _, has := m["resolved"]; has && isSample {
-		return c, errBadRequest("INVALID_ATTRIBUTE",
+		return c, httpx.BadRequest("INVALID_ATTRIBUTE",
 			fmt.Sprintf("Invalid attribute %sresolved specified: a metric sample clears its condition by its value.", prefix), prefix+"resolved")
 	}
 	// The number is compared as sent: keep it before the schema normalizes it.
@@ -168,19 +169,19 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 	}
 	c.Project, _ = m["groupId"].(string)
 	if !api.IsObjectID(c.Project) {
-		return c, errBadRequest("INVALID_JSON_ATTRIBUTE",
+		return c, httpx.BadRequest("INVALID_JSON_ATTRIBUTE",
 			fmt.Sprintf("%sgroupId %s is not a project id (24 hexadecimal digits).", prefix, c.Project), prefix+"groupId")
 	}
 	if t, ok := m["target"].(map[string]any); ok {
 		for _, k := range rules.SortedKeys(t) {
 			f := c.Target.Field(k)
 			if f == nil {
-				return c, errBadRequest("INVALID_ATTRIBUTE",
+				return c, httpx.BadRequest("INVALID_ATTRIBUTE",
 					fmt.Sprintf("Invalid attribute %starget.%s specified; a target has %s.", prefix, k, strings.Join(alert.TargetFields, ", ")), prefix+"target."+k)
 			}
 			s, isStr := t[k].(string)
 			if !isStr {
-				return c, errBadRequest("INVALID_JSON_ATTRIBUTE",
+				return c, httpx.BadRequest("INVALID_JSON_ATTRIBUTE",
 					fmt.Sprintf("Received JSON for the %starget.%s attribute does not match expected format: want a string.", prefix, k), prefix+"target."+k)
 			}
 			*f = s
@@ -195,7 +196,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 	}
 	c.Event, _ = m["eventTypeName"].(string)
 	if !api.OneOf(c.Event, api.NamedEventTypes) {
-		return c, errBadRequest("INVALID_ENUM_VALUE",
+		return c, httpx.BadRequest("INVALID_ENUM_VALUE",
 			fmt.Sprintf("An invalid enumeration value %s was specified for %seventTypeName; allowed values are %s.", c.Event, prefix, strings.Join(api.NamedEventTypes, ", ")),
 			c.Event, prefix+"eventTypeName")
 	}
@@ -214,7 +215,7 @@ func (s *Server) dumpFixtures(c *reqCtx) error {
 	var buf bytes.Buffer
 	if err := s.Fixtures().Encode(&buf); err != nil {
 		s.logf("encoding the fixtures: %v", err)
-		return errBadRequest("UNEXPECTED_ERROR", "The data could not be written as fixtures.")
+		return httpx.BadRequest("UNEXPECTED_ERROR", "The data could not be written as fixtures.")
 	}
 	c.header.Set("Content-Type", "application/json")
 	c.status, c.out = http.StatusOK, buf.Bytes()

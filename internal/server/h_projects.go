@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) getProjectByName(c *reqCtx) error {
 	name := c.r.PathValue("name")
 	p := c.st.ProjectByName(name)
 	if p == nil {
-		return errNotFound("GROUP_NAME_NOT_FOUND", fmt.Sprintf("No group with name %q exists.", name), name)
+		return httpx.NotFound("GROUP_NAME_NOT_FOUND", fmt.Sprintf("No group with name %q exists.", name), name)
 	}
 	if err := authorize(c.caller, readMonitoring, p.ID, ""); err != nil {
 		return err
@@ -88,7 +89,7 @@ func (s *Server) getProjectByName(c *reqCtx) error {
 func (c *reqCtx) org() (string, error) {
 	id := c.r.PathValue("org_id")
 	if !api.IsObjectID(id) || c.st.Org(id) == nil {
-		return "", errNotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", id), id)
+		return "", httpx.NotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", id), id)
 	}
 	if !inOrg(c.caller, id, c.st) {
 		return "", unauthorized()

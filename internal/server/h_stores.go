@@ -5,6 +5,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) getOplogStore(c *reqCtx) error {
 	id := c.r.PathValue("store_id")
 	rec := c.st.OplogStores().Get(id)
 	if rec == nil {
-		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
+		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
 	c.okRaw(c.oplogStoreJSON(rec))
 	return nil
@@ -111,7 +112,7 @@ func (s *Server) getSnapshotStore(c *reqCtx) error {
 	id := c.r.PathValue("store_id")
 	rec := c.st.SnapshotStores().Get(id)
 	if rec == nil {
-		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
+		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
 	c.okRaw(c.snapshotStoreJSON(rec))
 	return nil
@@ -123,7 +124,7 @@ func (s *Server) putSnapshotStore(c *reqCtx) error {
 	}
 	id := c.r.PathValue("store_id")
 	if c.st.SnapshotStores().Get(id) == nil {
-		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
+		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
 	if err != nil {
@@ -145,7 +146,7 @@ func (s *Server) putOplogStore(c *reqCtx) error {
 	}
 	id := c.r.PathValue("store_id")
 	if c.st.OplogStores().Get(id) == nil {
-		return errNotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
+		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
 	body, err := c.readObject()
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // defaultJournalSize is how many requests the journal keeps unless told
@@ -312,7 +313,7 @@ func (b *capturedBody) Read(p []byte) (int, error) {
 	keep := min(n, max(maxBodyBytes-len(b.buf), 0))
 	b.over = b.over || keep < n
 	if keep > 0 {
-		b.buf = append(growBody(b.buf, keep, b.claimed), p[:keep]...)
+		b.buf = append(httpx.GrowBody(b.buf, keep, b.claimed), p[:keep]...)
 	}
 	if err == io.EOF {
 		b.eof = true
@@ -322,10 +323,6 @@ func (b *capturedBody) Read(p []byte) (int, error) {
 
 func (b *capturedBody) complete() bool { return b.eof && !b.over }
 
-// maxDrain is as much of a body nobody read as the journal reads before
-// the answer: what net/http itself reads and discards at that point.
-const maxDrain = 256 << 10
-
 // drain reads, for the journal, a body the server answers without reading
 // (a 401 challenge, a 429): net/http would read and discard it at this
 // point anyway. A client waiting for 100 Continue is not made to send it.
@@ -333,10 +330,10 @@ func (b *capturedBody) drain(r *http.Request) {
 	if b == nil || b.eof || b.over || r.Header.Get("Expect") != "" {
 		return
 	}
-	if r.ContentLength > maxDrain {
+	if r.ContentLength > httpx.MaxDrain {
 		return
 	}
-	io.Copy(io.Discard, io.LimitReader(b, maxDrain+1))
+	io.Copy(io.Discard, io.LimitReader(b, httpx.MaxDrain+1))
 }
 
 // journalQuery is the filter of GET /_omctl/requests.
@@ -350,7 +347,7 @@ func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, error) {
 	if v := q.Get("status"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 599 {
-			return nil, errInvalidQuery("status", v, "status must be an HTTP status such as 200 or 503")
+			return nil, httpx.InvalidQuery("status", v, "status must be an HTTP status such as 200 or 503")
 		}
 		status = n
 	}

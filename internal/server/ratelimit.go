@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/omctl/omctl/internal/server/httpx"
 	"golang.org/x/time/rate"
 )
 
@@ -62,7 +63,7 @@ func (s *Server) admit(c *reqCtx) bool {
 		return true
 	}
 	c.header.Set("Retry-After", strconv.Itoa(after))
-	c.fail(newError(http.StatusTooManyRequests, "RATE_LIMITED",
+	c.fail(httpx.New(http.StatusTooManyRequests, "RATE_LIMITED",
 		fmt.Sprintf("Too many requests: %s may send %d a second; retry after %d s.", c.caller.Name, s.limiter.n, after),
 		c.caller.Name, s.limiter.n))
 	return false

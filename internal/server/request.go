@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -21,16 +22,16 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 	if c.r.Body == nil || c.r.Body == http.NoBody {
 		return
 	}
-	data, err := readBodyBytes(http.MaxBytesReader(w, c.r.Body, maxBodyBytes), c.r.ContentLength)
+	data, err := httpx.ReadBody(http.MaxBytesReader(w, c.r.Body, maxBodyBytes), c.r.ContentLength)
 	c.body = data
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			c.bodyErr = newError(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
+			c.bodyErr = httpx.New(http.StatusRequestEntityTooLarge, "REQUEST_TOO_LARGE",
 				fmt.Sprintf("The request body is larger than the %d bytes the server accepts.", tooBig.Limit), tooBig.Limit)
 			return
 		}
-		c.bodyErr = errBadRequest("INVALID_JSON", "The request body could not be read.")
+		c.bodyErr = httpx.BadRequest("INVALID_JSON", "The request body could not be read.")
 	}
 }
 
@@ -38,45 +39,6 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 type decodedBody struct {
 	v   any
 	err error
-}
-
-// bodyRoom is the capacity for a buffer that holds n bytes of a body and
-// needs more: what the body's Content-Length (claimed; -1 when unknown)
-// says, and a byte to see its end, so that it is read without copies of
-// copies; but at most eight times what has come (16 KiB at first), so
-// that a client is held memory for what it sends, not for what it says.
-func bodyRoom(n int, claimed int64) int {
-	room := max(8*n, 16<<10)
-	if claimed > int64(n) {
-		room = int(min(int64(room), claimed+1))
-	}
-	return room
-}
-
-// growBody is b with room for more bytes, made as bodyRoom says.
-func growBody(b []byte, more int, claimed int64) []byte {
-	if cap(b)-len(b) >= more {
-		return b
-	}
-	grown := make([]byte, len(b), max(bodyRoom(len(b), claimed), len(b)+more))
-	copy(grown, b)
-	return grown
-}
-
-// readBodyBytes reads all of r, a body whose Content-Length is claimed.
-func readBodyBytes(r io.Reader, claimed int64) ([]byte, error) {
-	var b []byte
-	for {
-		b = growBody(b, 1, claimed)
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
 }
 
 // readBody decodes the request body as JSON, keeping numbers exact. A
@@ -97,7 +59,7 @@ func (c *reqCtx) decodeBody() (any, error) {
 	}
 	data := c.body
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body is empty.")
+		return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: the body is empty.")
 	}
 	if err := checkJSONContent(c.r.Header); err != nil {
 		return nil, err
@@ -106,10 +68,10 @@ func (c *reqCtx) decodeBody() (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: "+jsonProblem(err)+".")
+		return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: "+jsonProblem(err)+".")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: unexpected data after the JSON value.")
+		return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: unexpected data after the JSON value.")
 	}
 	return v, nil
 }
@@ -117,7 +79,7 @@ func (c *reqCtx) decodeBody() (any, error) {
 // checkJSONContent refuses a body that is not declared as plain JSON.
 func checkJSONContent(h http.Header) error {
 	if enc := h.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+		return httpx.New(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
 			fmt.Sprintf("Content-Encoding %s is not supported: send the JSON body uncompressed.", enc), enc)
 	}
 	ct := h.Get("Content-Type")
@@ -126,7 +88,7 @@ func checkJSONContent(h http.Header) error {
 		if ct == "" {
 			ct = "(none)"
 		}
-		return newError(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
+		return httpx.New(http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE",
 			fmt.Sprintf("Content-Type %s is not supported: the body must be sent as application/json.", ct), ct)
 	}
 	return nil
@@ -152,7 +114,7 @@ func (c *reqCtx) readObject() (doc, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, errBadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a JSON object.")
+		return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: the body must be a JSON object.")
 	}
 	return m, nil
 }
@@ -164,14 +126,14 @@ func (c *reqCtx) page() (model.Page, error) {
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return p, errInvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
+			return p, httpx.InvalidQuery("pageNum", v, "pageNum must be a whole number from 1")
 		}
 		p.Num = n
 	}
 	if v := q.Get("itemsPerPage"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxItemsPerPage {
-			return p, errInvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
+			return p, httpx.InvalidQuery("itemsPerPage", v, fmt.Sprintf("itemsPerPage must be a whole number from 1 to %d", maxItemsPerPage))
 		}
 		p.Size = n
 	}
@@ -189,7 +151,7 @@ func (c *reqCtx) boolQuery(name string, def bool) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return def, errInvalidQuery(name, v, name+" must be true or false")
+		return def, httpx.InvalidQuery(name, v, name+" must be true or false")
 	}
 	return b, nil
 }
@@ -205,7 +167,7 @@ func (c *reqCtx) strictBool(name string, def bool) (bool, error) {
 	case "false":
 		return false, nil
 	default:
-		return def, errInvalidQuery(name, v, name+" must be true or false")
+		return def, httpx.InvalidQuery(name, v, name+" must be true or false")
 	}
 }
 

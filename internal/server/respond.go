@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
@@ -104,7 +105,7 @@ func (c *reqCtx) flush(w http.ResponseWriter) {
 		return
 	}
 	if c.status == 0 {
-		c.fail(errUnexpected())
+		c.fail(httpx.Unexpected())
 	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
 	w.WriteHeader(c.status)
@@ -123,11 +124,11 @@ func (c *reqCtx) ok(doc map[string]any) {
 
 // fail writes an error answer.
 func (c *reqCtx) fail(err error) {
-	a, expected := answerOf(err)
+	a, expected := httpx.Answer(err)
 	if !expected {
 		c.s.logf("%s %s: %v", c.r.Method, c.r.URL.Path, err)
 	}
-	c.writeJSON(a.status, a.body())
+	c.writeJSON(a.Status(), a.Body())
 }
 
 // list writes a list envelope: items are the page's items, total the size

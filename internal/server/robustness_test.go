@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
@@ -53,7 +54,7 @@ func TestAPanickingHandlerReleasesTheLock(t *testing.T) {
 	e := newEnv(t)
 	c := &reqCtx{r: httptest.NewRequest("GET", "/", nil), s: e.s, header: http.Header{}}
 	err := e.s.locked(c, func(*reqCtx) error { panic("a bug") }, false)
-	if a, _ := answerOf(err); err == nil || a.status != 500 || a.code != "UNEXPECTED_ERROR" {
+	if a, _ := httpx.Answer(err); err == nil || a.Status() != 500 || a.Code() != "UNEXPECTED_ERROR" {
 		t.Fatalf("panic answered %v", err)
 	}
 	done := make(chan response, 1)

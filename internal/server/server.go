@@ -17,6 +17,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -492,7 +493,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
 			if sw.status == 0 {
 				c := &reqCtx{r: r, s: s, header: sw.Header()}
-				c.fail(errUnexpected())
+				c.fail(httpx.Unexpected())
 				c.flush(sw)
 			}
 		}
@@ -571,14 +572,14 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 		return
 	}
 	if rt == nil {
-		c.fail(errResourceNotFound(c.r.URL.Path))
+		c.fail(httpx.ResourceNotFound(c.r.URL.Path))
 		return
 	}
 	h, ok := rt.methods[c.r.Method]
 	if !ok {
 		allowed := rules.SortedKeys(rt.methods)
 		c.header.Set("Allow", strings.Join(allowed, ", "))
-		c.fail(newError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+		c.fail(httpx.New(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
 			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))
 		return
 	}
@@ -621,9 +622,8 @@ const (
 	readTimeout       = 30 * time.Second
 	// writeTimeout bounds a fault's delay too (api.MaxFaultDelay): beyond
 	// it no answer could be sent.
-	writeTimeout   = api.MaxFaultDelay
-	idleTimeout    = 2 * time.Minute
-	maxHeaderBytes = 64 << 10
+	writeTimeout = api.MaxFaultDelay
+	idleTimeout  = 2 * time.Minute
 )
 
 // NewHTTPServer serves h with the timeouts a server exposed to careless
@@ -635,7 +635,7 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		MaxHeaderBytes:    httpx.MaxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	if s, ok := h.(*Server); ok {

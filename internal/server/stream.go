@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -258,7 +259,7 @@ func (s *Server) streamEvents(c *reqCtx) error {
 	}
 	r := s.streams.join(c.r.Context())
 	if r == nil {
-		return newError(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Service unavailable: the server is stopping.")
+		return httpx.New(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Service unavailable: the server is stopping.")
 	}
 	defer s.streams.leave(r)
 	w := c.w

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/omctl/omctl/internal/server/httpx"
 )
 
 // The page of omctl server (GET /_omctl/ui/, docs/server.md): plain HTML,
@@ -40,7 +42,7 @@ func (s *Server) getUI(c *reqCtx) error {
 	data, err := fs.ReadFile(uiFiles, path.Join("ui", asset))
 	kind, known := uiTypes[path.Ext(asset)]
 	if err != nil || !known || strings.HasPrefix(asset, ".") {
-		return errResourceNotFound(c.r.URL.Path)
+		return httpx.ResourceNotFound(c.r.URL.Path)
 	}
 	h := c.header
 	h.Set("Content-Type", kind)
