@@ -101,7 +101,7 @@ func parseGlob(p string) (globPattern, string) {
 	if err := rules.FaultPath("path", p); err != nil {
 		return nil, err.Rule()
 	}
-	if isAPIPath(p) {
+	if api.IsAPIPath(p) {
 		p = strings.TrimPrefix(p, apiBase)
 		if p == "" {
 			p = "/"
@@ -240,7 +240,7 @@ func (fs *faultSet) encoded() [][]byte {
 // request changes nothing. The delay holds no lock; a reset closes the
 // connection without an answer.
 func (s *Server) injectFault(c *reqCtx) bool {
-	if !isAPIPath(c.r.URL.Path) {
+	if !api.IsAPIPath(c.r.URL.Path) {
 		return false
 	}
 	f := s.faults.take(c.r.Method, strings.TrimPrefix(c.r.URL.Path, apiBase))

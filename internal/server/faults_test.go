@@ -342,7 +342,7 @@ func FuzzFaultBody(f *testing.F) {
 			}
 		}
 		g, bad := parseGlob(path)
-		if bad == "" && !strings.Contains(path, "*") && !isAPIPath(path) && !g.match(path) {
+		if bad == "" && !strings.Contains(path, "*") && !api.IsAPIPath(path) && !g.match(path) {
 			t.Fatalf("%q does not match itself", path)
 		}
 		if bad == "" {
@@ -355,18 +355,7 @@ func FuzzFaultBody(f *testing.F) {
 // and not yet answered.
 func (e *env) waitUnanswered(path string, n int) {
 	e.t.Helper()
-	count := func() int {
-		j := e.s.journal
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		c := 0
-		for _, je := range j.entries {
-			if je != nil && !je.done && je.rec.Path == apiBase+path {
-				c++
-			}
-		}
-		return c
-	}
+	count := func() int { return e.s.journal.Unanswered(apiBase + path) }
 	for deadline := time.Now().Add(5 * time.Second); count() != n; time.Sleep(2 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			e.t.Fatalf("%d requests for %s are unanswered; want %d", count(), path, n)

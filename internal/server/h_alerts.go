@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/jsonlex"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/alert"
@@ -31,7 +32,7 @@ func alertJSON(r *alert.Rec, base string, now time.Time) []byte {
 // alerts (of the global alerts for "") share: all but the alert's id,
 // escaped for JSON and opened with its quote, ready for appendAlert.
 func appendAlertLinkPrefix(dst []byte, base, project string) []byte {
-	dst = appendJSONString(dst, base)
+	dst = jsonlex.AppendString(dst, base)
 	dst = dst[:len(dst)-1] // the link goes on
 	if project == "" {
 		return append(dst, "/globalAlerts/"...)

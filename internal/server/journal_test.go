@@ -1,18 +1,16 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
@@ -129,7 +127,7 @@ func TestJournalRedactsSecretsAnywhereInTheBody(t *testing.T) {
 		t.Fatalf("want 2 entries: %v", got)
 	}
 	b := got[0]["body"].(map[string]any)
-	if b["cloudSecretKey"] != redacted || b["nested"].(map[string]any)["list"].([]any)[1].(map[string]any)["keep"] != "visible" {
+	if b["cloudSecretKey"] != journal.Redacted || b["nested"].(map[string]any)["list"].([]any)[1].(map[string]any)["keep"] != "visible" {
 		t.Errorf("body = %v", b)
 	}
 	if n := strings.Count(string(raw.raw), `"<redacted>"`); n != 14 {
@@ -182,7 +180,7 @@ func TestJournalKeepsTheBodyOfARequestAnsweredUnread(t *testing.T) {
 	if len(got) != 1 || got[0]["status"] != float64(401) || got[0]["caller"] != "" {
 		t.Fatalf("journal: %v", got)
 	}
-	if b, _ := got[0]["body"].(map[string]any); b["desc"] != "x" || b["privateKey"] != redacted {
+	if b, _ := got[0]["body"].(map[string]any); b["desc"] != "x" || b["privateKey"] != journal.Redacted {
 		t.Errorf("body = %v", got[0]["body"])
 	}
 }
@@ -324,112 +322,13 @@ func TestRedactBody(t *testing.T) {
 		// an escape that is half a surrogate pair, or é, is no secret's.
 		"{\"pr\u0130vateKey\": 1, \"pr\\u0130vateKey\": 2, \"pr\\ud800vateKey\": 3, \"pr\u00e9vateKey\": 4}": "{\"pr\u0130vateKey\":\"<redacted>\",\"pr\\u0130vateKey\":\"<redacted>\",\"pr\\ud800vateKey\":3,\"pr\u00e9vateKey\":4}",
 	} {
-		if got := string(redactBody([]byte(in))); got != want {
+		if got := string(journal.RedactBody([]byte(in))); got != want {
 			t.Errorf("redactBody(%s) = %s, want %s", in, got, want)
 		}
 	}
 	var v any
-	if err := json.Unmarshal(redactBody([]byte(`{"x": {"serviceKey": "s"}}`)), &v); err != nil {
+	if err := json.Unmarshal(journal.RedactBody([]byte(`{"x": {"serviceKey": "s"}}`)), &v); err != nil {
 		t.Error(err)
-	}
-}
-
-func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
-	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 64 << 10 })
-	entries := make([]any, 0, 1000)
-	for i := 0; i < 999; i++ {
-		entries = append(entries, map[string]any{"ipAddress": fmt.Sprintf("10.%d.%d.9", i/250, i%250), "comment": strings.Repeat("x", 40)})
-	}
-	e.do("owner", "POST", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", entries)
-	r, _ := e.journalOf("?method=POST")
-	if r.get("results", "0", "body") != nil || r.get("results", "0", "bodyBytes") == nil {
-		t.Errorf("a large body was kept: %.300s", r.raw)
-	}
-}
-
-// fillJournal records n finished POSTs carrying body straight into j, as
-// journaled does.
-func fillJournal(j *journal, n int, body []byte) {
-	for i := range n {
-		e := &journalEntry{rec: api.JournalEntry{
-			ID: api.NewObjectID(), Time: "2026-01-01T00:00:00Z", Method: journalMethod("POST"),
-			Path:       strings.Clone(fmt.Sprintf("%s/groups/%s/alertConfigs/%d", apiBase, projA, i)),
-			RemoteAddr: strings.Clone("127.0.0.1"), Caller: "owner",
-		}}
-		e.body = &capturedBody{buf: bytes.Clone(body), eof: true}
-		j.add(e)
-		e.status = 200
-		j.finish(e, nil)
-	}
-}
-
-// journalHeap fills a journal and returns it and the heap it holds.
-func journalHeap(limit int, budget int64, n int, body []byte) (*journal, int64) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	j := newJournal(limit, budget)
-	fillJournal(j, n, body)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(j)
-	return j, int64(after.HeapAlloc) - int64(before.HeapAlloc)
-}
-
-func largeBody(size int) []byte {
-	return []byte(`{"typeName": "EMAIL", "emailAddress": "` + strings.Repeat("x", size-50) + `"}`)
-}
-
-// The journal counts what its entries hold honestly: with large bodies
-// the heap stays near the budget, and with small ones near what it counts.
-func TestJournalStaysWithinItsByteBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fills the heap")
-	}
-	const budget = 8 << 20
-	j, heap := journalHeap(10000, budget, 400, largeBody(64<<10))
-	t.Logf("large bodies: %d entries kept, %d bytes counted, heap %d (budget %d)", j.count, j.bytes, heap, budget)
-	if j.bytes > budget || heap > budget*11/10 {
-		t.Errorf("counted %d, heap %d: over the budget of %d", j.bytes, heap, budget)
-	}
-	if j.count < 100 || j.count > 130 {
-		t.Errorf("%d entries of 64 KiB kept in 8 MiB", j.count)
-	}
-	j, heap = journalHeap(10000, defaultJournalBytes, 10000, []byte(`{"enabled": false}`))
-	t.Logf("small bodies: %d entries kept, %d bytes counted, heap %d", j.count, j.bytes, heap)
-	if j.count != 10000 || heap > j.bytes*11/10 || heap < j.bytes*8/10 {
-		t.Errorf("%d entries: counted %d bytes but the heap holds %d", j.count, j.bytes, heap)
-	}
-}
-
-func BenchmarkJournalFull(b *testing.B) {
-	for range b.N {
-		j, heap := journalHeap(defaultJournalSize, defaultJournalBytes, 10000, largeBody(64<<10))
-		b.ReportMetric(float64(heap)/(1<<20), "heap-MiB")
-		b.ReportMetric(float64(j.count), "entries")
-	}
-}
-
-func TestJournalDropsTheOldestToStayWithinItsBytes(t *testing.T) {
-	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 4 << 10 })
-	for i := range 20 {
-		e.do("owner", "GET", fmt.Sprintf("/globalAlerts?n=%d", i), nil)
-	}
-	_, got := e.journalOf("")
-	if len(got) < 5 || len(got) >= 21 {
-		t.Fatalf("kept %d entries in 4 KiB", len(got))
-	}
-	if last := got[len(got)-1]; last["query"] != "n=19" {
-		t.Errorf("the newest entry was dropped: %v", last)
-	}
-	if first := got[0]; first["query"] == "n=0" {
-		t.Errorf("the oldest entry was kept: %v", first)
-	}
-	big := `{"desc": "` + strings.Repeat("d", 5000) + `", "privateKey": "SECRET"}`
-	e.do("owner", "POST", "/groups/"+projA+"/apiKeys", big)
-	r, got := e.journalOf("?method=POST")
-	if len(got) != 1 || got[0]["body"] != nil || got[0]["bodyBytes"] != float64(len(big)) {
-		t.Errorf("a body larger than the budget: %.300s", r.raw)
 	}
 }
 
@@ -462,11 +361,47 @@ func TestJournalRedactsEverySecretFieldOfTheRules(t *testing.T) {
 		t.Fatalf("a secret reached the journal: %s", r.raw)
 	}
 	if n, want := strings.Count(string(r.raw), `"<redacted>"`), 3*len(names); n != want {
-		t.Errorf("%d values redacted, want %d (fields %v)", n, want, names)
+		t.Errorf("%d values journal.Redacted, want %d (fields %v)", n, want, names)
 	}
 	for _, f := range []string{"webhookUrl", "chatBWebhookUrl", "microsoftTeamsWebhookUrl", "password", "privateKey"} {
 		if !rules.SecretFields[f] {
 			t.Errorf("%s is not a secret field", f)
 		}
+	}
+}
+
+func TestJournalKeepsOnlyTheSizeOfALargeBody(t *testing.T) {
+	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 64 << 10 })
+	entries := make([]any, 0, 1000)
+	for i := 0; i < 999; i++ {
+		entries = append(entries, map[string]any{"ipAddress": fmt.Sprintf("10.%d.%d.9", i/250, i%250), "comment": strings.Repeat("x", 40)})
+	}
+	e.do("owner", "POST", "/orgs/"+orgA+"/apiKeys/"+keyListed+"/accessList", entries)
+	r, _ := e.journalOf("?method=POST")
+	if r.get("results", "0", "body") != nil || r.get("results", "0", "bodyBytes") == nil {
+		t.Errorf("a large body was kept: %.300s", r.raw)
+	}
+}
+
+func TestJournalDropsTheOldestToStayWithinItsBytes(t *testing.T) {
+	e := newEnvOpts(t, func(o *Options) { o.JournalBytes = 4 << 10 })
+	for i := range 20 {
+		e.do("owner", "GET", fmt.Sprintf("/globalAlerts?n=%d", i), nil)
+	}
+	_, got := e.journalOf("")
+	if len(got) < 5 || len(got) >= 21 {
+		t.Fatalf("kept %d entries in 4 KiB", len(got))
+	}
+	if last := got[len(got)-1]; last["query"] != "n=19" {
+		t.Errorf("the newest entry was dropped: %v", last)
+	}
+	if first := got[0]; first["query"] == "n=0" {
+		t.Errorf("the oldest entry was kept: %v", first)
+	}
+	big := `{"desc": "` + strings.Repeat("d", 5000) + `", "privateKey": "SECRET"}`
+	e.do("owner", "POST", "/groups/"+projA+"/apiKeys", big)
+	r, got := e.journalOf("?method=POST")
+	if len(got) != 1 || got[0]["body"] != nil || got[0]["bodyBytes"] != float64(len(big)) {
+		t.Errorf("a body larger than the budget: %.300s", r.raw)
 	}
 }

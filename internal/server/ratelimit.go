@@ -8,7 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/server/httpx"
+	"github.com/omctl/omctl/internal/server/journal"
 	"golang.org/x/time/rate"
 )
 
@@ -54,8 +56,8 @@ func (l *rateLimiter) allow(caller string) (bool, int) {
 // and applies --rate-limit to it. It returns false when c holds the
 // answer: 429 RATE_LIMITED with Retry-After.
 func (s *Server) admit(c *reqCtx) bool {
-	noteCaller(c.r, c.caller.Name)
-	if s.limiter == nil || !isAPIPath(c.r.URL.Path) {
+	journal.NoteCaller(c.r, c.caller.Name)
+	if s.limiter == nil || !api.IsAPIPath(c.r.URL.Path) {
 		return true
 	}
 	ok, after := s.limiter.allow(c.caller.Name)

@@ -18,6 +18,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/httpx"
+	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -106,7 +107,7 @@ type Server struct {
 	base      atomic.Value // the base URL clients last used, for webhook bodies
 
 	// The test controls' own state, each under its own lock.
-	journal *journal
+	journal *journal.Journal
 	faults  *faultSet
 	limiter *rateLimiter
 
@@ -139,7 +140,7 @@ func New(opts Options) (*Server, error) {
 		opts.Version = "1.0.0"
 	}
 	if opts.JournalSize == 0 {
-		opts.JournalSize = defaultJournalSize
+		opts.JournalSize = journal.DefaultSize
 	}
 	if opts.GitHash == "" {
 		opts.GitHash = "0000000000000000000000000000000000000000"
@@ -150,7 +151,7 @@ func New(opts Options) (*Server, error) {
 		// nonces: see below, once s exists.
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
-		journal:       newJournal(opts.JournalSize, opts.JournalBytes),
+		journal:       journal.New(opts.JournalSize, opts.JournalBytes),
 		faults:        newFaultSet(),
 		limiter:       newRateLimiter(opts.RateLimit),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
@@ -249,7 +250,7 @@ func (s *Server) resetLocked(tx *engine.Tx) {
 func (s *Server) published(out store.Outcome) {
 	if out.Reset {
 		s.notes.clear()
-		s.journal.clear()
+		s.journal.Clear()
 		s.faults.clear()
 		// What the old data, the log and the journal held goes back to
 		// the system, not only to the runtime: a reset after a long run
@@ -274,7 +275,7 @@ func (s *Server) Credentials() []fixture.Credential {
 // are not a client's.
 func (s *Server) SeedFromData() {
 	s.store.SeedFromData()
-	s.journal.clear()
+	s.journal.Clear()
 }
 
 // Fixtures returns the current data in fixture form.
@@ -433,7 +434,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// server's clock (virtual under --clock) when it is written, after a
 	// clock move it made: clients take the time from it (docs/server.md,
 	// Time). net/http keeps a Date already set.
-	s.journaled(&datedWriter{ResponseWriter: w, now: s.clock.Now}, r, s.serve)
+	s.journal.Serve(&datedWriter{ResponseWriter: w, now: s.clock.Now}, r, s.clock.Now(), s.serve, s.streamRequest)
 }
 
 // datedWriter sets Date from the server's clock as the answer starts.

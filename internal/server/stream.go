@@ -13,6 +13,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/httpx"
+	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -55,7 +56,7 @@ type streamEvent struct {
 	// alert, note, entry or now, by kind.
 	alert alert.Rec
 	note  *engine.Notification // a copy: the log's entry changes later
-	entry *journalEntry        // finished: it no longer changes
+	entry *journal.Entry       // finished: it no longer changes
 	now   string
 }
 
@@ -68,7 +69,7 @@ func (ev *streamEvent) size() int64 {
 	case ev.note != nil:
 		n += 256
 	case ev.entry != nil:
-		n += ev.entry.entrySize()
+		n += ev.entry.Size()
 	}
 	return n
 }
@@ -83,7 +84,7 @@ func (ev *streamEvent) appendTo(dst []byte, base string) []byte {
 	case eventNotification, eventDelivery:
 		data = rules.EncodeJSON(ev.note)
 	case eventRequest:
-		data = rules.EncodeJSON(&ev.entry.rec)
+		data = rules.EncodeJSON(ev.entry.Record())
 	default:
 		data = rules.EncodeJSON(api.Clock{Now: ev.now})
 	}
@@ -237,8 +238,8 @@ func (s *Server) streamDelivered(n *engine.Notification) {
 }
 
 // streamRequest publishes a journal entry once it is finished.
-func (s *Server) streamRequest(e *journalEntry) {
-	if s.streams.listening() && e.done {
+func (s *Server) streamRequest(e *journal.Entry) {
+	if s.streams.listening() && e.Done() {
 		s.streams.publish(streamEvent{kind: eventRequest, at: s.clock.Now(), entry: e})
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package journal
 
 import (
 	"bytes"
@@ -40,13 +40,14 @@ var journalOnlySecrets = []string{"victorOpsRoutingKey", "incidentRoutingKey"}
 // secret.
 const maxSecretName = 32
 
-const redacted = "<redacted>"
+// Redacted stands in for a secret's value.
+const Redacted = "<redacted>"
 
 // maxJSONDepth is how deep encoding/json lets containers nest: a body
 // deeper is not JSON to the server, so the journal does not keep it.
 const maxJSONDepth = 10000
 
-// redactBody returns the JSON body compacted, its members in the order
+// RedactBody returns the JSON body compacted, its members in the order
 // received and every secret field's value replaced, or nil when the body
 // is not one JSON value as encoding/json reads it. Values other than
 // secrets are copied as received, not decoded and encoded again.
@@ -57,7 +58,7 @@ const maxJSONDepth = 10000
 // spaces it drops and the secrets it replaces. json.Compact takes a call
 // per byte, and a decoder's tokens took an allocation each: 11% of the
 // server's CPU under make bench-soak (BenchmarkRedactBody).
-func redactBody(data []byte) json.RawMessage {
+func RedactBody(data []byte) json.RawMessage {
 	r := redactor{in: data, secret: -1}
 	defer r.release()
 	if !r.walk() {
@@ -91,7 +92,7 @@ type redactor struct {
 }
 
 // redactScratch holds the buffers redactBody writes in before it copies
-// the result to one of its own size. A body is at most maxBodyBytes, so
+// the result to one of its own size. A body is at most api.MaxBodyBytes, so
 // is each buffer, give or take what its redactions added.
 var redactScratch = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -200,7 +201,7 @@ func (r *redactor) closer() byte {
 func (r *redactor) afterValue() (more, ok bool) {
 	for {
 		if r.secret >= 0 && r.depth == r.secretDepth {
-			r.out = append(r.out[:r.secret], `"`+redacted+`"`...)
+			r.out = append(r.out[:r.secret], `"`+Redacted+`"`...)
 			r.from, r.secret = r.at, -1
 		}
 		r.skipSpace()
@@ -271,7 +272,7 @@ func (r *redactor) hideURLPasswords(start int) {
 	end := r.at
 	r.at = start
 	r.flush()
-	r.out = appendJSONString(r.out, hidden)
+	r.out = jsonlex.AppendString(r.out, hidden)
 	r.at, r.from = end, end
 }
 
@@ -317,7 +318,7 @@ func hideURLPasswords(s string) (string, bool) {
 			return end
 		}
 		b.WriteString(s[from : authority+colon+1])
-		b.WriteString(redacted)
+		b.WriteString(Redacted)
 		from, found = authority+at, true
 		return end
 	}

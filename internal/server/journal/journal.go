@@ -1,4 +1,7 @@
-package server
+// Package journal is omctl server's request journal (docs/server.md, Request
+// journal): each API request as it came and was answered, its body with
+// every secret redacted, kept within a count and a byte budget.
+package journal
 
 import (
 	"context"
@@ -6,9 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/omctl/omctl/internal/api"
@@ -16,40 +19,40 @@ import (
 	"github.com/omctl/omctl/internal/server/httpx"
 )
 
-// defaultJournalSize is how many requests the journal keeps unless told
+// DefaultSize is how many requests the journal keeps unless told
 // otherwise, and defaultJournalBytes how much memory its entries may hold
 // (docs/server.md, Request journal).
 const (
-	defaultJournalSize  = 10000
+	DefaultSize         = 10000
 	defaultJournalBytes = 64 << 20
 )
 
-// journal keeps the last requests made to the API, oldest first, within
+// Journal keeps the last requests made to the API, oldest first, within
 // a count and a byte budget. It has a lock of its own, held only to add,
 // finish, list or clear entries: the work of recording and listing
 // (reading the answer, redacting the body, encoding) happens outside it,
 // so recording a request never waits long. A reset clears it under the
 // data lock; nothing else holds both.
-type journal struct {
+type Journal struct {
 	limit  int   // entries kept; 0 keeps none
 	budget int64 // bytes the entries kept may hold
 
 	mu      sync.Mutex
-	entries []*journalEntry // a ring: head is the oldest, count are kept
+	entries []*Entry // a ring: head is the oldest, count are kept
 	head    int
 	count   int
 	bytes   int64 // what the entries kept hold, as entrySize counts it
 }
 
-// journalEntry is one request. Its fields are written by the request's own
+// Entry is one request. Its fields are written by the request's own
 // goroutine; others read them only once done is set, under the lock.
-type journalEntry struct {
+type Entry struct {
 	done    bool
 	kept    bool  // in the ring: false once pushed out or cleared
 	counted int64 // what j.bytes holds for it
 
 	rec    api.JournalEntry
-	body   *capturedBody
+	body   *CapturedBody
 	abort  bool // the connection was closed without an answer
 	status int
 }
@@ -58,10 +61,10 @@ type journalEntry struct {
 // and body: the entry itself, its ring slot, and the allocator's headers
 // and rounding of its few small allocations (measured by
 // TestJournalStaysWithinItsByteBudget; docs/performance.md).
-const entryOverhead = int64(unsafe.Sizeof(journalEntry{})) + 8 + 16
+const entryOverhead = int64(unsafe.Sizeof(Entry{})) + 8 + 16
 
 // entrySize is the memory e holds while kept.
-func (e *journalEntry) entrySize() int64 {
+func (e *Entry) entrySize() int64 {
 	r := &e.rec
 	// Method and Caller are mostly shared strings, counted all the same:
 	// an odd method, or a caller deleted since, is the entry's alone.
@@ -69,81 +72,38 @@ func (e *journalEntry) entrySize() int64 {
 		len(r.ErrorCode)+len(r.Caller)+len(r.RemoteAddr)+len(r.Body))
 }
 
-func newJournal(limit int, budget int64) *journal {
+func New(limit int, budget int64) *Journal {
 	if budget <= 0 {
 		budget = defaultJournalBytes
 	}
-	return &journal{limit: max(limit, 0), budget: budget}
-}
-
-// isAPIPath reports whether p is under the API base path: the requests
-// the journal records, faults match and --rate-limit counts.
-func isAPIPath(p string) bool {
-	return p == apiBase || strings.HasPrefix(p, apiBase+"/")
+	return &Journal{limit: max(limit, 0), budget: budget}
 }
 
 type journalKey struct{}
 
-// entryOf is the journal entry of a request being recorded, or nil.
-func entryOf(r *http.Request) *journalEntry {
-	e, _ := r.Context().Value(journalKey{}).(*journalEntry)
+// EntryOf is the journal entry of a request being recorded, or nil.
+func EntryOf(r *http.Request) *Entry {
+	e, _ := r.Context().Value(journalKey{}).(*Entry)
 	return e
 }
 
-// journaled serves an API request through next and records it. A panic
-// of next (a fault closing the connection) is recorded, then goes on.
-func (s *Server) journaled(w http.ResponseWriter, r *http.Request, next http.HandlerFunc) {
-	if s.journal.limit == 0 || !isAPIPath(r.URL.Path) {
-		next(w, r)
-		return
-	}
-	e := &journalEntry{rec: api.JournalEntry{
-		ID:         api.NewObjectID(),
-		Time:       rules.FormatTime(s.clock.Now()),
-		Method:     journalMethod(r.Method),
-		Path:       strings.Clone(r.URL.Path),
-		Query:      strings.Clone(r.URL.RawQuery),
-		RemoteAddr: strings.Clone(remoteHost(r.RemoteAddr)),
-	}}
-	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
-	if r.Body != nil && r.Body != http.NoBody {
-		e.body = &capturedBody{ReadCloser: r.Body, claimed: r.ContentLength}
-		r.Body = e.body
-	}
-	s.journal.add(e)
-	jw := &journalWriter{ResponseWriter: w, e: e, r: r}
-	defer func() {
-		v := recover()
-		e.status = jw.status
-		if v != nil {
-			e.abort, e.status = true, 0
-		}
-		s.journal.finish(e, jw.errBody)
-		s.streamRequest(e)
-		if v != nil {
-			panic(v)
-		}
-	}()
-	next(jw, r)
-}
-
-// noteCaller records who made the request, once authenticated.
-func noteCaller(r *http.Request, name string) {
-	if e := entryOf(r); e != nil {
+// NoteCaller records who made the request, once authenticated.
+func NoteCaller(r *http.Request, name string) {
+	if e := EntryOf(r); e != nil {
 		e.rec.Caller = name
 	}
 }
 
-func remoteHost(addr string) string {
+func RemoteHost(addr string) string {
 	if host, _, err := net.SplitHostPort(addr); err == nil {
 		return host
 	}
 	return addr
 }
 
-// journalMethod shares the string of a common method rather than keep
+// Method shares the string of a common method rather than keep
 // the request line it was cut from.
-func journalMethod(m string) string {
+func Method(m string) string {
 	for _, known := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead, http.MethodOptions} {
 		if m == known {
 			return known
@@ -152,7 +112,7 @@ func journalMethod(m string) string {
 	return strings.Clone(m)
 }
 
-func (j *journal) add(e *journalEntry) {
+func (j *Journal) add(e *Entry) {
 	size := e.entrySize()
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -170,16 +130,16 @@ func (j *journal) add(e *journalEntry) {
 }
 
 // grow makes room for one more entry, up to the limit, keeping the order.
-func (j *journal) grow() {
+func (j *Journal) grow() {
 	n := min(max(2*len(j.entries), 64), j.limit)
-	grown := make([]*journalEntry, n)
+	grown := make([]*Entry, n)
 	for i := range j.count {
 		grown[i] = j.entries[(j.head+i)%len(j.entries)]
 	}
 	j.entries, j.head = grown, 0
 }
 
-func (j *journal) dropOldest() {
+func (j *Journal) dropOldest() {
 	e := j.entries[j.head]
 	j.entries[j.head] = nil
 	j.head = (j.head + 1) % len(j.entries)
@@ -189,7 +149,7 @@ func (j *journal) dropOldest() {
 }
 
 // fit drops the oldest entries until those kept are within the budget.
-func (j *journal) fit() {
+func (j *Journal) fit() {
 	for j.bytes > j.budget && j.count > 0 {
 		j.dropOldest()
 	}
@@ -197,7 +157,7 @@ func (j *journal) fit() {
 
 // finish completes e with what was answered; an entry cleared or pushed
 // out meanwhile is simply not shown.
-func (j *journal) finish(e *journalEntry, errBody []byte) {
+func (j *Journal) finish(e *Entry, errBody []byte) {
 	e.rec.Status = e.status
 	if e.status >= 400 {
 		var b struct {
@@ -213,7 +173,7 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 		room := j.budget - e.entrySize()
 		if n := len(e.body.buf); int64(n) > room {
 			e.rec.BodyBytes = n
-		} else if e.rec.Body = redactBody(e.body.buf); int64(len(e.rec.Body)) > room {
+		} else if e.rec.Body = RedactBody(e.body.buf); int64(len(e.rec.Body)) > room {
 			e.rec.Body, e.rec.BodyBytes = nil, n
 		}
 	}
@@ -229,7 +189,7 @@ func (j *journal) finish(e *journalEntry, errBody []byte) {
 	j.mu.Unlock()
 }
 
-func (j *journal) clear() {
+func (j *Journal) clear() {
 	j.mu.Lock()
 	for j.count > 0 {
 		j.dropOldest()
@@ -241,10 +201,10 @@ func (j *journal) clear() {
 // matching returns the finished entries that keep, oldest first. A
 // finished entry no longer changes, so they are read and encoded outside
 // the lock.
-func (j *journal) matching(keep func(*api.JournalEntry) bool) []*journalEntry {
+func (j *Journal) matching(keep func(*api.JournalEntry) bool) []*Entry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var found []*journalEntry
+	var found []*Entry
 	for i := range j.count {
 		e := j.entries[(j.head+i)%len(j.entries)]
 		if e.done && keep(&e.rec) {
@@ -254,10 +214,10 @@ func (j *journal) matching(keep func(*api.JournalEntry) bool) []*journalEntry {
 	return found
 }
 
-// encodeEntries encodes entries as GET /_omctl/requests shows them. They
+// EncodeEntries encodes entries as GET /_omctl/requests shows them. They
 // are encoded anew each time, not kept encoded: the journal holds each
 // body once.
-func encodeEntries(entries []*journalEntry) [][]byte {
+func EncodeEntries(entries []*Entry) [][]byte {
 	out := make([][]byte, len(entries))
 	for i, e := range entries {
 		out[i] = rules.EncodeJSON(&e.rec)
@@ -265,11 +225,11 @@ func encodeEntries(entries []*journalEntry) [][]byte {
 	return out
 }
 
-// journalWriter notes the status of the answer and the start of an error
+// Writer notes the status of the answer and the start of an error
 // body, for its errorCode.
-type journalWriter struct {
+type Writer struct {
 	http.ResponseWriter
-	e       *journalEntry
+	e       *Entry
 	r       *http.Request
 	status  int
 	errBody []byte
@@ -278,7 +238,7 @@ type journalWriter struct {
 // maxErrBody is as much of an error answer as the journal looks at.
 const maxErrBody = 4 << 10
 
-func (w *journalWriter) WriteHeader(code int) {
+func (w *Writer) WriteHeader(code int) {
 	if w.status == 0 {
 		w.status = code
 		w.e.body.drain(w.r)
@@ -286,7 +246,7 @@ func (w *journalWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
-func (w *journalWriter) Write(b []byte) (int, error) {
+func (w *Writer) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
 	}
@@ -296,11 +256,11 @@ func (w *journalWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-func (w *journalWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// capturedBody keeps a copy of what is read of a request body, up to the
+// CapturedBody keeps a copy of what is read of a request body, up to the
 // largest body the server accepts.
-type capturedBody struct {
+type CapturedBody struct {
 	io.ReadCloser
 	claimed int64 // its Content-Length, -1 when unknown (bodyRoom)
 	buf     []byte
@@ -308,9 +268,9 @@ type capturedBody struct {
 	over    bool
 }
 
-func (b *capturedBody) Read(p []byte) (int, error) {
+func (b *CapturedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	keep := min(n, max(maxBodyBytes-len(b.buf), 0))
+	keep := min(n, max(api.MaxBodyBytes-len(b.buf), 0))
 	b.over = b.over || keep < n
 	if keep > 0 {
 		b.buf = append(httpx.GrowBody(b.buf, keep, b.claimed), p[:keep]...)
@@ -321,12 +281,12 @@ func (b *capturedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (b *capturedBody) complete() bool { return b.eof && !b.over }
+func (b *CapturedBody) complete() bool { return b.eof && !b.over }
 
 // drain reads, for the journal, a body the server answers without reading
 // (a 401 challenge, a 429): net/http would read and discard it at this
 // point anyway. A client waiting for 100 Continue is not made to send it.
-func (b *capturedBody) drain(r *http.Request) {
+func (b *CapturedBody) drain(r *http.Request) {
 	if b == nil || b.eof || b.over || r.Header.Get("Expect") != "" {
 		return
 	}
@@ -336,60 +296,78 @@ func (b *capturedBody) drain(r *http.Request) {
 	io.Copy(io.Discard, io.LimitReader(b, httpx.MaxDrain+1))
 }
 
-// journalQuery is the filter of GET /_omctl/requests.
-func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, error) {
-	q := c.r.URL.Query()
-	if err := onlyQuery(c, "method", "path", "status", "caller"); err != nil {
-		return nil, err
+// Serve serves an API request through next and records it as made at
+// now; finished is told of the entry once it is recorded whole. A panic
+// of next (a fault closing the connection) is recorded, then goes on.
+func (j *Journal) Serve(w http.ResponseWriter, r *http.Request, now time.Time, next http.HandlerFunc, finished func(*Entry)) {
+	if j.limit == 0 || !api.IsAPIPath(r.URL.Path) {
+		next(w, r)
+		return
 	}
-	method, pathPrefix, caller := q.Get("method"), q.Get("path"), q.Get("caller")
-	status := -1
-	if v := q.Get("status"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 599 {
-			return nil, httpx.InvalidQuery("status", v, "status must be an HTTP status such as 200 or 503")
-		}
-		status = n
+	e := &Entry{rec: api.JournalEntry{
+		ID:         api.NewObjectID(),
+		Time:       rules.FormatTime(now),
+		Method:     Method(r.Method),
+		Path:       strings.Clone(r.URL.Path),
+		Query:      strings.Clone(r.URL.RawQuery),
+		RemoteAddr: strings.Clone(RemoteHost(r.RemoteAddr)),
+	}}
+	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
+	if r.Body != nil && r.Body != http.NoBody {
+		e.body = &CapturedBody{ReadCloser: r.Body, claimed: r.ContentLength}
+		r.Body = e.body
 	}
-	return func(e *api.JournalEntry) bool {
-		switch {
-		case method != "" && !strings.EqualFold(e.Method, method):
-			return false
-		case pathPrefix != "" && !strings.HasPrefix(e.Path, pathPrefix) &&
-			(strings.HasPrefix(pathPrefix, apiBase+"/") || !strings.HasPrefix(e.Path, apiBase+pathPrefix)):
-			return false
-		case status >= 0 && e.Status != status:
-			return false
-		case q.Has("caller") && e.Caller != caller:
-			return false
+	j.add(e)
+	jw := &Writer{ResponseWriter: w, e: e, r: r}
+	defer func() {
+		v := recover()
+		e.status = jw.status
+		if v != nil {
+			e.abort, e.status = true, 0
 		}
-		return true
-	}, nil
+		j.finish(e, jw.errBody)
+		finished(e)
+		if v != nil {
+			panic(v)
+		}
+	}()
+	next(jw, r)
 }
 
-// clearRequests empties the journal (api.ClearRequests).
-func (s *Server) clearRequests(c *reqCtx) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	s.journal.clear()
-	c.writeRaw(http.StatusOK, []byte(`{}`))
-	return nil
+// Clear forgets every request recorded.
+func (j *Journal) Clear() { j.clear() }
+
+// Matching are the entries recorded that keep says to, oldest first.
+func (j *Journal) Matching(keep func(*api.JournalEntry) bool) []*Entry { return j.matching(keep) }
+
+// Done reports whether the entry is recorded whole (its answer sent).
+func (e *Entry) Done() bool { return e.done }
+
+// Size is about what the entry holds in memory.
+func (e *Entry) Size() int64 { return e.entrySize() }
+
+// Record is the entry as GET /_omctl/requests lists it.
+func (e *Entry) Record() *api.JournalEntry { return &e.rec }
+
+// NewCapturedBody captures what is read of rc, a body whose
+// Content-Length is claimed (-1 when unknown), for the journal.
+func NewCapturedBody(rc io.ReadCloser, claimed int64) *CapturedBody {
+	return &CapturedBody{ReadCloser: rc, claimed: claimed}
 }
 
-// listRequests lists the journal, oldest first (api.ListRequests).
-func (s *Server) listRequests(c *reqCtx) error {
-	keep, err := journalQuery(c)
-	if err != nil {
-		return err
+// Captured is what was read of the body.
+func (b *CapturedBody) Captured() []byte { return b.buf }
+
+// Unanswered counts the requests for path in the server's hands and not
+// yet answered.
+func (j *Journal) Unanswered(path string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	c := 0
+	for _, e := range j.entries {
+		if e != nil && !e.done && e.rec.Path == path {
+			c++
+		}
 	}
-	p, err := c.page()
-	if err != nil {
-		return err
-	}
-	all := s.journal.matching(keep)
-	from := min(p.Offset(), len(all))
-	to := min(from+p.Size, len(all))
-	c.listRaw(encodeEntries(all[from:to]), len(all), p)
-	return nil
+	return c
 }
