@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/server/faults"
 )
 
 // rawGet sends a GET of /_omctl/health on c and reads the answer.
@@ -35,7 +37,7 @@ func rawGet(t *testing.T, c net.Conn, br *bufio.Reader) *http.Response {
 func TestConnectionsBeyondTheCapAreAnswered503AndClosed(t *testing.T) {
 	s := newEnv(t).s
 	ts := httptest.NewUnstartedServer(s)
-	ts.Listener = LimitConnections(ts.Listener, 2, nil)
+	ts.Listener = faults.LimitConnections(ts.Listener, 2, nil)
 	ts.Start()
 	t.Cleanup(ts.Close)
 	addr := ts.Listener.Addr().String()
@@ -106,7 +108,7 @@ func TestConnectionCapOverTLS(t *testing.T) {
 			w.WriteHeader(500)
 		}
 	}))
-	go hs.Serve(tls.NewListener(LimitConnections(raw, 1, conf), conf))
+	go hs.Serve(tls.NewListener(faults.LimitConnections(raw, 1, conf), conf))
 	t.Cleanup(func() { hs.Close() })
 	dial := func() (net.Conn, *bufio.Reader) {
 		c, err := tls.Dial("tcp", raw.Addr().String(), &tls.Config{InsecureSkipVerify: true})

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/omctl/omctl/internal/server/faults"
 )
 
 // fakeTime is a real-time stand-in the test moves by hand.
@@ -13,6 +15,7 @@ type fakeTime struct {
 }
 
 func (f *fakeTime) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+
 func (f *fakeTime) add(d time.Duration) {
 	f.mu.Lock()
 	f.t = f.t.Add(d)
@@ -22,7 +25,7 @@ func (f *fakeTime) add(d time.Duration) {
 func TestRateLimitPerCallerWithRetryAfter(t *testing.T) {
 	e := newEnvOpts(t, func(o *Options) { o.RateLimit = 2 })
 	clock := &fakeTime{t: time.Unix(1e9, 0)}
-	e.s.limiter.now = clock.now
+	e.s.limiter = faults.NewRateLimiter(2, clock.now)
 	// Requests without valid credentials are not counted.
 	for range 5 {
 		if r := e.do("", "GET", "/globalAlerts", nil); r.status != 401 {
@@ -50,21 +53,5 @@ func TestRateLimitPerCallerWithRetryAfter(t *testing.T) {
 	_, got := e.journalOf("?status=429")
 	if len(got) != 3 || got[0]["errorCode"] != "RATE_LIMITED" || got[0]["caller"] != "owner" {
 		t.Errorf("limited requests in the journal: %v", got)
-	}
-}
-
-func TestRetryAfterIsWholeSecondsAtLeastOne(t *testing.T) {
-	l := newRateLimiter(1)
-	at := time.Unix(1e9, 0)
-	l.now = func() time.Time { return at }
-	if ok, _ := l.allow("k"); !ok {
-		t.Fatal("first request refused")
-	}
-	ok, after := l.allow("k")
-	if ok || after != 1 {
-		t.Errorf("second: %v, Retry-After %d", ok, after)
-	}
-	if newRateLimiter(0) != nil {
-		t.Error("a limit of 0 limits")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/faults"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store"
@@ -108,8 +109,8 @@ type Server struct {
 
 	// The test controls' own state, each under its own lock.
 	journal *journal.Journal
-	faults  *faultSet
-	limiter *rateLimiter
+	faults  *faults.Set
+	limiter *faults.RateLimiter
 
 	authFailures *authFailures
 
@@ -152,8 +153,8 @@ func New(opts Options) (*Server, error) {
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
 		journal:       journal.New(opts.JournalSize, opts.JournalBytes),
-		faults:        newFaultSet(),
-		limiter:       newRateLimiter(opts.RateLimit),
+		faults:        faults.NewSet(),
+		limiter:       faults.NewRateLimiter(opts.RateLimit, time.Now),
 		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 		tickAfter:     time.After,
 		streams:       newStreams(opts.StreamQueue),
@@ -251,7 +252,7 @@ func (s *Server) published(out store.Outcome) {
 	if out.Reset {
 		s.notes.clear()
 		s.journal.Clear()
-		s.faults.clear()
+		s.faults.Clear()
 		// What the old data, the log and the journal held goes back to
 		// the system, not only to the runtime: a reset after a long run
 		// shrinks the server.

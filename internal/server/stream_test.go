@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/client"
+	"github.com/omctl/omctl/internal/server/faults"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -312,7 +313,7 @@ func TestStreamsCountAsConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := NewHTTPServer(s)
-	go hs.Serve(LimitConnections(ln, 2, nil))
+	go hs.Serve(faults.LimitConnections(ln, 2, nil))
 	defer hs.Close()
 	base := "http://" + ln.Addr().String()
 	one := openStream(t, base, "owner")

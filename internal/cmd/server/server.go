@@ -25,6 +25,7 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/config"
 	srv "github.com/omctl/omctl/internal/server"
+	"github.com/omctl/omctl/internal/server/faults"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/demo"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -143,7 +144,7 @@ journal, faults and the clock.`,
 	fl.IntVar(&opts.RateLimit, "rate-limit", 0, "allow each API key or user `N` requests a second, then answer 429 (0: no limit)")
 	fl.IntVar(&opts.JournalSize, "journal-size", 10000, "keep the last `N` API requests in the journal (0: keep none)")
 	fl.IntVar(&opts.AuthFailures, "auth-failure-limit", 0, "after `N` wrong digest answers in a minute for one key or user, answer its requests 429 until the minute ends (0: no limit)")
-	fl.IntVar(&opts.MaxConns, "max-connections", srv.DefaultMaxConnections, "keep at most `N` client connections open; beyond, answer 503 and close (0: no cap)")
+	fl.IntVar(&opts.MaxConns, "max-connections", faults.DefaultMaxConnections, "keep at most `N` client connections open; beyond, answer 503 and close (0: no cap)")
 	fl.IntVar(&opts.NotesSize, "notification-log-size", 100000, "keep the last `N` notifications in the notification log (0: keep none)")
 	fl.IntVar(&opts.HookWorkers, "webhook-concurrency", 16, "send at most `N` webhook deliveries at once (0: the default)")
 	fl.IntVar(&opts.HookQueue, "webhook-queue", 10000, "let at most `N` webhook deliveries wait; beyond, a delivery fails at once (0: none wait)")
@@ -229,7 +230,7 @@ func Run(ctx context.Context, opts *Options) error {
 	}
 	// Connections are counted beneath TLS, so that those served are the
 	// *tls.Conn net/http knows; a refused one is answered over TLS too.
-	ln = srv.LimitConnections(ln, opts.MaxConns, tlsConf)
+	ln = faults.LimitConnections(ln, opts.MaxConns, tlsConf)
 	if tlsConf != nil {
 		ln = tls.NewListener(ln, tlsConf)
 	}

@@ -1,4 +1,4 @@
-package server
+package faults
 
 import (
 	"bufio"

@@ -1,7 +1,9 @@
-package server
+// Package faults is what omctl server does to requests on purpose: the
+// faults a test injects (docs/server.md, Faults), the rate limit per
+// caller (--rate-limit) and the cap on open connections.
+package faults
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -12,24 +14,23 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
-	"github.com/omctl/omctl/internal/server/httpx"
 )
 
-// fault is one fault to inject: as the controls show it, and as it is
+// Fault is one Fault to inject: as the controls show it, and as it is
 // matched.
-type fault struct {
+type Fault struct {
 	api.Fault
 
 	pattern globPattern
 	delay   time.Duration
 }
 
-// parseFault checks the body of AddFault (the rules are in internal/rules).
-func parseFault(body doc) (*fault, error) {
+// Parse checks the body of AddFault (the rules are in internal/rules).
+func Parse(body rules.Doc) (*Fault, error) {
 	if err := rules.CheckFault(body); err != nil {
 		return nil, err
 	}
-	f := &fault{Fault: api.Fault{Probability: 1}}
+	f := &Fault{Fault: api.Fault{Probability: 1}}
 	f.Method, _ = body["method"].(string)
 	f.Path = body["path"].(string)
 	f.pattern, _ = parseGlob(f.Path)
@@ -102,7 +103,7 @@ func parseGlob(p string) (globPattern, string) {
 		return nil, err.Rule()
 	}
 	if api.IsAPIPath(p) {
-		p = strings.TrimPrefix(p, apiBase)
+		p = strings.TrimPrefix(p, api.BasePath)
 		if p == "" {
 			p = "/"
 		}
@@ -163,26 +164,26 @@ func wildcard[T comparable](pat, s []T, star T, one func(T, T) bool) bool {
 	return pi == len(pat)
 }
 
-// faultSet holds the faults, in the order they were added, under a lock
+// Set holds the faults, in the order they were added, under a lock
 // of its own.
-type faultSet struct {
+type Set struct {
 	mu     sync.Mutex
-	faults []*fault
+	faults []*Fault
 	draw   func() float64 // in [0, 1)
 }
 
-func newFaultSet() *faultSet { return &faultSet{draw: rand.Float64} }
+func NewSet() *Set { return &Set{draw: rand.Float64} }
 
-func (fs *faultSet) add(f *fault) {
+func (fs *Set) Add(f *Fault) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	f.ID = api.NewObjectID()
 	fs.faults = append(fs.faults, f)
 }
 
-// take returns a copy of the first fault that applies to a request,
+// Take returns a copy of the first fault that applies to a request,
 // counting the use; a fault whose times are used up is gone.
-func (fs *faultSet) take(method, apiPath string) *fault {
+func (fs *Set) Take(method, apiPath string) *Fault {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.faults {
@@ -205,7 +206,7 @@ func (fs *faultSet) take(method, apiPath string) *fault {
 	return nil
 }
 
-func (fs *faultSet) remove(id string) bool {
+func (fs *Set) Remove(id string) bool {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.faults {
@@ -217,14 +218,14 @@ func (fs *faultSet) remove(id string) bool {
 	return false
 }
 
-func (fs *faultSet) clear() {
+func (fs *Set) Clear() {
 	fs.mu.Lock()
 	fs.faults = nil
 	fs.mu.Unlock()
 }
 
-// encoded returns every fault as JSON.
-func (fs *faultSet) encoded() [][]byte {
+// Encoded returns every fault as JSON.
+func (fs *Set) Encoded() [][]byte {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	out := make([][]byte, len(fs.faults))
@@ -234,94 +235,5 @@ func (fs *faultSet) encoded() [][]byte {
 	return out
 }
 
-// injectFault applies the first fault matching an API request, after its
-// authentication and access list and before its handler, and reports
-// whether the answer is decided: then the handler does not run, and the
-// request changes nothing. The delay holds no lock; a reset closes the
-// connection without an answer.
-func (s *Server) injectFault(c *reqCtx) bool {
-	if !api.IsAPIPath(c.r.URL.Path) {
-		return false
-	}
-	f := s.faults.take(c.r.Method, strings.TrimPrefix(c.r.URL.Path, apiBase))
-	if f == nil {
-		return false
-	}
-	if f.delay > 0 {
-		t := time.NewTimer(f.delay)
-		select {
-		case <-t.C:
-		case <-c.r.Context().Done():
-			t.Stop()
-			panic(http.ErrAbortHandler) // the client is gone: nobody to answer
-		}
-	}
-	switch {
-	case f.Reset:
-		panic(http.ErrAbortHandler)
-	case f.Status != 0:
-		if f.RetryAfter != nil {
-			c.header.Set("Retry-After", strconv.FormatInt(*f.RetryAfter, 10))
-		}
-		c.fail(httpx.New(f.Status, f.ErrorCode,
-			fmt.Sprintf("The server is answering %d %s: fault %s matches %s %s.", f.Status, f.ErrorCode, f.ID, c.r.Method, c.r.URL.Path),
-			f.ID))
-		return true
-	}
-	return false
-}
-
-// addFault adds a fault (api.AddFault).
-func (s *Server) addFault(c *reqCtx) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	body, err := c.readObject()
-	if err != nil {
-		return err
-	}
-	f, err := parseFault(body)
-	if err != nil {
-		return err
-	}
-	s.faults.add(f)
-	c.writeRaw(http.StatusOK, rules.EncodeJSON(f))
-	return nil
-}
-
-// clearFaults removes every fault (api.ClearFaults).
-func (s *Server) clearFaults(c *reqCtx) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	s.faults.clear()
-	c.writeRaw(http.StatusOK, []byte(`{}`))
-	return nil
-}
-
-// listFaults lists the faults in the order they were added (api.ListFaults).
-func (s *Server) listFaults(c *reqCtx) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	p, err := c.page()
-	if err != nil {
-		return err
-	}
-	all := s.faults.encoded()
-	from := min(p.Offset(), len(all))
-	c.listRaw(all[from:min(from+p.Size, len(all))], len(all), p)
-	return nil
-}
-
-// removeFault removes one fault (api.RemoveFault).
-func (s *Server) removeFault(c *reqCtx) error {
-	if err := onlyQuery(c); err != nil {
-		return err
-	}
-	if !s.faults.remove(c.r.PathValue("fault_id")) {
-		return httpx.ResourceNotFound(c.r.URL.Path)
-	}
-	c.writeRaw(http.StatusOK, []byte(`{}`))
-	return nil
-}
+// Hold is how long the fault holds a request before it answers.
+func (f *Fault) Hold() time.Duration { return f.delay }
