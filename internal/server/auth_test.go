@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/icholy/digest"
+	"github.com/omctl/omctl/internal/server/auth"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
 
@@ -80,10 +81,10 @@ func TestWrongSecretIsRefused(t *testing.T) {
 // signed builds a digest Authorization header by hand.
 func signed(user, secret, method, uri, nonce string, nc int) string {
 	h := func(s string) string { x := md5.Sum([]byte(s)); return hex.EncodeToString(x[:]) }
-	ha1 := h(user + ":" + realm + ":" + secret)
+	ha1 := h(user + ":" + auth.Realm + ":" + secret)
 	resp := h(fmt.Sprintf("%s:%s:%08x:%s:auth:%s", ha1, nonce, nc, "cnonce1", h(method+":"+uri)))
 	return fmt.Sprintf(`Digest username="%s", realm="%s", nonce="%s", uri="%s", qop=auth, nc=%08x, cnonce="cnonce1", response="%s", algorithm="MD5"`,
-		user, realm, nonce, uri, nc, resp)
+		user, auth.Realm, nonce, uri, nc, resp)
 }
 
 func nonceOf(t *testing.T, e *env) string {

@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/icholy/digest"
+	"github.com/omctl/omctl/internal/server/auth"
 )
 
 func TestAuthFailureLimitSlowsGuessingOneName(t *testing.T) {
 	e := newEnvOpts(t, func(o *Options) { o.AuthFailureLimit = 3 })
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	e.s.authFailures.now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	e.s.digest = auth.New(auth.Options{NonceTTL: e.s.opts.NonceTTL, Now: e.s.nonceClock, FailureLimit: 3,
+		FailureNow: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	get := func(user, password string) *http.Response { t.Helper(); return getWithSecret(t, e, user, password) }
 	for i := range 3 {

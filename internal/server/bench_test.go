@@ -85,7 +85,7 @@ func BenchmarkGetAlertDigest(b *testing.B) {
 	uri := apiBase + "/groups/" + project + "/alerts/" + fmt.Sprintf("5f1a%020x", 500)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
-		nonce := s.nonces.issue()
+		nonce := s.digest.Nonce()
 		nc := 0
 		for pb.Next() {
 			nc++
@@ -160,7 +160,7 @@ func BenchmarkServeAlertsPage(b *testing.B) {
 	for _, n := range []int{1000, 1_000_000} {
 		s, project, key := loadedServer(b, n)
 		b.Run(fmt.Sprintf("alerts=%d", n), func(b *testing.B) {
-			nonce := s.nonces.issue()
+			nonce := s.digest.Nonce()
 			pages := min(200, (n+499)/500)
 			b.ReportAllocs()
 			for i := range b.N {

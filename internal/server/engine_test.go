@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/server/auth"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -463,7 +464,7 @@ func TestRealClockSendsWhatFallsDue(t *testing.T) {
 	e := newEngineEnv(t, hook.URL)
 	real := store.RealClock()
 	e.s.clock = real
-	e.s.nonces.now = real.Now
+	e.s.digest = auth.New(auth.Options{NonceTTL: e.s.opts.NonceTTL, Now: real.Now})
 	id := e.events(hostDown("db1.example.com:27017", false)).str("alerts", "0", "id")
 	if id == "" {
 		t.Fatal("nothing raised")

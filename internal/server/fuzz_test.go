@@ -36,7 +36,7 @@ func newFuzzServer(f *testing.F) *fuzzServer {
 // 5xx and always carries the error body when it is an error.
 func (z *fuzzServer) serve(t *testing.T, req *http.Request) *httptest.ResponseRecorder {
 	t.Helper()
-	nonce := z.s.nonces.issue()
+	nonce := z.s.digest.Nonce()
 	req.Header.Set("Authorization", signed("owner", "owner-secret", req.Method, req.URL.RequestURI(), nonce, int(z.nc.Add(1))))
 	rec := httptest.NewRecorder()
 	done := make(chan struct{})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/httpx"
-	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
 
@@ -133,38 +132,6 @@ func TestHTTPServerHasTimeouts(t *testing.T) {
 	h := NewHTTPServer(http.NotFoundHandler())
 	if h.ReadHeaderTimeout == 0 || h.ReadTimeout == 0 || h.WriteTimeout == 0 || h.IdleTimeout == 0 || h.MaxHeaderBytes == 0 {
 		t.Errorf("timeouts not all set: %+v", h)
-	}
-}
-
-func TestNonceMemoryIsBounded(t *testing.T) {
-	clock := store.VirtualClock(start)
-	n := newNonces(5*time.Minute, clock.Now)
-	n.limit = 100
-	var first string
-	for i := 0; i < 1000; i++ {
-		nonce := n.issue()
-		if i == 0 {
-			first = nonce
-		}
-		if got := n.use(nonce, 1); got != nonceFresh {
-			t.Fatalf("nonce %d: %v", i, got)
-		}
-	}
-	if len(n.seen) > 100 || len(n.order)-n.head > 100 {
-		t.Errorf("remembers %d nonces (%d queued), limit 100", len(n.seen), len(n.order)-n.head)
-	}
-	// A forgotten nonce can never be replayed: it is stale now.
-	if got := n.use(first, 1); got != nonceStale {
-		t.Errorf("forgotten nonce replayed: %v", got)
-	}
-	if got := n.use(first, 2); got != nonceStale {
-		t.Errorf("forgotten nonce with a new count: %v", got)
-	}
-	// Expired nonces are dropped as time passes.
-	clock.Advance(6 * time.Minute)
-	n.use(n.issue(), 1)
-	if len(n.seen) != 1 {
-		t.Errorf("after expiry it remembers %d nonces", len(n.seen))
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/auth"
 	"github.com/omctl/omctl/internal/server/faults"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
@@ -84,7 +85,7 @@ type Options struct {
 type Server struct {
 	opts   Options
 	clock  *store.Clock
-	nonces *nonces
+	digest *auth.Digest
 	log    *log.Logger
 	mux    *http.ServeMux
 	// byName serves the paths under /groups/byName/, whose literal segment
@@ -111,8 +112,6 @@ type Server struct {
 	journal *journal.Journal
 	faults  *faults.Set
 	limiter *faults.RateLimiter
-
-	authFailures *authFailures
 
 	// Close waits for the engine loop: loopMu orders a loop's start
 	// before that wait, and closed (under it) says no loop starts again.
@@ -149,20 +148,19 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:  opts,
 		clock: opts.Clock,
-		// nonces: see below, once s exists.
+		// digest: see below, once s exists.
 		log:           log.New(opts.Log, "", log.LstdFlags),
 		versionHeader: []string{fmt.Sprintf("gitHash=%s; versionString=%s", opts.GitHash, opts.Version)},
 		journal:       journal.New(opts.JournalSize, opts.JournalBytes),
 		faults:        faults.NewSet(),
 		limiter:       faults.NewRateLimiter(opts.RateLimit, time.Now),
-		authFailures:  newAuthFailures(opts.AuthFailureLimit),
 		tickAfter:     time.After,
 		streams:       newStreams(opts.StreamQueue),
 	}
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = defaultNotificationLogSize
 	}
-	s.nonces = newNonces(opts.NonceTTL, s.nonceClock)
+	s.digest = auth.New(auth.Options{NonceTTL: opts.NonceTTL, Now: s.nonceClock, FailureLimit: opts.AuthFailureLimit})
 	s.notes = newNotificationLog(opts.NotificationLogSize)
 	s.notes.finished = s.streamDelivered
 	s.stop = make(chan struct{})
@@ -540,8 +538,12 @@ func cleanPath(p string) bool {
 // is released, so a slow client holds up nobody but itself.
 func (s *Server) api(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		caller := s.authenticate(w, r)
-		if caller == nil {
+		var caller *model.Principal
+		if !s.digest.Authenticate(w, r, func(name string) (string, bool) {
+			in, _ := s.store.SignIn(name)
+			caller = in.Principal
+			return in.Secret, caller != nil
+		}) {
 			return
 		}
 		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header(), w: w}

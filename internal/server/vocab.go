@@ -13,7 +13,6 @@ const (
 	apiBase         = api.BasePath
 	maxItemsPerPage = api.MaxItemsPerPage
 	maxBodyBytes    = api.MaxBodyBytes
-	realm           = "MMS Public API"
 
 	groupLinkRel = "http://mms.mongodb.com/group"
 )

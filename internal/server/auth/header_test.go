@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"crypto/md5"
@@ -32,14 +32,14 @@ func TestParseDigest(t *testing.T) {
 // and checks the server's faster one agrees, whatever the case of the hex.
 func TestValidResponse(t *testing.T) {
 	h := func(s string) string { sum := md5.Sum([]byte(s)); return hex.EncodeToString(sum[:]) }
-	c := &digestCredentials{Username: "pub", Realm: realm, Nonce: "n0nce", URI: "/api/public/v1.0/groups", QOP: "auth", Nc: 0x2a, Cnonce: "c"}
+	c := &digestCredentials{Username: "pub", Realm: Realm, Nonce: "n0nce", URI: "/api/public/v1.0/groups", QOP: "auth", Nc: 0x2a, Cnonce: "c"}
 	long := strings.Repeat("u", 700) // beyond the stack buffer
 	for _, tc := range []struct {
 		user, uri string
 	}{{"pub", c.URI}, {long, "/" + long}} {
 		cred := *c
 		cred.Username, cred.URI = tc.user, tc.uri
-		want := h(h(tc.user+":"+realm+":secret") + ":n0nce:0000002a:c:auth:" + h("GET:"+tc.uri))
+		want := h(h(tc.user+":"+Realm+":secret") + ":n0nce:0000002a:c:auth:" + h("GET:"+tc.uri))
 		cred.Response = want
 		if !validResponse(&cred, "GET", "secret") {
 			t.Errorf("the right response was refused (user of %d bytes)", len(tc.user))
@@ -54,7 +54,7 @@ func TestValidResponse(t *testing.T) {
 	}
 	cred := *c
 	cred.QOP = ""
-	cred.Response = h(h("pub:"+realm+":secret") + ":n0nce:" + h("GET:"+c.URI))
+	cred.Response = h(h("pub:"+Realm+":secret") + ":n0nce:" + h("GET:"+c.URI))
 	if validResponse(&cred, "GET", "secret") {
 		t.Error("an answer without qop was taken")
 	}
