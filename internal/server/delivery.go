@@ -26,7 +26,7 @@ func (s *Server) deliver(ds []*engine.Delivery, firstAttempts *sync.WaitGroup) {
 	base, _ := s.base.Load().(string)
 	now := s.clock.Now()
 	for _, d := range ds {
-		s.hooks.send(d, firstAttempts, func() []byte {
+		s.hooks.Send(d, firstAttempts, func() []byte {
 			return alertJSON(&alert.Rec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
 		})
 	}

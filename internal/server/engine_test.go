@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/server/auth"
+	"github.com/omctl/omctl/internal/server/notify"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -353,9 +354,9 @@ func TestGlobalConfigurationRaisesAGlobalAlert(t *testing.T) {
 }
 
 func TestWebhookFailuresAndDestinations(t *testing.T) {
-	saved := webhookRetries
-	webhookRetries = []time.Duration{time.Millisecond, time.Millisecond}
-	defer func() { webhookRetries = saved }()
+	saved := notify.WebhookRetries
+	notify.WebhookRetries = []time.Duration{time.Millisecond, time.Millisecond}
+	defer func() { notify.WebhookRetries = saved }()
 
 	failing := newReceiver(t)
 	failing.status = 500
@@ -476,63 +477,6 @@ func TestRealClockSendsWhatFallsDue(t *testing.T) {
 	}
 }
 
-func TestTheNotificationLogCopiesOnlyItsPage(t *testing.T) {
-	l := newNotificationLog(100)
-	for i := range 10 {
-		kind := "EMAIL"
-		if i%2 == 1 {
-			kind = "WEBHOOK"
-		}
-		l.add([]*engine.Notification{{ID: fmt.Sprint(i), TypeName: kind}})
-	}
-	ids := func(ns []engine.Notification) (out []string) {
-		for _, n := range ns {
-			out = append(out, n.ID)
-		}
-		return out
-	}
-	if page, total, _ := l.page(nil, 8, 5); total != 10 || fmt.Sprint(ids(page)) != "[8 9]" {
-		t.Errorf("unfiltered: %v of %d", ids(page), total)
-	}
-	hooks := func(n *engine.Notification) bool { return n.TypeName == "WEBHOOK" }
-	if page, total, _ := l.page(hooks, 1, 2); total != 5 || fmt.Sprint(ids(page)) != "[3 5]" {
-		t.Errorf("webhooks, second and third: %v of %d", ids(page), total)
-	}
-	if page, total, _ := l.page(hooks, 1<<40, 500); total != 5 || len(page) != 0 {
-		t.Errorf("past the end: %v of %d", ids(page), total)
-	}
-}
-
-// The log keeps its last entries, oldest first, and counts the others;
-// a log of size 0 keeps none.
-func TestTheNotificationLogKeepsItsLastEntries(t *testing.T) {
-	ids := func(ns []engine.Notification) (out []string) {
-		for _, n := range ns {
-			out = append(out, n.ID)
-		}
-		return out
-	}
-	l := newNotificationLog(3)
-	for i := range 8 {
-		l.add([]*engine.Notification{{ID: fmt.Sprint(i)}})
-	}
-	if page, total, dropped := l.page(nil, 0, 10); total != 3 || dropped != 5 || fmt.Sprint(ids(page)) != "[5 6 7]" {
-		t.Errorf("after 8 entries in a log of 3: %v of %d, %d dropped", ids(page), total, dropped)
-	}
-	if page, total, _ := l.page(func(n *engine.Notification) bool { return n.ID != "6" }, 1, 10); total != 2 || fmt.Sprint(ids(page)) != "[7]" {
-		t.Errorf("filtered, from the second: %v of %d", ids(page), total)
-	}
-	l.clear()
-	if page, total, dropped := l.page(nil, 0, 10); total != 0 || dropped != 0 || len(page) != 0 {
-		t.Errorf("after a reset: %v of %d, %d dropped", ids(page), total, dropped)
-	}
-	none := newNotificationLog(0)
-	none.add([]*engine.Notification{{ID: "a"}, {ID: "b"}})
-	if _, total, dropped := none.page(nil, 0, 10); total != 0 || dropped != 2 {
-		t.Errorf("a log of size 0: %d kept, %d dropped", total, dropped)
-	}
-}
-
 // On the real clock, a restarted server goes on notifying the alerts it
 // raised before, without waiting for a request to wake it.
 func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
@@ -577,7 +521,7 @@ func TestARestartedServerNotifiesOnItsOwn(t *testing.T) {
 	}
 	defer again.Close()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if page, _, _ := again.notes.page(nil, 0, 10); len(page) > 0 {
+		if page, _, _ := again.notes.Page(nil, 0, 10); len(page) > 0 {
 			if page[0].Event != "alert.update" {
 				t.Errorf("after the restart: %+v", page[0])
 			}

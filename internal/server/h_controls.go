@@ -89,11 +89,11 @@ func (s *Server) listNotifications(c *reqCtx) error {
 			keep = func(n *engine.Notification) bool { return get(n) == v && (prev == nil || prev(n)) }
 		}
 	}
-	page, total, dropped := s.notes.page(keep, p.Offset(), p.Size)
+	page, total, dropped := s.notes.Page(keep, p.Offset(), p.Size)
 	items := make([][]byte, len(page))
 	for i := range page {
 		if payloads {
-			s.notes.sent.show(&page[i])
+			s.notes.Sent().Show(&page[i])
 		}
 		items[i] = rules.EncodeJSON(&page[i])
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/omctl/omctl/internal/server/faults"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
+	"github.com/omctl/omctl/internal/server/notify"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -98,8 +99,8 @@ type Server struct {
 
 	store *store.Store
 
-	notes     *notificationLog
-	hooks     *webhooks
+	notes     *notify.Log
+	hooks     *notify.Webhooks
 	moves     sync.Mutex                           // clock moves, one at a time
 	moveFrom  atomic.Pointer[time.Time]            // where the clock move in progress started
 	ticking   atomic.Bool                          // the real-clock engine loop runs
@@ -158,19 +159,19 @@ func New(opts Options) (*Server, error) {
 		streams:       newStreams(opts.StreamQueue),
 	}
 	if opts.NotificationLogSize == 0 {
-		opts.NotificationLogSize = defaultNotificationLogSize
+		opts.NotificationLogSize = notify.DefaultLogSize
 	}
 	s.digest = auth.New(auth.Options{NonceTTL: opts.NonceTTL, Now: s.nonceClock, FailureLimit: opts.AuthFailureLimit})
-	s.notes = newNotificationLog(opts.NotificationLogSize)
-	s.notes.finished = s.streamDelivered
+	s.notes = notify.NewLog(opts.NotificationLogSize)
+	s.notes.Finished = s.streamDelivered
 	s.stop = make(chan struct{})
 	if opts.WebhookConcurrency <= 0 {
-		opts.WebhookConcurrency = defaultWebhookConcurrency
+		opts.WebhookConcurrency = notify.DefaultWebhookConcurrency
 	}
 	if opts.WebhookQueue == 0 {
-		opts.WebhookQueue = defaultWebhookQueue
+		opts.WebhookQueue = notify.DefaultWebhookQueue
 	}
-	hooks, err := newWebhooks(opts.WebhookAllow, s.notes, opts.WebhookConcurrency, max(opts.WebhookQueue, 0), s.stop)
+	hooks, err := notify.NewWebhooks(opts.WebhookAllow, s.notes, opts.WebhookConcurrency, max(opts.WebhookQueue, 0), s.stop)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +213,7 @@ func (s *Server) Close() {
 		s.loopMu.Unlock()
 		close(s.stop)
 		s.loops.Wait()
-		s.hooks.close()
+		s.hooks.Close()
 	})
 	s.streams.close()
 }
@@ -248,7 +249,7 @@ func (s *Server) resetLocked(tx *engine.Tx) {
 // once it is on disk, and after the notifications of the writes before it.
 func (s *Server) published(out store.Outcome) {
 	if out.Reset {
-		s.notes.clear()
+		s.notes.Clear()
 		s.journal.Clear()
 		s.faults.Clear()
 		// What the old data, the log and the journal held goes back to
@@ -256,7 +257,7 @@ func (s *Server) published(out store.Outcome) {
 		// shrinks the server.
 		go debug.FreeOSMemory()
 	}
-	s.notes.add(out.Notes)
+	s.notes.Add(out.Notes)
 	s.streamCommitted(out)
 }
 

@@ -1,4 +1,8 @@
-package server
+// Package notify is omctl server's notification log and webhook delivery
+// (docs/server.md, Notification log and Webhook delivery): the last
+// notifications the engine recorded, and a bounded pool that sends their
+// webhooks, signed, to the destinations allowed, keeping what was sent.
+package notify
 
 import (
 	"bytes"
@@ -19,32 +23,33 @@ import (
 	"github.com/omctl/omctl/internal/store/engine"
 )
 
-// notificationLog keeps the last size notifications recorded since the
+// Log keeps the last size notifications recorded since the
 // start or the last reset, oldest first, and counts those it dropped
 // (docs/server.md, Notification log); deliveries update entries under its
 // own lock, never the data lock. It holds them in a ring that grows to
 // size as entries come, so a short log costs little.
-type notificationLog struct {
+type Log struct {
 	mu      sync.Mutex
 	size    int // at most this many entries (0: none)
 	ring    []*engine.Notification
 	head    int // the oldest entry's index in ring, once ring is full
 	dropped int // dropped since the last reset
-	// finished is told of each delivery that ended, DELIVERED or FAILED,
+	// Finished is told of each delivery that ended, DELIVERED or FAILED,
 	// with a copy of its entry (the event stream's delivery events).
-	finished func(*engine.Notification)
-	sent     sentPayloads // what the last webhook deliveries sent
+	Finished func(*engine.Notification)
+	sent     Payloads // what the last webhook deliveries sent
 }
 
-// defaultNotificationLogSize is how many entries the log keeps unless
+// DefaultLogSize is how many entries the log keeps unless
 // told otherwise: some 45 MB of memory.
-const defaultNotificationLogSize = 100000
+const DefaultLogSize = 100000
 
-func newNotificationLog(size int) *notificationLog {
-	return &notificationLog{size: max(size, 0)}
+// NewLog keeps the last size notifications.
+func NewLog(size int) *Log {
+	return &Log{size: max(size, 0)}
 }
 
-func (l *notificationLog) add(notes []*engine.Notification) {
+func (l *Log) Add(notes []*engine.Notification) {
 	if len(notes) == 0 {
 		return // most requests: they need not wait for a listing
 	}
@@ -66,7 +71,7 @@ func (l *notificationLog) add(notes []*engine.Notification) {
 
 // clear empties the log and forgets what it dropped; the memory it held
 // goes back to the runtime.
-func (l *notificationLog) clear() {
+func (l *Log) Clear() {
 	l.mu.Lock()
 	l.ring, l.head, l.dropped = nil, 0, 0
 	l.mu.Unlock()
@@ -74,7 +79,7 @@ func (l *notificationLog) clear() {
 }
 
 // at is the i-th entry, oldest first (under mu).
-func (l *notificationLog) at(i int) *engine.Notification {
+func (l *Log) at(i int) *engine.Notification {
 	return l.ring[(l.head+i)%len(l.ring)]
 }
 
@@ -82,7 +87,7 @@ func (l *notificationLog) at(i int) *engine.Notification {
 // nil) from the offset-th on, at most size of them, oldest first, how
 // many pass in all, and how many the log dropped. Only the page is
 // copied: the log may be long.
-func (l *notificationLog) page(keep func(*engine.Notification) bool, offset, size int) (out []engine.Notification, total, dropped int) {
+func (l *Log) Page(keep func(*engine.Notification) bool, offset, size int) (out []engine.Notification, total, dropped int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := len(l.ring)
@@ -103,19 +108,19 @@ func (l *notificationLog) page(keep func(*engine.Notification) bool, offset, siz
 	return out, total, l.dropped
 }
 
-func (l *notificationLog) update(n *engine.Notification, f func(*engine.DeliveryState)) {
+func (l *Log) update(n *engine.Notification, f func(*engine.DeliveryState)) {
 	l.mu.Lock()
 	was := n.Delivery.Status
 	f(&n.Delivery)
 	var done *engine.Notification
-	if st := n.Delivery.Status; st != was && (st == "DELIVERED" || st == "FAILED") && l.finished != nil {
+	if st := n.Delivery.Status; st != was && (st == "DELIVERED" || st == "FAILED") && l.Finished != nil {
 		c := *n
 		done = &c
 	}
 	l.mu.Unlock()
 	if done != nil {
-		l.sent.show(done)
-		l.finished(done)
+		l.sent.Show(done)
+		l.Finished(done)
 	}
 }
 
@@ -123,18 +128,18 @@ func (l *notificationLog) update(n *engine.Notification, f func(*engine.Delivery
 // before the second and third attempts.
 var (
 	webhookTimeout = 10 * time.Second
-	webhookRetries = []time.Duration{time.Second, 2 * time.Second}
+	WebhookRetries = []time.Duration{time.Second, 2 * time.Second}
 )
 
-// webhooks sends deliveries to the destinations it allows, through a
+// Webhooks sends deliveries to the destinations it allows, through a
 // bounded pool of workers fed by a bounded queue (docs/server.md, Webhook
 // delivery): a burst of notifications never opens more than workers
 // connections, nor holds more than the queue's deliveries in memory.
-type webhooks struct {
+type Webhooks struct {
 	allow  []string       // host names
 	blocks []netip.Prefix // and address blocks beyond loopback
 	client *http.Client
-	log    *notificationLog
+	log    *Log
 	queue  chan hookJob
 	stop   <-chan struct{}
 	// ctx ends attempts in flight once stop is closed (see close);
@@ -154,15 +159,15 @@ type hookJob struct {
 
 // The pool's defaults: deliveries in flight, and deliveries waiting.
 const (
-	defaultWebhookConcurrency = 16
-	defaultWebhookQueue       = 10000
+	DefaultWebhookConcurrency = 16
+	DefaultWebhookQueue       = 10000
 )
 
-// newWebhooks starts workers that send until stop is closed; queue
+// NewWebhooks starts workers that send until stop is closed; queue
 // deliveries may wait for one (0: none wait, a delivery is taken only by
 // an idle worker).
-func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop <-chan struct{}) (*webhooks, error) {
-	w := &webhooks{log: log, queue: make(chan hookJob, queue), stop: stop}
+func NewWebhooks(allow []string, log *Log, workers, queue int, stop <-chan struct{}) (*Webhooks, error) {
+	w := &Webhooks{log: log, queue: make(chan hookJob, queue), stop: stop}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
@@ -200,14 +205,14 @@ func newWebhooks(allow []string, log *notificationLog, workers, queue int, stop 
 // close ends the attempts in flight and waits for the workers, which
 // stop is closed for already, then lets the connections they kept go:
 // nothing of the pool outlives it.
-func (w *webhooks) close() {
+func (w *Webhooks) Close() {
 	w.cancel()
 	w.workers.Wait()
 	w.client.CloseIdleConnections()
 }
 
 // work makes the attempts of the jobs it takes, one at a time.
-func (w *webhooks) work() {
+func (w *Webhooks) work() {
 	for {
 		select {
 		case j := <-w.queue:
@@ -220,7 +225,7 @@ func (w *webhooks) work() {
 
 // run makes one attempt; after a failure the next one is queued once its
 // wait is over, and after the last the delivery is FAILED.
-func (w *webhooks) run(j hookJob) {
+func (w *Webhooks) run(j hookJob) {
 	ok := w.attempt(j.d, j.attempt)
 	if j.first != nil {
 		j.first.Done()
@@ -228,11 +233,11 @@ func (w *webhooks) run(j hookJob) {
 	if ok {
 		return
 	}
-	if j.attempt > len(webhookRetries) {
+	if j.attempt > len(WebhookRetries) {
 		w.log.update(j.d.Note, func(s *engine.DeliveryState) { s.Status = "FAILED" })
 		return
 	}
-	time.AfterFunc(webhookRetries[j.attempt-1], func() {
+	time.AfterFunc(WebhookRetries[j.attempt-1], func() {
 		select {
 		case <-w.stop:
 			return // no worker is left to take it
@@ -244,7 +249,7 @@ func (w *webhooks) run(j hookJob) {
 
 // enqueue queues a job, or, when the queue is full, fails the delivery at
 // once: waiting would hold the caller, and memory, without bound.
-func (w *webhooks) enqueue(j hookJob) bool {
+func (w *Webhooks) enqueue(j hookJob) bool {
 	select {
 	case w.queue <- j:
 		return true
@@ -256,7 +261,7 @@ func (w *webhooks) enqueue(j hookJob) bool {
 }
 
 // allowed says whether a webhook URL's destination may be sent to.
-func (w *webhooks) allowed(raw string) error {
+func (w *Webhooks) allowed(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return errors.New("the webhook URL is not an http or https URL")
@@ -281,7 +286,7 @@ func (w *webhooks) allowed(raw string) error {
 
 // dial connects only where allowed resolves to: a name given in
 // --webhook-allow may resolve anywhere, localhost only to loopback.
-func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+func (w *Webhooks) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	host, _, _ := net.SplitHostPort(addr)
 	if strings.EqualFold(host, "localhost") {
 		addr = net.JoinHostPort("127.0.0.1", addr[len(host)+1:])
@@ -293,7 +298,7 @@ func (w *webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 // send queues d, whose body is made by body unless the delivery fails
 // at once (a destination not allowed, a full queue); the first attempt
 // of a queued delivery is counted in first (when not nil).
-func (w *webhooks) send(d *engine.Delivery, first *sync.WaitGroup, body func() []byte) {
+func (w *Webhooks) Send(d *engine.Delivery, first *sync.WaitGroup, body func() []byte) {
 	if err := w.allowed(d.URL); err != nil {
 		w.log.update(d.Note, func(s *engine.DeliveryState) { s.Status, s.LastError = "FAILED", err.Error() })
 		return
@@ -313,7 +318,7 @@ func (w *webhooks) send(d *engine.Delivery, first *sync.WaitGroup, body func() [
 }
 
 // attempt makes one attempt and reports whether it was delivered.
-func (w *webhooks) attempt(d *engine.Delivery, n int) bool {
+func (w *Webhooks) attempt(d *engine.Delivery, n int) bool {
 	req, err := http.NewRequestWithContext(w.ctx, http.MethodPost, d.URL, bytes.NewReader(d.Body))
 	if err != nil {
 		w.log.update(d.Note, func(s *engine.DeliveryState) { s.Attempts, s.LastError = n, "the webhook URL cannot be used" })
@@ -350,3 +355,7 @@ func (w *webhooks) attempt(d *engine.Delivery, n int) bool {
 	})
 	return ok
 }
+
+// Sent is what the last webhook deliveries sent, for GET
+// /_omctl/notifications?payloads=true.
+func (l *Log) Sent() *Payloads { return &l.sent }

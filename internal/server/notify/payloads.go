@@ -1,4 +1,4 @@
-package server
+package notify
 
 import (
 	"crypto/hmac"
@@ -15,7 +15,7 @@ import (
 // events): the body and its X-MMS-Signature header, never the secret.
 // Kept apart from the notification log, and for the last few only: a
 // body is as large as its alert, and the log keeps 100000 entries.
-type sentPayloads struct {
+type Payloads struct {
 	mu    sync.Mutex
 	byID  map[string]sentPayload // by notification id
 	order []string               // ids, oldest first
@@ -47,7 +47,7 @@ func signature(d *engine.Delivery) string {
 
 // keep remembers what a delivery sends, dropping the oldest beyond the
 // bounds.
-func (p *sentPayloads) keep(d *engine.Delivery) {
+func (p *Payloads) keep(d *engine.Delivery) {
 	if len(d.Body) > maxSentPayloadBytes {
 		return
 	}
@@ -70,7 +70,8 @@ func (p *sentPayloads) keep(d *engine.Delivery) {
 
 // show adds to a copy of a notification what its delivery sent, when
 // still kept.
-func (p *sentPayloads) show(n *engine.Notification) {
+// Show puts in n what its delivery sent, when it is still kept.
+func (p *Payloads) Show(n *engine.Notification) {
 	p.mu.Lock()
 	sent, ok := p.byID[n.ID]
 	p.mu.Unlock()
@@ -80,7 +81,7 @@ func (p *sentPayloads) show(n *engine.Notification) {
 	}
 }
 
-func (p *sentPayloads) clear() {
+func (p *Payloads) clear() {
 	p.mu.Lock()
 	p.byID, p.order, p.bytes = nil, nil, 0
 	p.mu.Unlock()
