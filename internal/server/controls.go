@@ -11,6 +11,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
@@ -51,26 +52,26 @@ func (s *Server) getHealth(w http.ResponseWriter, _ *http.Request) {
 
 // onlyQuery refuses query parameters a control does not take, besides
 // paging, pretty and envelope: a misspelt filter is an error, not ignored.
-func onlyQuery(c *reqCtx, names ...string) error {
-	for _, k := range rules.SortedKeys(c.r.URL.Query()) {
+func onlyQuery(c *handlers.Ctx, names ...string) error {
+	for _, k := range rules.SortedKeys(c.R.URL.Query()) {
 		if !slices.Contains(names, k) && !slices.Contains([]string{"pageNum", "itemsPerPage", "pretty", "envelope"}, k) {
 			allowed := append(names, "pageNum", "itemsPerPage", "pretty", "envelope")
-			return httpx.InvalidQuery(k, c.r.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
+			return httpx.InvalidQuery(k, c.R.URL.Query().Get(k), "this control takes "+strings.Join(allowed, ", "))
 		}
 	}
 	return nil
 }
 
 // resetData puts the data back to its seed (api.ResetData).
-func (s *Server) resetData(c *reqCtx) error {
-	s.resetLocked(c.tx)
-	c.writeJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
+func (s *Server) resetData(c *handlers.Ctx) error {
+	s.resetLocked(c.Tx)
+	c.WriteJSON(http.StatusOK, map[string]any{"reset": true, "now": rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
 // getClock shows the server's clock (api.GetClock).
-func (s *Server) getClock(c *reqCtx) error {
-	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
+func (s *Server) getClock(c *handlers.Ctx) error {
+	c.WriteJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
@@ -81,11 +82,11 @@ func (s *Server) getClock(c *reqCtx) error {
 // and see the engine's work done up to the clock's time. Moves run one at
 // a time. The answer waits for the first attempt of every webhook the
 // move queued.
-func (s *Server) moveClock(c *reqCtx) error {
+func (s *Server) moveClock(c *handlers.Ctx) error {
 	// Whatever the answer, it may come long after the request (behind
 	// another move, say): it gets the write timeout from when it is ready.
-	defer c.keepWriting()
-	body, err := c.readObject()
+	defer c.KeepWriting()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
@@ -117,7 +118,7 @@ func (s *Server) moveClock(c *reqCtx) error {
 		}
 		target = t
 	}
-	c.lastBase()
+	c.LastBase()
 	from := s.clock.Now()
 	s.moveFrom.Store(&from)
 	defer s.moveFrom.Store(nil)
@@ -139,7 +140,7 @@ func (s *Server) moveClock(c *reqCtx) error {
 		if err != nil {
 			return err
 		}
-		c.keepWriting() // a year's move can take longer than the write timeout
+		c.KeepWriting() // a year's move can take longer than the write timeout
 		if !done {
 			// Those waiting for the data get in, and the move takes at
 			// most about half of the time of one core: on a small machine
@@ -148,8 +149,8 @@ func (s *Server) moveClock(c *reqCtx) error {
 		}
 	}
 	firstAttempts.Wait()
-	c.keepWriting()
-	c.writeJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
+	c.KeepWriting()
+	c.WriteJSON(http.StatusOK, api.Clock{Now: rules.FormatTime(s.clock.Now())})
 	return nil
 }
 
@@ -191,5 +192,5 @@ func authorizeGlobalOwner(p *model.Principal) error {
 			return nil
 		}
 	}
-	return unauthorized()
+	return handlers.Unauthorized()
 }

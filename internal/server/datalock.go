@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -15,14 +16,14 @@ import (
 // run side by side once the TRACKING alerts due to open by now are
 // opened; anything else changes data, committed before the answer (and,
 // with wait, once the first attempt of each webhook it queued is done).
-func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) error {
-	if c.r.Method != http.MethodGet {
-		if len(c.body) > 0 && c.r.Method != http.MethodDelete {
+func (s *Server) locked(c *handlers.Ctx, h handlers.Func, wait bool) error {
+	if c.R.Method != http.MethodGet {
+		if len(c.Body) > 0 && c.R.Method != http.MethodDelete {
 			// Not under the lock: a batch of writes runs its writers'
 			// handlers one after another, and a 60 KB body takes
 			// 0.8 ms to decode (docs/performance.md). No DELETE of the
 			// API reads a body: one sent is not worth decoding.
-			c.readBody()
+			c.ReadBody()
 		}
 		var firstAttempts *sync.WaitGroup
 		if wait {
@@ -31,7 +32,7 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) error {
 		}
 		return s.change(func(tx *engine.Tx) error {
 			tx.PromoteAll(s.clock.Now())
-			c.st, c.tx = tx.State, tx
+			c.St, c.Tx = tx.State, tx
 			return h(c)
 		}, firstAttempts)
 	}
@@ -40,7 +41,7 @@ func (s *Server) locked(c *reqCtx, h handlerFunc, wait bool) error {
 		return s.storeFailed(err)
 	}
 	s.afterChange(out, nil)
-	return s.reading(func(st *model.State) error { c.st = st; return h(c) })
+	return s.reading(func(st *model.State) error { c.St = st; return h(c) })
 }
 
 // reading runs fn with the data under the read lock.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store/statelog"
@@ -21,20 +22,22 @@ import (
 // body that is not JSON fails only a handler that reads it.
 func TestAChangeDecodesItsBodyBeforeTheDataLock(t *testing.T) {
 	e := newEnv(t)
-	var runAs func(method, body string, h handlerFunc) error
-	run := func(body string, h handlerFunc) error {
+	var runAs func(method, body string, h handlers.Func) error
+	run := func(body string, h handlers.Func) error {
 		return runAs(http.MethodPut, body, h)
 	}
-	runAs = func(method, body string, h handlerFunc) error {
+	runAs = func(method, body string, h handlers.Func) error {
 		r := httptest.NewRequest(method, apiBase+"/admin/backup/oplog/s3Configs/x", nil)
 		r.Header.Set("Content-Type", "application/json")
-		return e.s.locked(&reqCtx{r: r, s: e.s, body: []byte(body)}, h, false)
+		c := e.s.h.NewCtx(r, nil, httptest.NewRecorder())
+		c.Body = []byte(body)
+		return e.s.locked(c, h, false)
 	}
-	err := run(`{"s3MaxConnections": 7}`, func(c *reqCtx) error {
-		if c.decoded == nil {
+	err := run(`{"s3MaxConnections": 7}`, func(c *handlers.Ctx) error {
+		if !c.Decoded() {
 			t.Error("the body was not decoded before the handler ran under the lock")
 		}
-		body, err := c.readObject()
+		body, err := c.ReadObject()
 		if err != nil || body["s3MaxConnections"] == nil || body["s3MaxConnections"].(interface{ String() string }).String() != "7" {
 			t.Errorf("the handler read %v, %v", body, err)
 		}
@@ -43,15 +46,15 @@ func TestAChangeDecodesItsBodyBeforeTheDataLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run(`{"s3MaxConnections": `, func(*reqCtx) error { return nil }); err != nil {
+	if err := run(`{"s3MaxConnections": `, func(*handlers.Ctx) error { return nil }); err != nil {
 		t.Errorf("a body the handler does not read failed it: %v", err)
 	}
-	err = run(`{"s3MaxConnections": `, func(c *reqCtx) error { _, err := c.readObject(); return err })
+	err = run(`{"s3MaxConnections": `, func(c *handlers.Ctx) error { _, err := c.ReadObject(); return err })
 	if a, _ := httpx.Answer(err); err == nil || a.Code() != "INVALID_JSON" {
 		t.Errorf("a handler reading a broken body got %v, want INVALID_JSON", err)
 	}
-	runAs(http.MethodDelete, `{"s3MaxConnections": 7}`, func(c *reqCtx) error {
-		if c.decoded != nil {
+	runAs(http.MethodDelete, `{"s3MaxConnections": 7}`, func(c *handlers.Ctx) error {
+		if c.Decoded() {
 			t.Error("a DELETE's body, which no handler reads, was decoded")
 		}
 		return nil
@@ -79,9 +82,9 @@ func TestABodyIsReadIntoRoomForWhatCame(t *testing.T) {
 	}
 	handler := func(body string) func(r *http.Request) {
 		return func(r *http.Request) {
-			c := &reqCtx{r: r}
-			c.readRequestBody(httptest.NewRecorder())
-			if string(c.body) != body {
+			c := &handlers.Ctx{R: r}
+			c.ReadRequestBody(httptest.NewRecorder())
+			if string(c.Body) != body {
 				t.Error("the body read is not the body sent")
 			}
 		}

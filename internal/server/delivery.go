@@ -3,16 +3,13 @@ package server
 import (
 	"sync"
 
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
 )
 
 // Webhook deliveries leave once the data lock is released (docs/server.md,
 // Alert engine); notify.go sends them.
-
-// lastBase remembers the base URL clients reach the server at, for the
-// links of alerts sent by webhook.
-func (c *reqCtx) lastBase() { c.s.base.Store(c.baseURL()) }
 
 // deliver queues webhook deliveries once the data lock is released: each
 // carries the alert as GET showed it when the notification was recorded.
@@ -27,7 +24,7 @@ func (s *Server) deliver(ds []*engine.Delivery, firstAttempts *sync.WaitGroup) {
 	now := s.clock.Now()
 	for _, d := range ds {
 		s.hooks.Send(d, firstAttempts, func() []byte {
-			return alertJSON(&alert.Rec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
+			return handlers.AlertJSON(&alert.Rec{Cur: d.Cur(), Project: d.Alert.Project}, base, now)
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/engine"
@@ -16,8 +17,8 @@ import (
 
 // reportEvents reports conditions to the alert engine (api.ReportEvents)
 // and answers every alert they opened, changed or closed.
-func (s *Server) reportEvents(c *reqCtx) error {
-	body, err := c.readBody()
+func (s *Server) reportEvents(c *handlers.Ctx) error {
+	body, err := c.ReadBody()
 	if err != nil {
 		return err
 	}
@@ -26,16 +27,16 @@ func (s *Server) reportEvents(c *reqCtx) error {
 		return err
 	}
 	for _, cond := range conds {
-		if c.st.Project(cond.Project) == nil {
+		if c.St.Project(cond.Project) == nil {
 			return httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("Item %d: no group with ID %s exists.", cond.Index, cond.Project), cond.Index, cond.Project)
 		}
 	}
-	c.lastBase()
+	c.LastBase()
 	now := s.clock.Now()
 	var changed []*alert.Rec
 	seen := map[*alert.Rec]bool{}
 	for _, cond := range conds {
-		for _, r := range c.tx.Apply(cond, now) {
+		for _, r := range c.Tx.Apply(cond, now) {
 			if !seen[r] {
 				seen[r] = true
 				changed = append(changed, r)
@@ -43,10 +44,10 @@ func (s *Server) reportEvents(c *reqCtx) error {
 		}
 	}
 	// What is due at once (a delay of 0) is sent before the answer.
-	c.tx.RunUntil(now)
+	c.Tx.RunUntil(now)
 	items := make([][]byte, len(changed))
 	for i, r := range changed {
-		items[i] = c.renderAlert(r)
+		items[i] = c.RenderAlert(r)
 	}
 	out := []byte(`{"alerts":[`)
 	for i, it := range items {
@@ -55,14 +56,14 @@ func (s *Server) reportEvents(c *reqCtx) error {
 		}
 		out = append(out, it...)
 	}
-	c.writeRaw(http.StatusOK, append(out, "]}"...))
+	c.WriteRaw(http.StatusOK, append(out, "]}"...))
 	return nil
 }
 
 // listNotifications lists the notification log, oldest first
 // (api.ListNotifications).
-func (s *Server) listNotifications(c *reqCtx) error {
-	q := c.r.URL.Query()
+func (s *Server) listNotifications(c *handlers.Ctx) error {
+	q := c.R.URL.Query()
 	for k := range q {
 		switch k {
 		case "alertId", "groupId", "typeName", "event", "payloads", "pageNum", "itemsPerPage", "pretty", "envelope":
@@ -70,11 +71,11 @@ func (s *Server) listNotifications(c *reqCtx) error {
 			return httpx.InvalidQuery(k, q.Get(k), "the filters are alertId, groupId, typeName and event (and payloads=true adds what webhooks sent)")
 		}
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
-	payloads, err := c.boolQuery("payloads", false)
+	payloads, err := c.BoolQuery("payloads", false)
 	if err != nil {
 		return err
 	}
@@ -97,8 +98,8 @@ func (s *Server) listNotifications(c *reqCtx) error {
 		}
 		items[i] = rules.EncodeJSON(&page[i])
 	}
-	c.listRaw(items, total, p)
-	c.out = withDropped(c.out, dropped, c.pretty)
+	c.ListRaw(items, total, p)
+	c.Out = withDropped(c.Out, dropped, c.Pretty)
 	return nil
 }
 
@@ -208,7 +209,7 @@ func parseCondition(m map[string]any, prefix string) (engine.Condition, error) {
 // (api.DumpFixtures): secrets included, as a state file holds them, which
 // is why only a GLOBAL_OWNER may ask. The data is copied under the lock
 // and encoded after it.
-func (s *Server) dumpFixtures(c *reqCtx) error {
+func (s *Server) dumpFixtures(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
@@ -217,7 +218,7 @@ func (s *Server) dumpFixtures(c *reqCtx) error {
 		s.logf("encoding the fixtures: %v", err)
 		return httpx.BadRequest("UNEXPECTED_ERROR", "The data could not be written as fixtures.")
 	}
-	c.header.Set("Content-Type", "application/json")
-	c.status, c.out = http.StatusOK, buf.Bytes()
+	c.Header.Set("Content-Type", "application/json")
+	c.Status, c.Out = http.StatusOK, buf.Bytes()
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/faults"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 )
@@ -19,11 +20,11 @@ import (
 // whether the answer is decided: then the handler does not run, and the
 // request changes nothing. The delay holds no lock; a reset closes the
 // connection without an answer.
-func (s *Server) injectFault(c *reqCtx) bool {
-	if !api.IsAPIPath(c.r.URL.Path) {
+func (s *Server) injectFault(c *handlers.Ctx) bool {
+	if !api.IsAPIPath(c.R.URL.Path) {
 		return false
 	}
-	f := s.faults.Take(c.r.Method, strings.TrimPrefix(c.r.URL.Path, apiBase))
+	f := s.faults.Take(c.R.Method, strings.TrimPrefix(c.R.URL.Path, apiBase))
 	if f == nil {
 		return false
 	}
@@ -31,7 +32,7 @@ func (s *Server) injectFault(c *reqCtx) bool {
 		t := time.NewTimer(f.Hold())
 		select {
 		case <-t.C:
-		case <-c.r.Context().Done():
+		case <-c.R.Context().Done():
 			t.Stop()
 			panic(http.ErrAbortHandler) // the client is gone: nobody to answer
 		}
@@ -41,10 +42,10 @@ func (s *Server) injectFault(c *reqCtx) bool {
 		panic(http.ErrAbortHandler)
 	case f.Status != 0:
 		if f.RetryAfter != nil {
-			c.header.Set("Retry-After", strconv.FormatInt(*f.RetryAfter, 10))
+			c.Header.Set("Retry-After", strconv.FormatInt(*f.RetryAfter, 10))
 		}
-		c.fail(httpx.New(f.Status, f.ErrorCode,
-			fmt.Sprintf("The server is answering %d %s: fault %s matches %s %s.", f.Status, f.ErrorCode, f.ID, c.r.Method, c.r.URL.Path),
+		c.Fail(httpx.New(f.Status, f.ErrorCode,
+			fmt.Sprintf("The server is answering %d %s: fault %s matches %s %s.", f.Status, f.ErrorCode, f.ID, c.R.Method, c.R.URL.Path),
 			f.ID))
 		return true
 	}
@@ -52,11 +53,11 @@ func (s *Server) injectFault(c *reqCtx) bool {
 }
 
 // addFault adds a fault (api.AddFault).
-func (s *Server) addFault(c *reqCtx) error {
+func (s *Server) addFault(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
@@ -65,62 +66,62 @@ func (s *Server) addFault(c *reqCtx) error {
 		return err
 	}
 	s.faults.Add(f)
-	c.writeRaw(http.StatusOK, rules.EncodeJSON(f))
+	c.WriteRaw(http.StatusOK, rules.EncodeJSON(f))
 	return nil
 }
 
 // clearFaults removes every fault (api.ClearFaults).
-func (s *Server) clearFaults(c *reqCtx) error {
+func (s *Server) clearFaults(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
 	s.faults.Clear()
-	c.writeRaw(http.StatusOK, []byte(`{}`))
+	c.WriteRaw(http.StatusOK, []byte(`{}`))
 	return nil
 }
 
 // listFaults lists the faults in the order they were added (api.ListFaults).
-func (s *Server) listFaults(c *reqCtx) error {
+func (s *Server) listFaults(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
 	all := s.faults.Encoded()
 	from := min(p.Offset(), len(all))
-	c.listRaw(all[from:min(from+p.Size, len(all))], len(all), p)
+	c.ListRaw(all[from:min(from+p.Size, len(all))], len(all), p)
 	return nil
 }
 
 // removeFault removes one fault (api.RemoveFault).
-func (s *Server) removeFault(c *reqCtx) error {
+func (s *Server) removeFault(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	if !s.faults.Remove(c.r.PathValue("fault_id")) {
-		return httpx.ResourceNotFound(c.r.URL.Path)
+	if !s.faults.Remove(c.R.PathValue("fault_id")) {
+		return httpx.ResourceNotFound(c.R.URL.Path)
 	}
-	c.writeRaw(http.StatusOK, []byte(`{}`))
+	c.WriteRaw(http.StatusOK, []byte(`{}`))
 	return nil
 }
 
 // admit notes the caller of an authenticated API request in the journal
 // and applies --rate-limit to it. It returns false when c holds the
 // answer: 429 RATE_LIMITED with Retry-After.
-func (s *Server) admit(c *reqCtx) bool {
-	journal.NoteCaller(c.r, c.caller.Name)
-	if s.limiter == nil || !api.IsAPIPath(c.r.URL.Path) {
+func (s *Server) admit(c *handlers.Ctx) bool {
+	journal.NoteCaller(c.R, c.Caller.Name)
+	if s.limiter == nil || !api.IsAPIPath(c.R.URL.Path) {
 		return true
 	}
-	ok, after := s.limiter.Allow(c.caller.Name)
+	ok, after := s.limiter.Allow(c.Caller.Name)
 	if ok {
 		return true
 	}
-	c.header.Set("Retry-After", strconv.Itoa(after))
-	c.fail(httpx.New(http.StatusTooManyRequests, "RATE_LIMITED",
-		fmt.Sprintf("Too many requests: %s may send %d a second; retry after %d s.", c.caller.Name, s.limiter.PerSecond(), after),
-		c.caller.Name, s.limiter.PerSecond()))
+	c.Header.Set("Retry-After", strconv.Itoa(after))
+	c.Fail(httpx.New(http.StatusTooManyRequests, "RATE_LIMITED",
+		fmt.Sprintf("Too many requests: %s may send %d a second; retry after %d s.", c.Caller.Name, s.limiter.PerSecond(), after),
+		c.Caller.Name, s.limiter.PerSecond()))
 	return false
 }

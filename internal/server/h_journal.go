@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/omctl/omctl/internal/api"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 )
 
 // journalQuery is the filter of GET /_omctl/requests.
-func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, error) {
-	q := c.r.URL.Query()
+func journalQuery(c *handlers.Ctx) (func(*api.JournalEntry) bool, error) {
+	q := c.R.URL.Query()
 	if err := onlyQuery(c, "method", "path", "status", "caller"); err != nil {
 		return nil, err
 	}
@@ -42,28 +43,28 @@ func journalQuery(c *reqCtx) (func(*api.JournalEntry) bool, error) {
 }
 
 // clearRequests empties the journal (api.ClearRequests).
-func (s *Server) clearRequests(c *reqCtx) error {
+func (s *Server) clearRequests(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
 	s.journal.Clear()
-	c.writeRaw(http.StatusOK, []byte(`{}`))
+	c.WriteRaw(http.StatusOK, []byte(`{}`))
 	return nil
 }
 
 // listRequests lists the journal, oldest first (api.ListRequests).
-func (s *Server) listRequests(c *reqCtx) error {
+func (s *Server) listRequests(c *handlers.Ctx) error {
 	keep, err := journalQuery(c)
 	if err != nil {
 		return err
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
 	all := s.journal.Matching(keep)
 	from := min(p.Offset(), len(all))
 	to := min(from+p.Size, len(all))
-	c.listRaw(journal.EncodeEntries(all[from:to]), len(all), p)
+	c.ListRaw(journal.EncodeEntries(all[from:to]), len(all), p)
 	return nil
 }

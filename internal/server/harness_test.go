@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/store"
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -247,3 +248,9 @@ func (e *env) doRaw(user, method, path, body string) response {
 	}
 	return e.do(user, method, path, body)
 }
+
+// What the tests hold answers to, as the handlers name them.
+const (
+	maxBodyBytes = api.MaxBodyBytes
+	groupLinkRel = "http://mms.mongodb.com/group"
+)

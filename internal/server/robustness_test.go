@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
@@ -51,8 +52,8 @@ func TestHugePageNumIsAnEmptyPageAndTheServerGoesOn(t *testing.T) {
 
 func TestAPanickingHandlerReleasesTheLock(t *testing.T) {
 	e := newEnv(t)
-	c := &reqCtx{r: httptest.NewRequest("GET", "/", nil), s: e.s, header: http.Header{}}
-	err := e.s.locked(c, func(*reqCtx) error { panic("a bug") }, false)
+	c := e.s.h.NewCtx(httptest.NewRequest("GET", "/", nil), nil, httptest.NewRecorder())
+	err := e.s.locked(c, func(*handlers.Ctx) error { panic("a bug") }, false)
 	if a, _ := httpx.Answer(err); err == nil || a.Status() != 500 || a.Code() != "UNEXPECTED_ERROR" {
 		t.Fatalf("panic answered %v", err)
 	}

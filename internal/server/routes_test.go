@@ -17,7 +17,7 @@ import (
 // internal/api is served by a handler bearing its name.
 func TestEveryEndpointHasAHandlerOfItsName(t *testing.T) {
 	s := newEnv(t).s
-	handlers := s.endpointHandlers()
+	handlers := s.h.Endpoints()
 	for e, h := range s.controlHandlers() {
 		handlers[e] = h.h
 	}

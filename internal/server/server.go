@@ -19,6 +19,7 @@ import (
 	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/server/auth"
 	"github.com/omctl/omctl/internal/server/faults"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/server/notify"
@@ -87,6 +88,7 @@ type Server struct {
 	opts   Options
 	clock  *store.Clock
 	digest *auth.Digest
+	h      *handlers.Handlers // the API's endpoints
 	log    *log.Logger
 	mux    *http.ServeMux
 	// byName serves the paths under /groups/byName/, whose literal segment
@@ -161,6 +163,7 @@ func New(opts Options) (*Server, error) {
 	if opts.NotificationLogSize == 0 {
 		opts.NotificationLogSize = notify.DefaultLogSize
 	}
+	s.h = handlers.New(func() time.Time { return s.clock.Now() }, s.logf, &s.base)
 	s.digest = auth.New(auth.Options{NonceTTL: opts.NonceTTL, Now: s.nonceClock, FailureLimit: opts.AuthFailureLimit})
 	s.notes = notify.NewLog(opts.NotificationLogSize)
 	s.notes.Finished = s.streamDelivered
@@ -295,12 +298,10 @@ func (s *Server) view(fn func(*model.State)) bool {
 	return true
 }
 
-type handlerFunc func(*reqCtx) error
-
 // handling is how a route serves one method: its handler, and for a test
 // control how it differs from the API's (see controlHandlers).
 type handling struct {
-	h handlerFunc
+	h handlers.Func
 	// control: only a GLOBAL_OWNER may call it.
 	control bool
 	// unlocked: it runs without the data lock.
@@ -310,7 +311,7 @@ type handling struct {
 	wait bool
 	// before checks, before the data lock is taken, what a change's
 	// request can be refused for without the data (see beforeLock).
-	before handlerFunc
+	before handlers.Func
 }
 
 type route struct {
@@ -326,8 +327,8 @@ func (s *Server) routes() {
 		}
 		table[pattern][method] = h
 	}
-	before := s.beforeLock()
-	for e, h := range s.endpointHandlers() {
+	before := s.h.BeforeLock()
+	for e, h := range s.h.Endpoints() {
 		add(apiBase+e.Pattern, e.Method, handling{h: h, before: before[e]})
 	}
 	for e, h := range s.controlHandlers() {
@@ -345,61 +346,6 @@ func (s *Server) routes() {
 	s.mux.Handle(apiBase, s.api(nil))
 	s.mux.HandleFunc(api.GetHealth.Method+" "+api.GetHealth.Pattern, s.getHealth)
 	s.mux.Handle("/", s.api(nil))
-}
-
-// endpointHandlers pairs every endpoint of internal/api with its handler,
-// which bears the endpoint's name (api.AckAlert, s.ackAlert), so that one
-// grep finds both; a test holds them to it.
-func (s *Server) endpointHandlers() map[api.Endpoint]handlerFunc {
-	return map[api.Endpoint]handlerFunc{
-		api.ListAlerts:                s.listAlerts,
-		api.GetAlert:                  s.getAlert,
-		api.AckAlert:                  s.ackAlert,
-		api.ListAlertConfigs:          s.listAlertConfigs,
-		api.CreateAlertConfig:         s.createAlertConfig,
-		api.DeleteAlertConfig:         s.deleteAlertConfig,
-		api.GetAlertConfig:            s.getAlertConfig,
-		api.PutAlertConfig:            s.putAlertConfig,
-		api.EnableAlertConfig:         s.enableAlertConfig,
-		api.ListGlobalAlerts:          s.listGlobalAlerts,
-		api.ListGlobalAlertConfigs:    s.listGlobalAlertConfigs,
-		api.GetGlobalAlertConfig:      s.getGlobalAlertConfig,
-		api.EnableGlobalAlertConfig:   s.enableGlobalAlertConfig,
-		api.GetBackupConfig:           s.getBackupConfig,
-		api.PatchBackupConfig:         s.patchBackupConfig,
-		api.GetBackupConfigMembers:    s.getBackupConfigMembers,
-		api.ListSnapshots:             s.listSnapshots,
-		api.GetSnapshot:               s.getSnapshot,
-		api.ExpireSnapshot:            s.expireSnapshot,
-		api.ListConfigServerSnapshots: s.listConfigServerSnapshots,
-		api.GetConfigServerSnapshot:   s.getConfigServerSnapshot,
-		api.GetOplogStore:             s.getOplogStore,
-		api.CreateOplogStore:          s.createOplogStore,
-		api.PutOplogStore:             s.putOplogStore,
-		api.CreateSnapshotStore:       s.createSnapshotStore,
-		api.GetSnapshotStore:          s.getSnapshotStore,
-		api.PutSnapshotStore:          s.putSnapshotStore,
-		api.GetBackupJobConfig:        s.getBackupJobConfig,
-		api.PutBackupJobConfig:        s.putBackupJobConfig,
-		api.CreateAPIKey:              s.createAPIKey,
-		api.AddAccessList:             s.addAccessList,
-		api.ListAccessList:            s.listAccessList,
-		api.ListProjects:              s.listProjects,
-		api.GetProject:                s.getProject,
-		api.GetProjectByName:          s.getProjectByName,
-		api.ListOrgs:                  s.listOrgs,
-		api.GetOrg:                    s.getOrg,
-		api.ListOrgProjects:           s.listOrgProjects,
-		api.ListClusters:              s.listClusters,
-		api.GetCluster:                s.getCluster,
-		api.ListBackupConfigs:         s.listBackupConfigs,
-		api.ListOplogStores:           s.listOplogStores,
-		api.ListSnapshotStores:        s.listSnapshotStores,
-		api.ListAPIKeys:               s.listAPIKeys,
-		api.GetAPIKey:                 s.getAPIKey,
-		api.GetAccessListEntry:        s.getAccessListEntry,
-		api.DeleteAccessListEntry:     s.deleteAccessListEntry,
-	}
 }
 
 const byNameSegment = "/groups/byName/"
@@ -493,9 +439,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			}
 			s.logf("panic serving %s %s: %v", r.Method, r.URL.Path, v)
 			if sw.status == 0 {
-				c := &reqCtx{r: r, s: s, header: sw.Header()}
-				c.fail(httpx.Unexpected())
-				c.flush(sw)
+				c := s.h.NewCtx(r, nil, sw)
+				c.Fail(httpx.Unexpected())
+				c.Flush(sw)
 			}
 		}
 		if s.opts.Log != io.Discard { // the arguments alone cost four allocations
@@ -547,50 +493,50 @@ func (s *Server) api(rt *route) http.Handler {
 		}) {
 			return
 		}
-		c := &reqCtx{r: r, s: s, caller: caller, header: w.Header(), w: w}
+		c := s.h.NewCtx(r, caller, w)
 		if !s.admit(c) {
-			c.flush(w)
+			c.Flush(w)
 			return
 		}
-		c.readRequestBody(w)
+		c.ReadRequestBody(w)
 		s.serveAPI(c, rt)
-		c.flush(w)
+		c.Flush(w)
 	})
 }
 
 // serveAPI computes the answer of an authenticated request into c.
-func (s *Server) serveAPI(c *reqCtx, rt *route) {
+func (s *Server) serveAPI(c *handlers.Ctx, rt *route) {
 	if aerr := s.checkAccessList(c); aerr != nil {
-		c.fail(aerr)
+		c.Fail(aerr)
 		return
 	}
 	if s.injectFault(c) {
 		return
 	}
 	var qerr error
-	if c.pretty, qerr = c.boolQuery("pretty", false); qerr != nil {
-		c.fail(qerr)
+	if c.Pretty, qerr = c.BoolQuery("pretty", false); qerr != nil {
+		c.Fail(qerr)
 		return
 	}
-	if c.envelope, qerr = c.boolQuery("envelope", false); qerr != nil {
-		c.fail(qerr)
+	if c.Envelope, qerr = c.BoolQuery("envelope", false); qerr != nil {
+		c.Fail(qerr)
 		return
 	}
 	if rt == nil {
-		c.fail(httpx.ResourceNotFound(c.r.URL.Path))
+		c.Fail(httpx.ResourceNotFound(c.R.URL.Path))
 		return
 	}
-	h, ok := rt.methods[c.r.Method]
+	h, ok := rt.methods[c.R.Method]
 	if !ok {
 		allowed := rules.SortedKeys(rt.methods)
-		c.header.Set("Allow", strings.Join(allowed, ", "))
-		c.fail(httpx.New(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
-			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.r.Method, c.r.URL.Path, strings.Join(allowed, ", ")), c.r.Method))
+		c.Header.Set("Allow", strings.Join(allowed, ", "))
+		c.Fail(httpx.New(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+			fmt.Sprintf("Method %s is not allowed on %s; allowed: %s.", c.R.Method, c.R.URL.Path, strings.Join(allowed, ", ")), c.R.Method))
 		return
 	}
 	var err error
 	if h.control {
-		err = authorizeGlobalOwner(c.caller)
+		err = authorizeGlobalOwner(c.Caller)
 	}
 	switch {
 	case err != nil:
@@ -604,10 +550,10 @@ func (s *Server) serveAPI(c *reqCtx, rt *route) {
 		err = s.locked(c, h.h, h.wait)
 	}
 	if err != nil {
-		c.fail(err)
+		c.Fail(err)
 	} else {
 		// Canonical names and values made once: every answer carries them.
-		h := c.header
+		h := c.Header
 		h["Strict-Transport-Security"] = hsts
 		h["Vary"] = varyEncoding
 		h["X-Vendor-Service-Version"] = s.versionHeader
@@ -625,10 +571,7 @@ var (
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 30 * time.Second
-	// writeTimeout bounds a fault's delay too (api.MaxFaultDelay): beyond
-	// it no answer could be sent.
-	writeTimeout = api.MaxFaultDelay
-	idleTimeout  = 2 * time.Minute
+	idleTimeout       = 2 * time.Minute
 )
 
 // NewHTTPServer serves h with the timeouts a server exposed to careless
@@ -638,7 +581,7 @@ func NewHTTPServer(h http.Handler) *http.Server {
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
+		WriteTimeout:      httpx.WriteTimeout,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    httpx.MaxHeaderBytes,
 		ErrorLog:          log.New(io.Discard, "", 0),

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/rules"
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 	"github.com/omctl/omctl/internal/server/journal"
 	"github.com/omctl/omctl/internal/store"
@@ -80,7 +81,7 @@ func (ev *streamEvent) appendTo(dst []byte, base string) []byte {
 	var data []byte
 	switch ev.kind {
 	case eventAlert:
-		data = alertJSON(&ev.alert, base, ev.at)
+		data = handlers.AlertJSON(&ev.alert, base, ev.at)
 	case eventNotification, eventDelivery:
 		data = rules.EncodeJSON(ev.note)
 	case eventRequest:
@@ -254,16 +255,16 @@ func (s *Server) streamClock(now time.Time) {
 // streamEvents serves GET /_omctl/stream (api.StreamEvents): the events
 // of the changes made while the client listens, until it goes, falls
 // behind, or the server stops. It writes its answer itself.
-func (s *Server) streamEvents(c *reqCtx) error {
+func (s *Server) streamEvents(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	r := s.streams.join(c.r.Context())
+	r := s.streams.join(c.R.Context())
 	if r == nil {
 		return httpx.New(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Service unavailable: the server is stopping.")
 	}
 	defer s.streams.leave(r)
-	w := c.w
+	w := c.W
 	rc := http.NewResponseController(w)
 	// The stream outlives the server's read and write timeouts: the read
 	// one would cancel it, and each write gets a deadline of its own. A
@@ -278,7 +279,7 @@ func (s *Server) streamEvents(c *reqCtx) error {
 	h.Set("X-Accel-Buffering", "no")
 	// A cut write leaves the connection unusable: it is not kept.
 	h.Set("Connection", "close")
-	c.sent = true
+	c.Sent = true
 	w.WriteHeader(http.StatusOK)
 	send := func(b []byte) bool {
 		rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
@@ -291,7 +292,7 @@ func (s *Server) streamEvents(c *reqCtx) error {
 	if !send([]byte(": omctl server events\nretry: 1000\n\n")) {
 		return nil
 	}
-	s.pumpStream(r, c.baseURL(), send)
+	s.pumpStream(r, c.BaseURL(), send)
 	return nil
 }
 

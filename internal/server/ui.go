@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/omctl/omctl/internal/server/handlers"
 	"github.com/omctl/omctl/internal/server/httpx"
 )
 
@@ -31,25 +32,25 @@ var uiTypes = map[string]string{
 }
 
 // getUI serves the page and its assets (api.GetUI).
-func (s *Server) getUI(c *reqCtx) error {
+func (s *Server) getUI(c *handlers.Ctx) error {
 	if err := onlyQuery(c); err != nil {
 		return err
 	}
-	asset := c.r.PathValue("asset")
+	asset := c.R.PathValue("asset")
 	if asset == "" {
 		asset = "index.html"
 	}
 	data, err := fs.ReadFile(uiFiles, path.Join("ui", asset))
 	kind, known := uiTypes[path.Ext(asset)]
 	if err != nil || !known || strings.HasPrefix(asset, ".") {
-		return httpx.ResourceNotFound(c.r.URL.Path)
+		return httpx.ResourceNotFound(c.R.URL.Path)
 	}
-	h := c.header
+	h := c.Header
 	h.Set("Content-Type", kind)
 	h.Set("Content-Security-Policy", uiPolicy)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Cache-Control", "no-cache")
-	c.status, c.out = http.StatusOK, data
+	c.Status, c.Out = http.StatusOK, data
 	return nil
 }

@@ -2,6 +2,8 @@ package httpx
 
 import (
 	"io"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 // bodyRoom is the capacity for a buffer that holds n bytes of a body and
@@ -50,3 +52,8 @@ const MaxDrain = 256 << 10
 // MaxHeaderBytes bounds a request's header: the server's and the
 // connection cap's reading of a refused connection's request.
 const MaxHeaderBytes = 64 << 10
+
+// WriteTimeout is how long the server gives itself to write an answer; it
+// bounds a fault's delay too (api.MaxFaultDelay): beyond it no answer
+// could be sent.
+const WriteTimeout = api.MaxFaultDelay

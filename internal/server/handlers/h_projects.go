@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -21,30 +21,30 @@ func projectDefaults() doc {
 	}
 }
 
-func (c *reqCtx) renderProject(p *model.Project) doc {
+func (c *Ctx) renderProject(p *model.Project) doc {
 	out := projectDefaults()
 	maps.Copy(out, p.Members())
 	return withLinks(out, c.resourceHref("groups", p.ID))
 }
 
-func (c *reqCtx) renderOrg(o *model.Org) doc {
+func (c *Ctx) renderOrg(o *model.Org) doc {
 	return withLinks(o.Members(), c.resourceHref("orgs", o.ID))
 }
 
 // listProjectsOf lists the projects (of one organization, or all when
 // org is "") the caller reads, keeping those named name when it is given.
-func (c *reqCtx) listProjectsOf(org string, byName bool) error {
+func (c *Ctx) listProjectsOf(org string, byName bool) error {
 	name := ""
 	if byName {
-		name = c.r.URL.Query().Get("name")
+		name = c.R.URL.Query().Get("name")
 	}
 	p, _, err := c.listQuery()
 	if err != nil {
 		return err
 	}
 	var items []doc
-	for _, pr := range c.st.Projects() {
-		if (org == "" || pr.OrgID == org) && readsProject(c.caller, pr.ID) && nameIs(pr.Members()["name"], name) {
+	for _, pr := range c.St.Projects() {
+		if (org == "" || pr.OrgID == org) && readsProject(c.Caller, pr.ID) && nameIs(pr.Members()["name"], name) {
 			items = append(items, c.renderProject(pr))
 		}
 	}
@@ -60,24 +60,24 @@ func nameIs(name any, want string) bool {
 	return want == "" || strings.EqualFold(s, want)
 }
 
-func (s *Server) listProjects(c *reqCtx) error { return c.listProjectsOf("", false) }
+func (s *Handlers) listProjects(c *Ctx) error { return c.listProjectsOf("", false) }
 
-func (s *Server) getProject(c *reqCtx) error {
+func (s *Handlers) getProject(c *Ctx) error {
 	id, err := c.project(readMonitoring)
 	if err != nil {
 		return err
 	}
-	c.ok(c.renderProject(c.st.Project(id)))
+	c.ok(c.renderProject(c.St.Project(id)))
 	return nil
 }
 
-func (s *Server) getProjectByName(c *reqCtx) error {
-	name := c.r.PathValue("name")
-	p := c.st.ProjectByName(name)
+func (s *Handlers) getProjectByName(c *Ctx) error {
+	name := c.R.PathValue("name")
+	p := c.St.ProjectByName(name)
 	if p == nil {
 		return httpx.NotFound("GROUP_NAME_NOT_FOUND", fmt.Sprintf("No group with name %q exists.", name), name)
 	}
-	if err := authorize(c.caller, readMonitoring, p.ID, ""); err != nil {
+	if err := authorize(c.Caller, readMonitoring, p.ID, ""); err != nil {
 		return err
 	}
 	c.ok(c.renderProject(p))
@@ -86,26 +86,26 @@ func (s *Server) getProjectByName(c *reqCtx) error {
 
 // org checks the {org_id} of the path: its form and existence, then
 // that the caller is in it.
-func (c *reqCtx) org() (string, error) {
-	id := c.r.PathValue("org_id")
-	if !api.IsObjectID(id) || c.st.Org(id) == nil {
+func (c *Ctx) org() (string, error) {
+	id := c.R.PathValue("org_id")
+	if !api.IsObjectID(id) || c.St.Org(id) == nil {
 		return "", httpx.NotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", id), id)
 	}
-	if !inOrg(c.caller, id, c.st) {
-		return "", unauthorized()
+	if !inOrg(c.Caller, id, c.St) {
+		return "", Unauthorized()
 	}
 	return id, nil
 }
 
-func (s *Server) listOrgs(c *reqCtx) error {
-	name := c.r.URL.Query().Get("name")
+func (s *Handlers) listOrgs(c *Ctx) error {
+	name := c.R.URL.Query().Get("name")
 	p, _, err := c.listQuery("includeDeletedOrgs")
 	if err != nil {
 		return err
 	}
 	var items []doc
-	for _, o := range c.st.Orgs() {
-		if inOrg(c.caller, o.ID, c.st) && nameIs(o.Members()["name"], name) {
+	for _, o := range c.St.Orgs() {
+		if inOrg(c.Caller, o.ID, c.St) && nameIs(o.Members()["name"], name) {
 			items = append(items, c.renderOrg(o))
 		}
 	}
@@ -114,7 +114,7 @@ func (s *Server) listOrgs(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getOrg(c *reqCtx) error {
+func (s *Handlers) getOrg(c *Ctx) error {
 	id, err := c.org()
 	if err != nil {
 		return err
@@ -122,11 +122,11 @@ func (s *Server) getOrg(c *reqCtx) error {
 	if _, err := c.strictBool("includeDeletedOrgs", true); err != nil {
 		return err
 	}
-	c.ok(c.renderOrg(c.st.Org(id)))
+	c.ok(c.renderOrg(c.St.Org(id)))
 	return nil
 }
 
-func (s *Server) listOrgProjects(c *reqCtx) error {
+func (s *Handlers) listOrgProjects(c *Ctx) error {
 	id, err := c.org()
 	if err != nil {
 		return err

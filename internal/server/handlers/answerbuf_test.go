@@ -1,11 +1,13 @@
-package server
+package handlers
 
-import "testing"
+import (
+	"testing"
+)
 
 // A buffer given back is found again by an answer of its size class, and
 // never handed to an answer larger than it.
 func TestAnswerBuffersAreKeptBySize(t *testing.T) {
-	c := &reqCtx{}
+	c := &Ctx{}
 	for _, size := range []int{0, 1, 100, 4096, 4097, 700 << 10, 1 << 20, maxSpare, maxSpare + 1} {
 		b := c.answerBuffer(size)
 		if cap(b) < size || len(b) != 0 {

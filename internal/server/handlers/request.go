@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"bytes"
@@ -16,14 +16,14 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-// readRequestBody reads the whole body, at most maxBodyBytes of it, so
+// ReadRequestBody reads the whole body, at most maxBodyBytes of it, so
 // that handlers never wait on the network.
-func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
-	if c.r.Body == nil || c.r.Body == http.NoBody {
+func (c *Ctx) ReadRequestBody(w http.ResponseWriter) {
+	if c.R.Body == nil || c.R.Body == http.NoBody {
 		return
 	}
-	data, err := httpx.ReadBody(http.MaxBytesReader(w, c.r.Body, maxBodyBytes), c.r.ContentLength)
-	c.body = data
+	data, err := httpx.ReadBody(http.MaxBytesReader(w, c.R.Body, maxBodyBytes), c.R.ContentLength)
+	c.Body = data
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -35,17 +35,21 @@ func (c *reqCtx) readRequestBody(w http.ResponseWriter) {
 	}
 }
 
+// Decoded reports whether the body was decoded already (before the data
+// lock, for a change).
+func (c *Ctx) Decoded() bool { return c.decoded != nil }
+
 // decodedBody is what readBody answers.
 type decodedBody struct {
 	v   any
 	err error
 }
 
-// readBody decodes the request body as JSON, keeping numbers exact. A
+// ReadBody decodes the request body as JSON, keeping numbers exact. A
 // body must say it is JSON: another Content-Type, or a Content-Encoding
 // the server does not decode, is 415. The body is decoded once: a
 // handler gets the value to change as it likes, as its only reader.
-func (c *reqCtx) readBody() (any, error) {
+func (c *Ctx) ReadBody() (any, error) {
 	if c.decoded == nil {
 		v, err := c.decodeBody()
 		c.decoded = &decodedBody{v, err}
@@ -53,15 +57,15 @@ func (c *reqCtx) readBody() (any, error) {
 	return c.decoded.v, c.decoded.err
 }
 
-func (c *reqCtx) decodeBody() (any, error) {
+func (c *Ctx) decodeBody() (any, error) {
 	if c.bodyErr != nil {
 		return nil, c.bodyErr
 	}
-	data := c.body
+	data := c.Body
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, httpx.BadRequest("INVALID_JSON", "Received JSON is malformed: the body is empty.")
 	}
-	if err := checkJSONContent(c.r.Header); err != nil {
+	if err := checkJSONContent(c.R.Header); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -106,9 +110,9 @@ func jsonProblem(err error) string {
 	return "not a valid JSON text"
 }
 
-// readObject reads a body that must be one JSON object.
-func (c *reqCtx) readObject() (doc, error) {
-	v, err := c.readBody()
+// ReadObject reads a body that must be one JSON object.
+func (c *Ctx) ReadObject() (doc, error) {
+	v, err := c.ReadBody()
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +123,9 @@ func (c *reqCtx) readObject() (doc, error) {
 	return m, nil
 }
 
-// page reads the paging of a list request.
-func (c *reqCtx) page() (model.Page, error) {
-	q := c.r.URL.Query()
+// Page reads the paging of a list request.
+func (c *Ctx) Page() (model.Page, error) {
+	q := c.R.URL.Query()
 	p := model.Page{Num: 1, Size: api.DefaultItemsPerPage}
 	if v := q.Get("pageNum"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -140,12 +144,12 @@ func (c *reqCtx) page() (model.Page, error) {
 	return p, nil
 }
 
-// boolQuery reads an optional boolean query parameter.
-func (c *reqCtx) boolQuery(name string, def bool) (bool, error) {
-	if c.r.URL.RawQuery == "" {
+// BoolQuery reads an optional boolean query parameter.
+func (c *Ctx) BoolQuery(name string, def bool) (bool, error) {
+	if c.R.URL.RawQuery == "" {
 		return def, nil // as most requests come: no map to parse it into
 	}
-	v := c.r.URL.Query().Get(name)
+	v := c.R.URL.Query().Get(name)
 	if v == "" {
 		return def, nil
 	}
@@ -158,8 +162,8 @@ func (c *reqCtx) boolQuery(name string, def bool) (bool, error) {
 
 // strictBool reads an optional boolean query parameter of the real
 // service's lists: true or false, nothing else; empty is none.
-func (c *reqCtx) strictBool(name string, def bool) (bool, error) {
-	switch v := c.r.URL.Query().Get(name); v {
+func (c *Ctx) strictBool(name string, def bool) (bool, error) {
+	switch v := c.R.URL.Query().Get(name); v {
 	case "":
 		return def, nil
 	case "true":
@@ -173,7 +177,7 @@ func (c *reqCtx) strictBool(name string, def bool) (bool, error) {
 
 // listQuery checks the query of a list: its boolean parameters, then
 // its paging (includeCount is accepted on every list).
-func (c *reqCtx) listQuery(bools ...string) (model.Page, map[string]bool, error) {
+func (c *Ctx) listQuery(bools ...string) (model.Page, map[string]bool, error) {
 	flags := map[string]bool{}
 	for _, name := range append(bools, "includeCount") {
 		v, err := c.strictBool(name, true)
@@ -182,7 +186,7 @@ func (c *reqCtx) listQuery(bools ...string) (model.Page, map[string]bool, error)
 		}
 		flags[name] = v
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	return p, flags, err
 }
 

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // renderConfig shows an alert configuration: the threshold kind that fits
 // its event type, and each notification with only its kind's fields, the
 // secrets redacted (docs/api.md, Notification).
-func (c *reqCtx) renderConfig(cfg *model.AlertConfig, self string) doc {
+func (c *Ctx) renderConfig(cfg *model.AlertConfig, self string) doc {
 	out := cfg.Members()
 	if out["matchers"] == nil {
 		out["matchers"] = []any{} // in every answer, as the real ones (docs/api.md)
@@ -32,21 +32,21 @@ func (c *reqCtx) renderConfig(cfg *model.AlertConfig, self string) doc {
 	return withLinks(out, self)
 }
 
-func (s *Server) listAlertConfigs(c *reqCtx) error {
+func (s *Handlers) listAlertConfigs(c *Ctx) error {
 	project, err := c.project(readMonitoring)
 	if err != nil {
 		return err
 	}
-	return c.listConfigs(c.st.AlertConfigs(project), "groups", project, "alertConfigs")
+	return c.listConfigs(c.St.AlertConfigs(project), "groups", project, "alertConfigs")
 }
 
 // listConfigs writes a page of the configurations in o, whose self links
 // are under path.
-func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...string) error {
-	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+func (c *Ctx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...string) error {
+	if _, err := c.BoolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
@@ -59,16 +59,16 @@ func (c *reqCtx) listConfigs(o *model.Ordered[*model.AlertConfig], path ...strin
 	return nil
 }
 
-func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, error) {
+func (s *Handlers) findAlertConfig(c *Ctx, need access) (*model.AlertConfig, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
 	}
-	id := c.r.PathValue("config_id")
+	id := c.R.PathValue("config_id")
 	if !api.IsObjectID(id) {
 		return nil, httpx.NotFound("INVALID_ALERT_CONFIG_ID", fmt.Sprintf("An invalid alert configuration ID %s was specified.", id), id)
 	}
-	cfg := c.st.AlertConfigs(project).Get(id)
+	cfg := c.St.AlertConfigs(project).Get(id)
 	if cfg == nil {
 		return nil, httpx.NotFound("ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No alert configuration with ID %s exists in group %s.", id, project), id, project)
 	}
@@ -76,11 +76,11 @@ func (s *Server) findAlertConfig(c *reqCtx, need access) (*model.AlertConfig, er
 }
 
 // renderProjectConfig shows a configuration of a project.
-func (c *reqCtx) renderProjectConfig(cfg *model.AlertConfig) doc {
+func (c *Ctx) renderProjectConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("groups", cfg.GroupID, "alertConfigs", cfg.ID))
 }
 
-func (s *Server) getAlertConfig(c *reqCtx) error {
+func (s *Handlers) getAlertConfig(c *Ctx) error {
 	cfg, err := s.findAlertConfig(c, readMonitoring)
 	if err != nil {
 		return err
@@ -90,16 +90,16 @@ func (s *Server) getAlertConfig(c *reqCtx) error {
 }
 
 // putAlertConfig replaces a configuration; leaving out `enabled` disables it.
-func (s *Server) putAlertConfig(c *reqCtx) error {
+func (s *Handlers) putAlertConfig(c *Ctx) error {
 	old, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	cfg, err := c.st.PutAlertConfig(old, body, s.clock.Now())
+	cfg, err := c.St.PutAlertConfig(old, body, s.now())
 	if err != nil {
 		return err
 	}
@@ -110,16 +110,16 @@ func (s *Server) putAlertConfig(c *reqCtx) error {
 // createAlertConfig adds a configuration to a project: the body of a
 // replacement, with the id and times the server gives it. A groupId equal
 // to the path's is accepted; an id is not, the server chooses it.
-func (s *Server) createAlertConfig(c *reqCtx) error {
+func (s *Handlers) createAlertConfig(c *Ctx) error {
 	project, err := c.project(writeMonitoring)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	cfg, err := c.st.PostAlertConfig(project, body, s.clock.Now())
+	cfg, err := c.St.PostAlertConfig(project, body, s.now())
 	if err != nil {
 		return err
 	}
@@ -129,45 +129,45 @@ func (s *Server) createAlertConfig(c *reqCtx) error {
 
 // deleteAlertConfig removes a configuration; its active alerts are
 // cancelled. The answer is an empty object.
-func (s *Server) deleteAlertConfig(c *reqCtx) error {
+func (s *Handlers) deleteAlertConfig(c *Ctx) error {
 	cfg, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
 	}
-	c.st.DeleteAlertConfig(cfg)
+	c.St.DeleteAlertConfig(cfg)
 	c.ok(doc{})
 	return nil
 }
 
-func (s *Server) enableAlertConfig(c *reqCtx) error {
+func (s *Handlers) enableAlertConfig(c *Ctx) error {
 	cfg, err := s.findAlertConfig(c, writeMonitoring)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
 	if err := rules.EnableAlertConfigBody().Check(body, "", doc{"id": cfg.ID, "groupId": cfg.GroupID}); err != nil {
 		return err
 	}
-	c.ok(c.renderProjectConfig(c.st.SetConfigEnabled(cfg, body["enabled"] == true, s.clock.Now())))
+	c.ok(c.renderProjectConfig(c.St.SetConfigEnabled(cfg, body["enabled"] == true, s.now())))
 	return nil
 }
 
-func (s *Server) listGlobalAlertConfigs(c *reqCtx) error {
+func (s *Handlers) listGlobalAlertConfigs(c *Ctx) error {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
-	return c.listConfigs(c.st.GlobalAlertConfigs(), "globalAlertConfigs")
+	return c.listConfigs(c.St.GlobalAlertConfigs(), "globalAlertConfigs")
 }
 
-func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, error) {
+func (s *Handlers) findGlobalConfig(c *Ctx, need access) (*model.AlertConfig, error) {
 	if err := c.global(need); err != nil {
 		return nil, err
 	}
-	id := c.r.PathValue("config_id")
-	cfg := c.st.GlobalAlertConfigs().Get(id)
+	id := c.R.PathValue("config_id")
+	cfg := c.St.GlobalAlertConfigs().Get(id)
 	if cfg == nil {
 		return nil, httpx.NotFound("GLOBAL_ALERT_CONFIG_NOT_FOUND", fmt.Sprintf("No global alert configuration with ID %s exists.", id), id)
 	}
@@ -175,11 +175,11 @@ func (s *Server) findGlobalConfig(c *reqCtx, need access) (*model.AlertConfig, e
 }
 
 // renderGlobalConfig shows a global configuration.
-func (c *reqCtx) renderGlobalConfig(cfg *model.AlertConfig) doc {
+func (c *Ctx) renderGlobalConfig(cfg *model.AlertConfig) doc {
 	return c.renderConfig(cfg, c.resourceHref("globalAlertConfigs", cfg.ID))
 }
 
-func (s *Server) getGlobalAlertConfig(c *reqCtx) error {
+func (s *Handlers) getGlobalAlertConfig(c *Ctx) error {
 	cfg, err := s.findGlobalConfig(c, readGlobalAlerts)
 	if err != nil {
 		return err
@@ -190,18 +190,18 @@ func (s *Server) getGlobalAlertConfig(c *reqCtx) error {
 
 // enableGlobalAlertConfig switches a global configuration on or off (endpoint
 // 9). The other fields of a configuration may be sent back; they change nothing.
-func (s *Server) enableGlobalAlertConfig(c *reqCtx) error {
+func (s *Handlers) enableGlobalAlertConfig(c *Ctx) error {
 	cfg, err := s.findGlobalConfig(c, writeGlobalAlerts)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
 	if err := rules.EnableGlobalAlertConfigBody().Check(body, "", doc{"id": cfg.ID}); err != nil {
 		return err
 	}
-	c.ok(c.renderGlobalConfig(c.st.SetConfigEnabled(cfg, body["enabled"] == true, s.clock.Now())))
+	c.ok(c.renderGlobalConfig(c.St.SetConfigEnabled(cfg, body["enabled"] == true, s.now())))
 	return nil
 }

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-func (c *reqCtx) renderCluster(cl *model.Cluster) doc {
+func (c *Ctx) renderCluster(cl *model.Cluster) doc {
 	return withLinks(cl.Members(), c.resourceHref("groups", cl.GroupID, "clusters", cl.ID))
 }
 
-func (s *Server) listClusters(c *reqCtx) error {
+func (s *Handlers) listClusters(c *Ctx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err
@@ -21,7 +21,7 @@ func (s *Server) listClusters(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	clusters, total := c.st.Clusters(project).Page(p)
+	clusters, total := c.St.Clusters(project).Page(p)
 	items := make([]doc, len(clusters))
 	for i, cl := range clusters {
 		items[i] = c.renderCluster(cl)
@@ -30,13 +30,13 @@ func (s *Server) listClusters(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getCluster(c *reqCtx) error {
+func (s *Handlers) getCluster(c *Ctx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err
 	}
-	id := c.r.PathValue("cluster_id")
-	cl := c.st.Cluster(project, id)
+	id := c.R.PathValue("cluster_id")
+	cl := c.St.Cluster(project, id)
 	if !api.IsObjectID(id) || cl == nil {
 		return httpx.NotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", id, project), id, project)
 	}

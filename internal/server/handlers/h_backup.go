@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, error) {
+func (s *Handlers) findBackupConfig(c *Ctx, need access) (*model.BackupConfig, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
 	}
-	cluster := c.r.PathValue("cluster_id")
-	cfg := c.st.BackupConfig(project, cluster)
+	cluster := c.R.PathValue("cluster_id")
+	cfg := c.St.BackupConfig(project, cluster)
 	if cfg == nil {
 		return nil, httpx.NotFound("BACKUP_CONFIG_NOT_FOUND",
 			fmt.Sprintf("No backup configuration for cluster %s exists in group %s.", cluster, project), cluster, project)
@@ -23,7 +23,7 @@ func (s *Server) findBackupConfig(c *reqCtx, need access) (*model.BackupConfig, 
 }
 
 // renderBackupConfig leaves the member fields to the member request.
-func (c *reqCtx) renderBackupConfig(cfg *model.BackupConfig, members bool) doc {
+func (c *Ctx) renderBackupConfig(cfg *model.BackupConfig, members bool) doc {
 	out := cfg.Members()
 	delete(out, "password") // a credential: never returned
 	if !members {
@@ -35,7 +35,7 @@ func (c *reqCtx) renderBackupConfig(cfg *model.BackupConfig, members bool) doc {
 	return withLinks(out, c.resourceHref("groups", cfg.GroupID, "backupConfigs", cfg.ClusterID))
 }
 
-func (s *Server) getBackupConfig(c *reqCtx) error {
+func (s *Handlers) getBackupConfig(c *Ctx) error {
 	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
@@ -46,7 +46,7 @@ func (s *Server) getBackupConfig(c *reqCtx) error {
 
 // listBackupConfigs lists a project's backup configurations, each as
 // getBackupConfig shows it.
-func (s *Server) listBackupConfigs(c *reqCtx) error {
+func (s *Handlers) listBackupConfigs(c *Ctx) error {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return err
@@ -55,7 +55,7 @@ func (s *Server) listBackupConfigs(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	cfgs, total := pageOf(c.st.BackupConfigs(project), p)
+	cfgs, total := pageOf(c.St.BackupConfigs(project), p)
 	items := make([]doc, len(cfgs))
 	for i, cfg := range cfgs {
 		items[i] = c.renderBackupConfig(cfg, false)
@@ -64,7 +64,7 @@ func (s *Server) listBackupConfigs(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getBackupConfigMembers(c *reqCtx) error {
+func (s *Handlers) getBackupConfigMembers(c *Ctx) error {
 	cfg, err := s.findBackupConfig(c, readBackup)
 	if err != nil {
 		return err
@@ -76,16 +76,16 @@ func (s *Server) getBackupConfigMembers(c *reqCtx) error {
 // patchBackupConfig assigns deployment regions to shards (endpoint 11),
 // and changes the settings of a backup configuration under its rules: namespace lists are
 // mutually exclusive, and a change that needs a resync needs syncSource.
-func (s *Server) patchBackupConfig(c *reqCtx) error {
+func (s *Handlers) patchBackupConfig(c *Ctx) error {
 	cfg, err := s.findBackupConfig(c, writeBackup)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	updated, err := c.st.PatchBackupConfig(cfg, body)
+	updated, err := c.St.PatchBackupConfig(cfg, body)
 	if err != nil {
 		return err
 	}
@@ -93,19 +93,19 @@ func (s *Server) patchBackupConfig(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) clusterSnapshots(c *reqCtx, need access) (string, string, *model.Ordered[*model.Snapshot], error) {
+func (s *Handlers) clusterSnapshots(c *Ctx, need access) (string, string, *model.Ordered[*model.Snapshot], error) {
 	project, err := c.project(need)
 	if err != nil {
 		return "", "", nil, err
 	}
-	cluster := c.r.PathValue("cluster_id")
-	if !api.IsObjectID(cluster) || !c.st.HasCluster(project, cluster) {
+	cluster := c.R.PathValue("cluster_id")
+	if !api.IsObjectID(cluster) || !c.St.HasCluster(project, cluster) {
 		return "", "", nil, httpx.NotFound("CLUSTER_NOT_FOUND", fmt.Sprintf("No cluster with ID %s exists in group %s.", cluster, project), cluster, project)
 	}
-	return project, cluster, c.st.Snapshots(project, cluster), nil
+	return project, cluster, c.St.Snapshots(project, cluster), nil
 }
 
-func (s *Server) listSnapshots(c *reqCtx) error {
+func (s *Handlers) listSnapshots(c *Ctx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
 	if err != nil {
 		return err
@@ -113,11 +113,11 @@ func (s *Server) listSnapshots(c *reqCtx) error {
 	return c.listSnapshotDocs(o, "groups", project, "clusters", cluster, "snapshots")
 }
 
-func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...string) error {
-	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+func (c *Ctx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...string) error {
+	if _, err := c.BoolQuery("backupJobsEnabledOnly", true); err != nil {
 		return err
 	}
-	p, err := c.page()
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
@@ -130,8 +130,8 @@ func (c *reqCtx) listSnapshotDocs(o *model.Ordered[*model.Snapshot], path ...str
 	return nil
 }
 
-func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, error) {
-	id := c.r.PathValue("snapshot_id")
+func findSnapshot(c *Ctx, o *model.Ordered[*model.Snapshot], parent string) (*model.Snapshot, error) {
+	id := c.R.PathValue("snapshot_id")
 	if !api.IsObjectID(id) {
 		return nil, httpx.NotFound("INVALID_SNAPSHOT_ID", fmt.Sprintf("An invalid snapshot ID %s was specified.", id), id)
 	}
@@ -142,7 +142,7 @@ func findSnapshot(c *reqCtx, o *model.Ordered[*model.Snapshot], parent string) (
 	return snap, nil
 }
 
-func (s *Server) getSnapshot(c *reqCtx) error {
+func (s *Handlers) getSnapshot(c *Ctx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, readBackup)
 	if err != nil {
 		return err
@@ -157,7 +157,7 @@ func (s *Server) getSnapshot(c *reqCtx) error {
 
 // expireSnapshot changes a snapshot's expiry: doNotDelete true removes
 // expires, and an expiry already in the past cannot be edited (docs/api.md, Snapshot).
-func (s *Server) expireSnapshot(c *reqCtx) error {
+func (s *Handlers) expireSnapshot(c *Ctx) error {
 	project, cluster, o, err := s.clusterSnapshots(c, writeBackup)
 	if err != nil {
 		return err
@@ -166,31 +166,31 @@ func (s *Server) expireSnapshot(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	if snap, err = c.st.PatchSnapshot(snap, project, cluster, body, s.clock.Now()); err != nil {
+	if snap, err = c.St.PatchSnapshot(snap, project, cluster, body, s.now()); err != nil {
 		return err
 	}
 	c.ok(withLinks(snap.Members(), c.resourceHref("groups", project, "clusters", cluster, "snapshots", snap.ID)))
 	return nil
 }
 
-func (s *Server) hostSnapshots(c *reqCtx) (string, string, *model.Ordered[*model.Snapshot], error) {
+func (s *Handlers) hostSnapshots(c *Ctx) (string, string, *model.Ordered[*model.Snapshot], error) {
 	project, err := c.project(readBackup)
 	if err != nil {
 		return "", "", nil, err
 	}
-	host := c.r.PathValue("host_id")
-	o := c.st.ConfigServerSnapshots(project, host)
+	host := c.R.PathValue("host_id")
+	o := c.St.ConfigServerSnapshots(project, host)
 	if o == nil {
 		return "", "", nil, httpx.NotFound("HOST_NOT_FOUND", fmt.Sprintf("No host with ID %s exists in group %s.", host, project), host, project)
 	}
 	return project, host, o, nil
 }
 
-func (s *Server) listConfigServerSnapshots(c *reqCtx) error {
+func (s *Handlers) listConfigServerSnapshots(c *Ctx) error {
 	project, host, o, err := s.hostSnapshots(c)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func (s *Server) listConfigServerSnapshots(c *reqCtx) error {
 	return c.listSnapshotDocs(o, "groups", project, "hosts", host, "snapshots")
 }
 
-func (s *Server) getConfigServerSnapshot(c *reqCtx) error {
+func (s *Handlers) getConfigServerSnapshot(c *Ctx) error {
 	project, host, o, err := s.hostSnapshots(c)
 	if err != nil {
 		return err
@@ -211,15 +211,15 @@ func (s *Server) getConfigServerSnapshot(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getBackupJobConfig(c *reqCtx) error {
+func (s *Handlers) getBackupJobConfig(c *Ctx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("project_id")
+	id := c.R.PathValue("project_id")
 	if !api.IsObjectID(id) {
 		return httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	cfg := c.st.BackupJobConfig(id)
+	cfg := c.St.BackupJobConfig(id)
 	if cfg == nil {
 		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No backup jobs configuration exists for group %s.", id), id)
 	}
@@ -228,28 +228,28 @@ func (s *Server) getBackupJobConfig(c *reqCtx) error {
 }
 
 // renderBackupJobConfig shows a backup jobs configuration, with a link to its project.
-func (c *reqCtx) renderBackupJobConfig(cfg *model.BackupJobConfig) doc {
+func (c *Ctx) renderBackupJobConfig(cfg *model.BackupJobConfig) doc {
 	return withLinks(cfg.Members(), c.resourceHref("admin", "backup", "groups", cfg.ID), link(c.resourceHref("groups", cfg.ID), groupLinkRel))
 }
 
 // putBackupJobConfig creates or replaces a project's backup jobs
 // configuration.
-func (s *Server) putBackupJobConfig(c *reqCtx) error {
+func (s *Handlers) putBackupJobConfig(c *Ctx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("project_id")
+	id := c.R.PathValue("project_id")
 	if !api.IsObjectID(id) {
 		return httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if c.st.Project(id) == nil {
+	if c.St.Project(id) == nil {
 		return httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	cfg, err := c.st.PutBackupJobConfig(id, body)
+	cfg, err := c.St.PutBackupJobConfig(id, body)
 	if err != nil {
 		return err
 	}

@@ -1,15 +1,12 @@
-package server
+package handlers
 
 import (
 	"fmt"
-	"net"
 	"net/http"
-	"net/netip"
 	"slices"
 
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/server/httpx"
-	"github.com/omctl/omctl/internal/store/engine"
 	"github.com/omctl/omctl/internal/store/model"
 )
 
@@ -64,7 +61,7 @@ func authorize(p *model.Principal, need access, project, org string) error {
 				return nil
 			}
 		}
-		return unauthorized()
+		return Unauthorized()
 	}
 	member := false
 	for _, r := range p.Roles {
@@ -81,46 +78,11 @@ func authorize(p *model.Principal, need access, project, org string) error {
 		return httpx.New(http.StatusUnauthorized, "NOT_IN_GROUP",
 			fmt.Sprintf("Current user is not a member of the group %s.", project), project)
 	}
-	return unauthorized()
+	return Unauthorized()
 }
 
-func unauthorized() error {
+func Unauthorized() error {
 	return httpx.New(http.StatusUnauthorized, "USER_UNAUTHORIZED", "Current user is not authorized to perform this action.")
-}
-
-// checkAccessList refuses a key used from outside its access list and
-// counts the use of the entry that let it in (a change, saved as any other).
-func (s *Server) checkAccessList(c *reqCtx) error {
-	if c.caller.Key == nil {
-		return nil
-	}
-	host, _, err := net.SplitHostPort(c.r.RemoteAddr)
-	if err != nil {
-		host = c.r.RemoteAddr
-	}
-	addr, err := netip.ParseAddr(host)
-	if err != nil {
-		return httpx.New(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST", "The caller's address cannot be read.")
-	}
-	addr = addr.Unmap()
-	if in, _ := s.store.SignIn(c.caller.Name); in.Unlisted {
-		c.caller = in.Principal // no list to check, nothing to count
-		return nil
-	}
-	return s.withData(func(st *engine.Tx) error {
-		// The data may have been reset since the caller was authenticated.
-		p := st.Principal(c.caller.Name)
-		if p == nil || p.Key == nil {
-			return unauthorized()
-		}
-		c.caller = p
-		k := p.Key
-		if !st.UseAccessList(k, addr, s.clock.Now()) {
-			return httpx.New(http.StatusForbidden, "IP_ADDRESS_NOT_ON_ACCESS_LIST",
-				fmt.Sprintf("IP address %s is not allowed to access this resource.", addr), addr.String())
-		}
-		return nil
-	})
 }
 
 // hasGlobalRole reports whether the caller has any global role.

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func storeMembers(rec *model.S3Store, snapshot bool) []byte {
 
 // appendStore appends a store of its kind as the API shows it, with its
 // self link.
-func (c *reqCtx) appendStore(dst []byte, rec *model.S3Store, snapshot bool) []byte {
+func (c *Ctx) appendStore(dst []byte, rec *model.S3Store, snapshot bool) []byte {
 	kind := "oplog"
 	if snapshot {
 		kind = "snapshot"
@@ -47,16 +47,16 @@ func (c *reqCtx) appendStore(dst []byte, rec *model.S3Store, snapshot bool) []by
 }
 
 // oplogStoreJSON and snapshotStoreJSON show a store of their kind.
-func (c *reqCtx) oplogStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, false) }
+func (c *Ctx) oplogStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, false) }
 
-func (c *reqCtx) snapshotStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, true) }
+func (c *Ctx) snapshotStoreJSON(rec *model.S3Store) []byte { return c.appendStore(nil, rec, true) }
 
-func (s *Server) getOplogStore(c *reqCtx) error {
+func (s *Handlers) getOplogStore(c *Ctx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("store_id")
-	rec := c.st.OplogStores().Get(id)
+	id := c.R.PathValue("store_id")
+	rec := c.St.OplogStores().Get(id)
 	if rec == nil {
 		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
@@ -66,15 +66,15 @@ func (s *Server) getOplogStore(c *reqCtx) error {
 
 // storeCreation is the body of a store's creation, checked without the
 // data: the caller's right, then the body's rules, the id's bounds among
-// them. It runs before the data lock (Server.beforeLock): a body the
+// them. It runs before the data lock (BeforeLock): a body the
 // state file could not hold is refused the same with or without one, and
 // never reaches a commit; the handler then gets what it found.
-func (c *reqCtx) storeCreation(kind rules.StoreKind) (doc, error) {
+func (c *Ctx) storeCreation(kind rules.StoreKind) (doc, error) {
 	if c.checked == nil {
 		c.checked = &checkedBody{}
 		if err := c.global(writeAdminBackup); err != nil {
 			c.checked.err = err
-		} else if body, err := c.readObject(); err != nil {
+		} else if body, err := c.ReadObject(); err != nil {
 			c.checked.err = err
 		} else {
 			c.checked.body = body
@@ -92,12 +92,12 @@ type checkedBody struct {
 	err  error
 }
 
-func (s *Server) createOplogStore(c *reqCtx) error {
+func (s *Handlers) createOplogStore(c *Ctx) error {
 	body, err := c.storeCreation(rules.OplogStore)
 	if err != nil {
 		return err
 	}
-	rec, rerr := c.st.CreateOplogStore(body)
+	rec, rerr := c.St.CreateOplogStore(body)
 	if rerr != nil {
 		return rerr
 	}
@@ -105,12 +105,12 @@ func (s *Server) createOplogStore(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getSnapshotStore(c *reqCtx) error {
+func (s *Handlers) getSnapshotStore(c *Ctx) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("store_id")
-	rec := c.st.SnapshotStores().Get(id)
+	id := c.R.PathValue("store_id")
+	rec := c.St.SnapshotStores().Get(id)
 	if rec == nil {
 		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
@@ -118,19 +118,19 @@ func (s *Server) getSnapshotStore(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) putSnapshotStore(c *reqCtx) error {
+func (s *Handlers) putSnapshotStore(c *Ctx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("store_id")
-	if c.st.SnapshotStores().Get(id) == nil {
+	id := c.R.PathValue("store_id")
+	if c.St.SnapshotStores().Get(id) == nil {
 		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No snapshot store with ID %s exists.", id), id)
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	rec, err := c.st.PutSnapshotStore(id, body)
+	rec, err := c.St.PutSnapshotStore(id, body)
 	if err != nil {
 		return err
 	}
@@ -140,19 +140,19 @@ func (s *Server) putSnapshotStore(c *reqCtx) error {
 
 // putOplogStore replaces an oplog store: the rules of a snapshot store's
 // update, without loadFactor.
-func (s *Server) putOplogStore(c *reqCtx) error {
+func (s *Handlers) putOplogStore(c *Ctx) error {
 	if err := c.global(writeAdminBackup); err != nil {
 		return err
 	}
-	id := c.r.PathValue("store_id")
-	if c.st.OplogStores().Get(id) == nil {
+	id := c.R.PathValue("store_id")
+	if c.St.OplogStores().Get(id) == nil {
 		return httpx.NotFound("RESOURCE_NOT_FOUND", fmt.Sprintf("No oplog store with ID %s exists.", id), id)
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	rec, err := c.st.PutOplogStore(id, body)
+	rec, err := c.St.PutOplogStore(id, body)
 	if err != nil {
 		return err
 	}
@@ -161,12 +161,12 @@ func (s *Server) putOplogStore(c *reqCtx) error {
 }
 
 // createSnapshotStore adds a snapshot store.
-func (s *Server) createSnapshotStore(c *reqCtx) error {
+func (s *Handlers) createSnapshotStore(c *Ctx) error {
 	body, err := c.storeCreation(rules.SnapshotStore)
 	if err != nil {
 		return err
 	}
-	rec, rerr := c.st.CreateSnapshotStore(body)
+	rec, rerr := c.St.CreateSnapshotStore(body)
 	if rerr != nil {
 		return rerr
 	}
@@ -176,7 +176,7 @@ func (s *Server) createSnapshotStore(c *reqCtx) error {
 
 // listStores lists the stores of one kind, leaving out with
 // assignableOnly (the default) those whose assignmentEnabled is false.
-func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) error {
+func (c *Ctx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) error {
 	if err := c.global(readAdminBackup); err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) err
 		}
 	}
 	page, total := pageOf(shown, p)
-	size, base := 0, len(c.baseURL())
+	size, base := 0, len(c.BaseURL())
 	for _, rec := range page {
 		size += len(storeMembers(rec, snapshot)) + base + len(rec.ID) + 80
 	}
@@ -200,26 +200,26 @@ func (c *reqCtx) listStores(o *model.Ordered[*model.S3Store], snapshot bool) err
 	return nil
 }
 
-func (s *Server) listOplogStores(c *reqCtx) error {
-	return c.listStores(c.st.OplogStores(), false)
+func (s *Handlers) listOplogStores(c *Ctx) error {
+	return c.listStores(c.St.OplogStores(), false)
 }
 
-func (s *Server) listSnapshotStores(c *reqCtx) error {
-	return c.listStores(c.st.SnapshotStores(), true)
+func (s *Handlers) listSnapshotStores(c *Ctx) error {
+	return c.listStores(c.St.SnapshotStores(), true)
 }
 
-// beforeLock pairs the endpoints whose requests can be refused without the
+// BeforeLock pairs the endpoints whose requests can be refused without the
 // data with the check that does it before the data lock is taken: what
 // reaches the state file is bounded there, so that no commit fails for
 // the request's sake (a failed commit rebuilds the writers' data from the
 // file, which every write waits for).
-func (s *Server) beforeLock() map[api.Endpoint]handlerFunc {
-	return map[api.Endpoint]handlerFunc{
-		api.CreateOplogStore: func(c *reqCtx) error {
+func (s *Handlers) BeforeLock() map[api.Endpoint]Func {
+	return map[api.Endpoint]Func{
+		api.CreateOplogStore: func(c *Ctx) error {
 			_, err := c.storeCreation(rules.OplogStore)
 			return err
 		},
-		api.CreateSnapshotStore: func(c *reqCtx) error {
+		api.CreateSnapshotStore: func(c *Ctx) error {
 			_, err := c.storeCreation(rules.SnapshotStore)
 			return err
 		},

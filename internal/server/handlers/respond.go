@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"bytes"
@@ -15,66 +15,66 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-// reqCtx is what every handler knows about its request.
-type reqCtx struct {
-	r      *http.Request
-	s      *Server
-	caller *model.Principal
-	// st is the data while the handler runs under the store's lock; tx,
+// Ctx is what every handler knows about its request.
+type Ctx struct {
+	R      *http.Request
+	s      *Handlers
+	Caller *model.Principal
+	// St is the data while the handler runs under the store's lock; tx,
 	// for a change, the write with the alert engine's commands.
-	st       *model.State
-	tx       *engine.Tx
-	pretty   bool
-	envelope bool
+	St       *model.State
+	Tx       *engine.Tx
+	Pretty   bool
+	Envelope bool
 
-	// body is the request body, read in full before the data lock is
+	// Body is the request Body, read in full before the data lock is
 	// taken; bodyErr says why it could not be.
-	body    []byte
+	Body    []byte
 	bodyErr error
 	// decoded is body decoded as JSON (readBody), once; a change decodes
-	// it before the data lock is taken (Server.locked).
+	// it before the data lock is taken (the server's data lock).
 	decoded *decodedBody
 	// checked is what a check before the data lock found (beforeLock).
 	checked *checkedBody
 
-	// w is where the answer goes, for a handler that works longer than
+	// W is where the answer goes, for a handler that works longer than
 	// the server's write timeout allows (keepWriting).
-	w http.ResponseWriter
+	W http.ResponseWriter
 
 	// The answer is built here and sent by flush, after the lock is gone.
-	header http.Header
-	status int
-	out    []byte
+	Header http.Header
+	Status int
+	Out    []byte
 	// spare is a buffer of answerBuffer the answer was built in, given
 	// back once sent.
 	spare []byte
-	// sent: the handler wrote its answer itself (a stream); flush
+	// Sent: the handler wrote its answer itself (a stream); flush
 	// has nothing to send.
-	sent bool
+	Sent bool
 }
 
-func (c *reqCtx) scheme() string {
-	if c.r.TLS != nil {
+func (c *Ctx) scheme() string {
+	if c.R.TLS != nil {
 		return "https"
 	}
 	return "http"
 }
 
-// baseURL is scheme://host/api/public/v1.0 as the client reached us.
-func (c *reqCtx) baseURL() string { return c.scheme() + "://" + c.r.Host + apiBase }
+// BaseURL is scheme://host/api/public/v1.0 as the client reached us.
+func (c *Ctx) BaseURL() string { return c.scheme() + "://" + c.R.Host + apiBase }
 
-func (c *reqCtx) selfHref() string {
-	u := url.URL{Scheme: c.scheme(), Host: c.r.Host, Path: c.r.URL.Path, RawQuery: c.r.URL.RawQuery}
+func (c *Ctx) selfHref() string {
+	u := url.URL{Scheme: c.scheme(), Host: c.R.Host, Path: c.R.URL.Path, RawQuery: c.R.URL.RawQuery}
 	return u.String()
 }
 
 func link(href, rel string) map[string]any { return map[string]any{"href": href, "rel": rel} }
 
-func (c *reqCtx) writeJSON(status int, v any) {
+func (c *Ctx) WriteJSON(status int, v any) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if c.pretty {
+	if c.Pretty {
 		enc.SetIndent("", "  ")
 	}
 	if err := enc.Encode(v); err != nil {
@@ -83,66 +83,66 @@ func (c *reqCtx) writeJSON(status int, v any) {
 		buf.Reset()
 		buf.WriteString(`{"error":500,"reason":"Internal Server Error","detail":"response could not be encoded"}`)
 	}
-	c.header["Content-Type"] = jsonContentType
-	c.status, c.out = status, buf.Bytes()
+	c.Header["Content-Type"] = jsonContentType
+	c.Status, c.Out = status, buf.Bytes()
 }
 
-// keepWriting gives the answer the server's whole write timeout again,
+// KeepWriting gives the answer the server's whole write timeout again,
 // from now: a handler that works long but is still making progress (a
 // clock move of a year) must not find its connection cut when it
-// answers. (A reqCtx made without its writer, in tests, has no deadline
+// answers. (A Ctx made without its writer, in tests, has no deadline
 // to move.) The request's context is cancelled by the read timeout during
 // such a handler: nothing on its path may depend on it.
-func (c *reqCtx) keepWriting() {
-	if c.w != nil {
-		http.NewResponseController(c.w).SetWriteDeadline(time.Now().Add(writeTimeout))
+func (c *Ctx) KeepWriting() {
+	if c.W != nil {
+		http.NewResponseController(c.W).SetWriteDeadline(time.Now().Add(httpx.WriteTimeout))
 	}
 }
 
-// flush sends the answer built by the handler.
-func (c *reqCtx) flush(w http.ResponseWriter) {
-	if c.sent {
+// Flush sends the answer built by the handler.
+func (c *Ctx) Flush(w http.ResponseWriter) {
+	if c.Sent {
 		return
 	}
-	if c.status == 0 {
-		c.fail(httpx.Unexpected())
+	if c.Status == 0 {
+		c.Fail(httpx.Unexpected())
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(c.out)))
-	w.WriteHeader(c.status)
-	w.Write(c.out)
+	w.Header().Set("Content-Length", strconv.Itoa(len(c.Out)))
+	w.WriteHeader(c.Status)
+	w.Write(c.Out)
 	c.giveBackBuffer()
 }
 
 // ok writes one resource, in an envelope when asked.
-func (c *reqCtx) ok(doc map[string]any) {
-	if c.envelope {
-		c.writeJSON(http.StatusOK, map[string]any{"status": http.StatusOK, "content": doc})
+func (c *Ctx) ok(doc map[string]any) {
+	if c.Envelope {
+		c.WriteJSON(http.StatusOK, map[string]any{"status": http.StatusOK, "content": doc})
 		return
 	}
-	c.writeJSON(http.StatusOK, doc)
+	c.WriteJSON(http.StatusOK, doc)
 }
 
-// fail writes an error answer.
-func (c *reqCtx) fail(err error) {
+// Fail writes an error answer.
+func (c *Ctx) Fail(err error) {
 	a, expected := httpx.Answer(err)
 	if !expected {
-		c.s.logf("%s %s: %v", c.r.Method, c.r.URL.Path, err)
+		c.s.logf("%s %s: %v", c.R.Method, c.R.URL.Path, err)
 	}
-	c.writeJSON(a.Status(), a.Body())
+	c.WriteJSON(a.Status(), a.Body())
 }
 
 // list writes a list envelope: items are the page's items, total the size
 // of the whole result, and the links carry every query parameter.
-func (c *reqCtx) list(items []map[string]any, total int, p model.Page) {
+func (c *Ctx) list(items []map[string]any, total int, p model.Page) {
 	raws := make([][]byte, len(items))
 	for i, d := range items {
 		raws[i] = rules.EncodeJSON(d)
 	}
-	c.listRaw(raws, total, p)
+	c.ListRaw(raws, total, p)
 }
 
-// listRaw writes a list of items already encoded, copying their bytes once.
-func (c *reqCtx) listRaw(items [][]byte, total int, p model.Page) {
+// ListRaw writes a list of items already encoded, copying their bytes once.
+func (c *Ctx) ListRaw(items [][]byte, total int, p model.Page) {
 	size := 0
 	for _, it := range items {
 		size += len(it) + 1
@@ -152,13 +152,13 @@ func (c *reqCtx) listRaw(items [][]byte, total int, p model.Page) {
 
 // listAppend writes a list of n items that appendItem writes straight into
 // the answer, about size bytes in all.
-func (c *reqCtx) listAppend(n, size, total int, p model.Page, appendItem func(b []byte, i int) []byte) {
+func (c *Ctx) listAppend(n, size, total int, p model.Page, appendItem func(b []byte, i int) []byte) {
 	links := []any{link(c.selfHref(), "self")}
 	pageLink := func(n int) string {
-		q := c.r.URL.Query()
+		q := c.R.URL.Query()
 		q.Set("pageNum", strconv.Itoa(n))
 		q.Set("itemsPerPage", strconv.Itoa(p.Size))
-		return c.scheme() + "://" + c.r.Host + c.r.URL.Path + "?" + q.Encode() // the API's lists and the controls' alike
+		return c.scheme() + "://" + c.R.Host + c.R.URL.Path + "?" + q.Encode() // the API's lists and the controls' alike
 	}
 	if p.Num > 1 {
 		links = append(links, link(pageLink(p.Num-1), "previous"))
@@ -177,14 +177,14 @@ func (c *reqCtx) listAppend(n, size, total int, p model.Page, appendItem func(b 
 		buf = appendItem(buf, i)
 	}
 	buf = append(buf, `],`...)
-	if c.envelope {
+	if c.Envelope {
 		buf = append(buf, `"status":200,`...)
 	}
 	buf = append(buf, `"totalCount":`...)
 	buf = strconv.AppendInt(buf, int64(total), 10)
 	buf = append(buf, '}')
 	c.spare = buf
-	c.writeRaw(http.StatusOK, buf)
+	c.WriteRaw(http.StatusOK, buf)
 }
 
 // jsonContentType is the Content-Type of every answer, made once and
@@ -192,20 +192,24 @@ func (c *reqCtx) listAppend(n, size, total int, p model.Page, appendItem func(b 
 var jsonContentType = []string{"application/json"}
 
 // okRaw writes one resource already encoded, in an envelope when asked.
-func (c *reqCtx) okRaw(b []byte) {
-	if c.envelope {
+func (c *Ctx) okRaw(b []byte) {
+	if c.Envelope {
 		b = slices.Concat([]byte(`{"content":`), b, []byte(`,"status":200}`))
 	}
-	c.writeRaw(http.StatusOK, b)
+	c.WriteRaw(http.StatusOK, b)
 }
 
-// writeRaw answers with JSON already encoded (compact), indented when asked.
-func (c *reqCtx) writeRaw(status int, b []byte) {
-	if c.pretty {
+// WriteRaw answers with JSON already encoded (compact), indented when asked.
+func (c *Ctx) WriteRaw(status int, b []byte) {
+	if c.Pretty {
 		var out bytes.Buffer
 		json.Indent(&out, b, "", "  ")
 		b = out.Bytes()
 	}
-	c.header["Content-Type"] = jsonContentType
-	c.status, c.out = status, append(b, '\n')
+	c.Header["Content-Type"] = jsonContentType
+	c.Status, c.Out = status, append(b, '\n')
 }
+
+// LastBase remembers the base URL clients reach the server at, for the
+// links of alerts sent by webhook.
+func (c *Ctx) LastBase() { c.s.base.Store(c.BaseURL()) }

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -13,14 +13,14 @@ import (
 	"github.com/omctl/omctl/internal/store/alert"
 )
 
-// renderAlert shows an alert as docs/api.md (Alert) says, with its self
+// RenderAlert shows an alert as docs/api.md (Alert) says, with its self
 // link.
-func (c *reqCtx) renderAlert(r *alert.Rec) []byte {
-	return alertJSON(r, c.baseURL(), c.s.clock.Now())
+func (c *Ctx) RenderAlert(r *alert.Rec) []byte {
+	return AlertJSON(r, c.BaseURL(), c.s.now())
 }
 
-// alertJSON is an alert as GET shows it under base at now.
-func alertJSON(r *alert.Rec, base string, now time.Time) []byte {
+// AlertJSON is an alert as GET shows it under base at now.
+func AlertJSON(r *alert.Rec, base string, now time.Time) []byte {
 	var link [256]byte // the prefix is copied into the answer: it may stay on the stack
 	prefix := appendAlertLinkPrefix(link[:0], base, r.Project)
 	// Room for the answer's closing newline too: one allocation a GET.
@@ -67,16 +67,16 @@ func appendAlert(dst []byte, r *alert.Rec, linkPrefix []byte, now time.Time) []b
 }
 
 // alertFilter reads status and the date filters of a list request.
-func (c *reqCtx) alertFilter(withDates bool) (alert.Filter, error) {
+func (c *Ctx) alertFilter(withDates bool) (alert.Filter, error) {
 	var f alert.Filter
-	q := c.r.URL.Query()
+	q := c.R.URL.Query()
 	if st := q.Get("status"); st != "" {
 		if !slices.Contains(api.AlertStatusFilters, st) {
 			return f, httpx.InvalidQuery("status", st, "status must be one of TRACKING, OPEN, CLOSED")
 		}
 		f.Status = st
 	}
-	if _, err := c.boolQuery("backupJobsEnabledOnly", true); err != nil {
+	if _, err := c.BoolQuery("backupJobsEnabledOnly", true); err != nil {
 		return f, err
 	}
 	if !withDates {
@@ -103,8 +103,8 @@ func (c *reqCtx) alertFilter(withDates bool) (alert.Filter, error) {
 	return f, nil
 }
 
-func (c *reqCtx) listAlertSet(set *alert.Set, f alert.Filter) error {
-	p, err := c.page()
+func (c *Ctx) listAlertSet(set *alert.Set, f alert.Filter) error {
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (c *reqCtx) listAlertSet(set *alert.Set, f alert.Filter) error {
 	if set != nil {
 		recs, total = set.Page(f, p.Offset(), p.Size)
 	}
-	base, now := c.baseURL(), c.s.clock.Now()
+	base, now := c.BaseURL(), c.s.now()
 	// The alerts of a set share their project, so their links' prefix.
 	var project string
 	var prefix []byte
@@ -133,7 +133,7 @@ func (c *reqCtx) listAlertSet(set *alert.Set, f alert.Filter) error {
 	return nil
 }
 
-func (s *Server) listAlerts(c *reqCtx) error {
+func (s *Handlers) listAlerts(c *Ctx) error {
 	project, err := c.project(readMonitoring)
 	if err != nil {
 		return err
@@ -142,53 +142,53 @@ func (s *Server) listAlerts(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(c.st.ProjectAlerts(project), f)
+	return c.listAlertSet(c.St.ProjectAlerts(project), f)
 }
 
-func (s *Server) findAlert(c *reqCtx, need access) (*alert.Rec, error) {
+func (s *Handlers) findAlert(c *Ctx, need access) (*alert.Rec, error) {
 	project, err := c.project(need)
 	if err != nil {
 		return nil, err
 	}
-	id := c.r.PathValue("alert_id")
+	id := c.R.PathValue("alert_id")
 	if !api.IsObjectID(id) {
 		return nil, httpx.NotFound("INVALID_ALERT_ID", fmt.Sprintf("An invalid alert ID %s was specified.", id), id)
 	}
-	r := c.st.Alert(id)
+	r := c.St.Alert(id)
 	if r == nil || r.Project != project {
 		return nil, httpx.NotFound("ALERT_NOT_FOUND", fmt.Sprintf("No alert with ID %s exists in group %s.", id, project), id, project)
 	}
 	return r, nil
 }
 
-func (s *Server) getAlert(c *reqCtx) error {
+func (s *Handlers) getAlert(c *Ctx) error {
 	r, err := s.findAlert(c, readMonitoring)
 	if err != nil {
 		return err
 	}
-	c.okRaw(c.renderAlert(r))
+	c.okRaw(c.RenderAlert(r))
 	return nil
 }
 
 // ackAlert acknowledges (acknowledgedUntil given) or unacknowledges
 // (acknowledgedUntil left out or null) an alert.
-func (s *Server) ackAlert(c *reqCtx) error {
+func (s *Handlers) ackAlert(c *Ctx) error {
 	r, err := s.findAlert(c, writeMonitoring)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	if err := c.st.Acknowledge(r, body, c.caller.Name, s.clock.Now()); err != nil {
+	if err := c.St.Acknowledge(r, body, c.Caller.Name, s.now()); err != nil {
 		return err
 	}
-	c.okRaw(c.renderAlert(r))
+	c.okRaw(c.RenderAlert(r))
 	return nil
 }
 
-func (s *Server) listGlobalAlerts(c *reqCtx) error {
+func (s *Handlers) listGlobalAlerts(c *Ctx) error {
 	if err := c.global(readGlobalAlerts); err != nil {
 		return err
 	}
@@ -196,5 +196,5 @@ func (s *Server) listGlobalAlerts(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	return c.listAlertSet(c.st.GlobalAlertSet(), f)
+	return c.listAlertSet(c.St.GlobalAlertSet(), f)
 }

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -12,32 +12,32 @@ import (
 
 // project checks the {project_id} of the path and the caller's right to
 // do need there, in the order the API checks them: form, existence, access.
-func (c *reqCtx) project(need access) (string, error) {
-	id := c.r.PathValue("project_id")
+func (c *Ctx) project(need access) (string, error) {
+	id := c.R.PathValue("project_id")
 	if !api.IsObjectID(id) {
 		return "", httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
 	}
-	if c.st.Project(id) == nil {
+	if c.St.Project(id) == nil {
 		return "", httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
 	}
-	if err := authorize(c.caller, need, id, ""); err != nil {
+	if err := authorize(c.Caller, need, id, ""); err != nil {
 		return "", err
 	}
 	return id, nil
 }
 
 // global checks the caller's right to do need on a non-project endpoint.
-func (c *reqCtx) global(need access) error {
-	return authorize(c.caller, need, "", "")
+func (c *Ctx) global(need access) error {
+	return authorize(c.Caller, need, "", "")
 }
 
 // resourceHref is the self link of a resource path under the base URL.
-func (c *reqCtx) resourceHref(parts ...string) string {
+func (c *Ctx) resourceHref(parts ...string) string {
 	escaped := make([]string, len(parts))
 	for i, p := range parts {
 		escaped[i] = url.PathEscape(p)
 	}
-	return c.baseURL() + "/" + strings.Join(escaped, "/")
+	return c.BaseURL() + "/" + strings.Join(escaped, "/")
 }
 
 // withLinks returns a shallow copy of d with a self link (and extra links).

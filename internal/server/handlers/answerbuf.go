@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"math/bits"
@@ -21,7 +21,7 @@ const maxSpare = 4 << 20
 
 // answerBuffer is an empty buffer of at least size bytes for the answer,
 // reused when one is spare; flush gives it back.
-func (c *reqCtx) answerBuffer(size int) []byte {
+func (c *Ctx) answerBuffer(size int) []byte {
 	class := bits.Len(uint(max(size, 1) - 1)) // capacity 1<<class holds size
 	if size <= maxSpare {
 		if kept, _ := answerBuffers[class].Get().(*[]byte); kept != nil {
@@ -35,9 +35,9 @@ func (c *reqCtx) answerBuffer(size int) []byte {
 // giveBackBuffer keeps the buffer the answer was built in for another,
 // once the answer is written: an http.ResponseWriter keeps nothing of what
 // it is given.
-func (c *reqCtx) giveBackBuffer() {
+func (c *Ctx) giveBackBuffer() {
 	if spare := c.spare; cap(spare) > 0 && cap(spare) <= maxSpare {
-		c.spare, c.out = nil, nil
+		c.spare, c.Out = nil, nil
 		spare = spare[:0]
 		// In the class whose every buffer holds 1<<class bytes: a capacity
 		// grown past a power of two goes to the class below.

@@ -1,4 +1,4 @@
-package server
+package handlers
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // renderKey shows an API key with its private key masked, unless whole
 // (only in the answer to its creation: docs/api.md, API key).
-func (c *reqCtx) renderKey(k *model.APIKey, whole bool) doc {
+func (c *Ctx) renderKey(k *model.APIKey, whole bool) doc {
 	out := k.Members()
 	if !whole {
 		out["privateKey"] = redactPrivateKey(k.Principal.Secret)
@@ -35,16 +35,16 @@ func firstOrg(k *model.APIKey) string {
 	return orgs[0]
 }
 
-func (s *Server) createAPIKey(c *reqCtx) error {
+func (s *Handlers) createAPIKey(c *Ctx) error {
 	project, err := c.project(createAPIKey)
 	if err != nil {
 		return err
 	}
-	body, err := c.readObject()
+	body, err := c.ReadObject()
 	if err != nil {
 		return err
 	}
-	k, err := c.st.PostAPIKey(project, body, s.clock.Now())
+	k, err := c.St.PostAPIKey(project, body, s.now())
 	if err != nil {
 		return err
 	}
@@ -54,24 +54,24 @@ func (s *Server) createAPIKey(c *reqCtx) error {
 
 // orgOfKeys checks the {org_id} of a path to its keys: its form and
 // existence, then that the caller manages its keys.
-func (c *reqCtx) orgOfKeys() (string, error) {
-	org := c.r.PathValue("org_id")
-	if !api.IsObjectID(org) || c.st.Org(org) == nil {
+func (c *Ctx) orgOfKeys() (string, error) {
+	org := c.R.PathValue("org_id")
+	if !api.IsObjectID(org) || c.St.Org(org) == nil {
 		return "", httpx.NotFound("ORG_NOT_FOUND", fmt.Sprintf("No organization with ID %s exists.", org), org)
 	}
-	if err := authorize(c.caller, manageAccessList, "", org); err != nil {
+	if err := authorize(c.Caller, manageAccessList, "", org); err != nil {
 		return "", err
 	}
 	return org, nil
 }
 
-func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, error) {
+func (s *Handlers) findKeyOfOrg(c *Ctx) (string, *model.APIKey, error) {
 	org, err := c.orgOfKeys()
 	if err != nil {
 		return "", nil, err
 	}
-	id := c.r.PathValue("key_id")
-	k := c.st.APIKey(id)
+	id := c.R.PathValue("key_id")
+	k := c.St.APIKey(id)
 	if k == nil || !k.Orgs[org] {
 		return "", nil, httpx.NotFound("API_KEY_NOT_FOUND", fmt.Sprintf("No API key with ID %s exists in organization %s.", id, org), id, org)
 	}
@@ -79,12 +79,12 @@ func (s *Server) findKeyOfOrg(c *reqCtx) (string, *model.APIKey, error) {
 }
 
 // addAccessList adds entries not already present; the list is never replaced.
-func (s *Server) addAccessList(c *reqCtx) error {
+func (s *Handlers) addAccessList(c *Ctx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
 	}
-	v, err := c.readBody()
+	v, err := c.ReadBody()
 	if err != nil {
 		return err
 	}
@@ -92,13 +92,13 @@ func (s *Server) addAccessList(c *reqCtx) error {
 	if rerr != nil {
 		return rerr
 	}
-	if rerr := c.st.AddAccessEntries(k, canon, entries, s.clock.Now()); rerr != nil {
+	if rerr := c.St.AddAccessEntries(k, canon, entries, s.now()); rerr != nil {
 		return rerr
 	}
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) listAccessList(c *reqCtx) error {
+func (s *Handlers) listAccessList(c *Ctx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
@@ -106,8 +106,8 @@ func (s *Server) listAccessList(c *reqCtx) error {
 	return s.writeAccessList(c, org, k)
 }
 
-func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) error {
-	p, err := c.page()
+func (s *Handlers) writeAccessList(c *Ctx, org string, k *model.APIKey) error {
+	p, err := c.Page()
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) writeAccessList(c *reqCtx, org string, k *model.APIKey) error {
 }
 
 // listAPIKeys lists an organization's keys, private keys masked.
-func (s *Server) listAPIKeys(c *reqCtx) error {
+func (s *Handlers) listAPIKeys(c *Ctx) error {
 	org, err := c.orgOfKeys()
 	if err != nil {
 		return err
@@ -131,7 +131,7 @@ func (s *Server) listAPIKeys(c *reqCtx) error {
 	if err != nil {
 		return err
 	}
-	keys, total := pageOf(c.st.OrgAPIKeys(org), p)
+	keys, total := pageOf(c.St.OrgAPIKeys(org), p)
 	items := make([]doc, len(keys))
 	for i, k := range keys {
 		items[i] = c.renderOrgKey(org, k)
@@ -140,7 +140,7 @@ func (s *Server) listAPIKeys(c *reqCtx) error {
 	return nil
 }
 
-func (s *Server) getAPIKey(c *reqCtx) error {
+func (s *Handlers) getAPIKey(c *Ctx) error {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return err
@@ -150,19 +150,19 @@ func (s *Server) getAPIKey(c *reqCtx) error {
 }
 
 // renderOrgKey shows a key, masked, as one of org's.
-func (c *reqCtx) renderOrgKey(org string, k *model.APIKey) doc {
+func (c *Ctx) renderOrgKey(org string, k *model.APIKey) doc {
 	out := c.renderKey(k, false)
 	return withLinks(out, c.resourceHref("orgs", org, "apiKeys", k.ID))
 }
 
 // findAccessEntry finds the key of the path, then its entry {entry}: an
 // address or a CIDR block naming the entry that stands for the same block.
-func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *model.AccessListEntry, error) {
+func (s *Handlers) findAccessEntry(c *Ctx) (string, *model.APIKey, string, *model.AccessListEntry, error) {
 	org, k, err := s.findKeyOfOrg(c)
 	if err != nil {
 		return "", nil, "", nil, err
 	}
-	entry := c.r.PathValue("entry")
+	entry := c.R.PathValue("entry")
 	canon, rerr := rules.AccessListPathEntry(entry)
 	if rerr != nil {
 		return "", nil, "", nil, rerr
@@ -175,7 +175,7 @@ func (s *Server) findAccessEntry(c *reqCtx) (string, *model.APIKey, string, *mod
 	return org, k, canon, e, nil
 }
 
-func (s *Server) getAccessListEntry(c *reqCtx) error {
+func (s *Handlers) getAccessListEntry(c *Ctx) error {
 	org, k, _, e, err := s.findAccessEntry(c)
 	if err != nil {
 		return err
@@ -186,16 +186,16 @@ func (s *Server) getAccessListEntry(c *reqCtx) error {
 
 // deleteAccessListEntry removes an entry; the next request is checked
 // against the list without it.
-func (s *Server) deleteAccessListEntry(c *reqCtx) error {
+func (s *Handlers) deleteAccessListEntry(c *Ctx) error {
 	_, k, canon, _, err := s.findAccessEntry(c)
 	if err != nil {
 		return err
 	}
-	c.st.RemoveAccessEntry(k, canon)
+	c.St.RemoveAccessEntry(k, canon)
 	c.ok(doc{})
 	return nil
 }
 
-func (c *reqCtx) renderAccessEntry(org string, k *model.APIKey, e *model.AccessListEntry) doc {
+func (c *Ctx) renderAccessEntry(org string, k *model.APIKey, e *model.AccessListEntry) doc {
 	return withLinks(e.Members(), c.resourceHref("orgs", org, "apiKeys", k.ID, "accessList", e.Address()))
 }
