@@ -117,3 +117,24 @@ func inOrg(p *model.Principal, org string, st *model.State) bool {
 	}
 	return hasGlobalRole(p)
 }
+
+// project checks the {project_id} of the path and the caller's right to
+// do need there, in the order the API checks them: form, existence, access.
+func (c *Ctx) project(need access) (string, error) {
+	id := c.R.PathValue("project_id")
+	if !api.IsObjectID(id) {
+		return "", httpx.NotFound("INVALID_GROUP_ID", fmt.Sprintf("An invalid group ID %s was specified.", id), id)
+	}
+	if c.St.Project(id) == nil {
+		return "", httpx.NotFound("GROUP_NOT_FOUND", fmt.Sprintf("No group with ID %s exists.", id), id)
+	}
+	if err := authorize(c.Caller, need, id, ""); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// global checks the caller's right to do need on a non-project endpoint.
+func (c *Ctx) global(need access) error {
+	return authorize(c.Caller, need, "", "")
+}

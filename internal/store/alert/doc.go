@@ -312,3 +312,28 @@ func afterSpace(b []byte, i int) int {
 	}
 	return i
 }
+
+// Acknowledged is the alert acknowledged until a time, by user, with a
+// comment ("" for none), as updated at now.
+func (a *Doc) Acknowledged(until, comment, user string, now time.Time) *Doc {
+	return a.With(func(d doc) {
+		d["acknowledgedUntil"] = until
+		d["acknowledgingUsername"] = user
+		delete(d, "acknowledgementComment")
+		if comment != "" {
+			d["acknowledgementComment"] = comment
+		}
+		d["updated"] = rules.FormatTime(now)
+	})
+}
+
+// Unacknowledged is the alert without its acknowledgement, as updated at
+// now.
+func (a *Doc) Unacknowledged(now time.Time) *Doc {
+	return a.With(func(d doc) {
+		delete(d, "acknowledgedUntil")
+		delete(d, "acknowledgementComment")
+		delete(d, "acknowledgingUsername")
+		d["updated"] = rules.FormatTime(now)
+	})
+}

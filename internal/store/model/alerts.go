@@ -3,7 +3,6 @@ package model
 import (
 	"time"
 
-	"github.com/omctl/omctl/internal/rules"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
@@ -17,27 +16,15 @@ func (s *State) ProjectAlerts(project string) *alert.Set { return s.alerts[proje
 // GlobalAlertSet are the global alerts.
 func (s *State) GlobalAlertSet() *alert.Set { return s.globalAlerts }
 
-// AcknowledgeAlert acknowledges an alert until a time, by a user.
+// AcknowledgeAlert acknowledges an alert until a time, by user, with a
+// comment ("" for none).
 func (s *State) AcknowledgeAlert(r *alert.Rec, until, comment, user string, now time.Time) {
-	s.SetAlert(r, r.Cur.With(func(d doc) {
-		d["acknowledgedUntil"] = until
-		d["acknowledgingUsername"] = user
-		delete(d, "acknowledgementComment")
-		if comment != "" {
-			d["acknowledgementComment"] = comment
-		}
-		d["updated"] = rules.FormatTime(now)
-	}))
+	s.SetAlert(r, r.Cur.Acknowledged(until, comment, user, now))
 }
 
 // UnacknowledgeAlert ends an alert's acknowledgement.
 func (s *State) UnacknowledgeAlert(r *alert.Rec, now time.Time) {
-	s.SetAlert(r, r.Cur.With(func(d doc) {
-		delete(d, "acknowledgedUntil")
-		delete(d, "acknowledgementComment")
-		delete(d, "acknowledgingUsername")
-		d["updated"] = rules.FormatTime(now)
-	}))
+	s.SetAlert(r, r.Cur.Unacknowledged(now))
 }
 
 // loadAlerts indexes the alerts of the fixtures.

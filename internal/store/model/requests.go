@@ -31,12 +31,14 @@ func (s *State) Acknowledge(r *alert.Rec, body doc, user string, now time.Time) 
 	if err := rules.CheckAcknowledgement(body, r.Cur.Doc(), now); err != nil {
 		return err
 	}
+	var d *alert.Doc
 	if until, acknowledge := body["acknowledgedUntil"].(string); acknowledge {
 		comment, _ := body["acknowledgementComment"].(string)
-		s.AcknowledgeAlert(r, until, comment, user, now)
+		d = r.Cur.Acknowledged(until, comment, user, now)
 	} else {
-		s.UnacknowledgeAlert(r, now)
+		d = r.Cur.Unacknowledged(now)
 	}
+	s.SetAlert(r, d)
 	return nil
 }
 

@@ -243,8 +243,8 @@ func alertKind(r *alert.Rec) string {
 // set's statuses follows the document's.
 func (s *State) SetAlert(r *alert.Rec, d *alert.Doc) {
 	r.Cur = d
-	s.setStatus(r, d.Status)
 	s.ch.put(alertKind(r), d.ID, d)
+	s.setStatus(r, d.Status)
 }
 
 // setStatus moves an alert to status in its set's index.
