@@ -13,15 +13,6 @@ import (
 // The operations below them (AcknowledgeAlert, ReplaceAlertConfig...) are
 // what the engine, fixtures and these use once a body is known to be good.
 
-// refused is a broken rule as an error, nil when none broke: a nil
-// *rules.Error must not become an error that is not nil.
-func refused(e *rules.Error) error {
-	if e == nil {
-		return nil
-	}
-	return e
-}
-
 // Acknowledge acknowledges an alert until the body's acknowledgedUntil,
 // or ends its acknowledgement when that is left out or null.
 func (s *State) Acknowledge(r *alert.Rec, body doc, user string, now time.Time) error {

@@ -15,5 +15,3 @@ const (
 	statusClosed    = api.StatusClosed
 	statusCancelled = api.StatusCancelled
 )
-
-var alertStatuses = api.AlertStatuses
