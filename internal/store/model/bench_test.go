@@ -1,8 +1,6 @@
 package model
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/omctl/omctl/internal/store/fixture"
@@ -27,14 +25,7 @@ func BenchmarkLoadFixtures(b *testing.B) {
 // which most event types do not show.
 func generatedFixture(n int) []byte { return fixturetest.Generated(n, projA, start) }
 
-// generatedFixtureFile writes generatedFixture(n) to a file, whose size
-// is the benchmark's bytes an op.
+// generatedFixtureFile writes generatedFixture(n) to a file.
 func generatedFixtureFile(b *testing.B, n int) string {
-	data := generatedFixture(n)
-	path := filepath.Join(b.TempDir(), "fixture.json")
-	if err := os.WriteFile(path, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	return path
+	return fixturetest.GeneratedFile(b, n, projA, start)
 }
