@@ -32,7 +32,7 @@ import (
 // Options configure a Server.
 type Options struct {
 	// Fixtures is the data to start from; nil starts with one organization,
-	// one project and one GLOBAL_OWNER key (see DefaultFixtures).
+	// one project and one GLOBAL_OWNER key (see fixture.Default).
 	Fixtures *fixture.Fixtures
 	// Clock is the server's time; nil follows the system clock.
 	Clock *store.Clock
