@@ -262,7 +262,7 @@ func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // largest body the server accepts.
 type CapturedBody struct {
 	io.ReadCloser
-	claimed int64 // its Content-Length, -1 when unknown (bodyRoom)
+	claimed int64 // its Content-Length, -1 when unknown (httpx.GrowBody)
 	buf     []byte
 	eof     bool
 	over    bool

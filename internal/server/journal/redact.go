@@ -91,7 +91,7 @@ type redactor struct {
 	secretDepth int
 }
 
-// redactScratch holds the buffers redactBody writes in before it copies
+// redactScratch holds the buffers RedactBody writes in before it copies
 // the result to one of its own size. A body is at most api.MaxBodyBytes, so
 // is each buffer, give or take what its redactions added.
 var redactScratch = sync.Pool{New: func() any { return new([]byte) }}

@@ -10,6 +10,37 @@ import (
 	"unicode/utf8"
 )
 
+func TestRedactBody(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"privateKey": "k", "a": [1, {"PrivateKey": 2}], "n": 1.50}`:        `{"privateKey":"<redacted>","a":[1,{"PrivateKey":"<redacted>"}],"n":1.50}`,
+		`{"z": "\u00e9\n", "a": {"password": {"x": [1]}, "b": []}, "c": {}}`: `{"z":"\u00e9\n","a":{"password":"<redacted>","b":[]},"c":{}}`,
+		`[{"webhookSecret": null}]`:                                          `[{"webhookSecret":"<redacted>"}]`,
+		`"plain"`:                                                            `"plain"`,
+		`{"a": 1} {"b": 2}`:                                                  ``,
+		`{`:                                                                  ``,
+		``:                                                                   ``,
+		// A URL's password, its @ written as it is or escaped; an escaped
+		// backslash before u0040 writes no @.
+		`{"uri": "mongodb://u:p@h", "u": "x:\/\/u:p\u0040h"}`: `{"uri":"mongodb://u:<redacted>@h","u":"x://u:<redacted>@h"}`,
+		`{"uri": "u:p\\u0040h"}`:                              `{"uri":"u:p\\u0040h"}`,
+		// A number too large for a float64 is still JSON.
+		`{"apiKey": "k", "n": 1E400}`: `{"apiKey":"<redacted>","n":1E400}`,
+		// Keys are folded as decoded: an escape, or the Kelvin sign.
+		"{\"private\u212aey\": 1, \"p\\u0061ssword\": 2}": "{\"private\u212aey\":\"<redacted>\",\"p\\u0061ssword\":\"<redacted>\"}",
+		// As strings.ToLower folds them: U+0130 to an i, escaped or not;
+		// an escape that is half a surrogate pair, or é, is no secret's.
+		"{\"pr\u0130vateKey\": 1, \"pr\\u0130vateKey\": 2, \"pr\\ud800vateKey\": 3, \"pr\u00e9vateKey\": 4}": "{\"pr\u0130vateKey\":\"<redacted>\",\"pr\\u0130vateKey\":\"<redacted>\",\"pr\\ud800vateKey\":3,\"pr\u00e9vateKey\":4}",
+	} {
+		if got := string(RedactBody([]byte(in))); got != want {
+			t.Errorf("RedactBody(%s) = %s, want %s", in, got, want)
+		}
+	}
+	var v any
+	if err := json.Unmarshal(RedactBody([]byte(`{"x": {"serviceKey": "s"}}`)), &v); err != nil {
+		t.Error(err)
+	}
+}
+
 // oplogStoreBody is a body like those bench-soak's writers PUT: an oplog
 // store naming its S3 secret key, with a uri of about uriBytes.
 func oplogStoreBody(uriBytes int) []byte {
@@ -209,7 +240,7 @@ func decodeNumbers(data []byte) (any, error) {
 	return v, dec.Decode(&v)
 }
 
-// redactByTokens is what redactBody writes, built on encoding/json's
+// redactByTokens is what RedactBody writes, built on encoding/json's
 // compactor and decoder: slow, an allocation per token, but plain. It
 // was redactBody until make bench-soak found it costly, but for numbers,
 // now kept as text: it lost a body holding both a secret and a number
@@ -285,7 +316,7 @@ func redactByTokens(data []byte) json.RawMessage {
 	return bytes.Clone(out)
 }
 
-// redactDecoded is what redactBody means, on a decoded value. Of members
+// redactDecoded is what RedactBody means, on a decoded value. Of members
 // named twice the last wins, as when decoding.
 func redactDecoded(v any) any {
 	switch t := v.(type) {

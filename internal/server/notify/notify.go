@@ -69,7 +69,7 @@ func (l *Log) Add(notes []*engine.Notification) {
 	}
 }
 
-// clear empties the log and forgets what it dropped; the memory it held
+// Clear empties the log and forgets what it dropped; the memory it held
 // goes back to the runtime.
 func (l *Log) Clear() {
 	l.mu.Lock()
@@ -83,7 +83,7 @@ func (l *Log) at(i int) *engine.Notification {
 	return l.ring[(l.head+i)%len(l.ring)]
 }
 
-// page returns copies of the entries that pass keep (all when keep is
+// Page returns copies of the entries that pass keep (all when keep is
 // nil) from the offset-th on, at most size of them, oldest first, how
 // many pass in all, and how many the log dropped. Only the page is
 // copied: the log may be long.
@@ -202,7 +202,7 @@ func NewWebhooks(allow []string, log *Log, workers, queue int, stop <-chan struc
 	return w, nil
 }
 
-// close ends the attempts in flight and waits for the workers, which
+// Close ends the attempts in flight and waits for the workers, which
 // stop is closed for already, then lets the connections they kept go:
 // nothing of the pool outlives it.
 func (w *Webhooks) Close() {
@@ -295,7 +295,7 @@ func (w *Webhooks) dial(ctx context.Context, network, addr string) (net.Conn, er
 	return d.DialContext(ctx, network, addr)
 }
 
-// send queues d, whose body is made by body unless the delivery fails
+// Send queues d, whose body is made by body unless the delivery fails
 // at once (a destination not allowed, a full queue); the first attempt
 // of a queued delivery is counted in first (when not nil).
 func (w *Webhooks) Send(d *engine.Delivery, first *sync.WaitGroup, body func() []byte) {

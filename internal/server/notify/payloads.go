@@ -68,8 +68,6 @@ func (p *Payloads) keep(d *engine.Delivery) {
 	}
 }
 
-// show adds to a copy of a notification what its delivery sent, when
-// still kept.
 // Show puts in n what its delivery sent, when it is still kept.
 func (p *Payloads) Show(n *engine.Notification) {
 	p.mu.Lock()
