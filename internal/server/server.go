@@ -310,7 +310,7 @@ type handling struct {
 	// delivery the request caused.
 	wait bool
 	// before checks, before the data lock is taken, what a change's
-	// request can be refused for without the data (see beforeLock).
+	// request can be refused for without the data (see handlers.BeforeLock).
 	before handlers.Func
 }
 

@@ -40,7 +40,7 @@ const (
 )
 
 // Bounds of a reader: the events queued for it and the bytes they hold
-// (as eventSize counts them), the longest a write to it may take, and
+// (as streamEvent.size counts them), the longest a write to it may take, and
 // how often an idle stream says it is still there.
 const (
 	defaultStreamQueue = 4096

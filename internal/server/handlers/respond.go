@@ -20,7 +20,7 @@ type Ctx struct {
 	R      *http.Request
 	s      *Handlers
 	Caller *model.Principal
-	// St is the data while the handler runs under the store's lock; tx,
+	// St is the data while the handler runs under the store's lock; Tx,
 	// for a change, the write with the alert engine's commands.
 	St       *model.State
 	Tx       *engine.Tx
@@ -31,17 +31,17 @@ type Ctx struct {
 	// taken; bodyErr says why it could not be.
 	Body    []byte
 	bodyErr error
-	// decoded is body decoded as JSON (readBody), once; a change decodes
+	// decoded is Body decoded as JSON (ReadBody), once; a change decodes
 	// it before the data lock is taken (the server's data lock).
 	decoded *decodedBody
-	// checked is what a check before the data lock found (beforeLock).
+	// checked is what a check before the data lock found (BeforeLock).
 	checked *checkedBody
 
 	// W is where the answer goes, for a handler that works longer than
-	// the server's write timeout allows (keepWriting).
+	// the server's write timeout allows (KeepWriting).
 	W http.ResponseWriter
 
-	// The answer is built here and sent by flush, after the lock is gone.
+	// The answer is built here and sent by Flush, after the lock is gone.
 	Header http.Header
 	Status int
 	Out    []byte

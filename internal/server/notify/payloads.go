@@ -27,7 +27,7 @@ type sentPayload struct {
 	signature string
 }
 
-// The bounds of sentPayloads: deliveries kept, and the bytes of their
+// The bounds of Payloads: deliveries kept, and the bytes of their
 // bodies.
 const (
 	maxSentPayloads     = 1000
