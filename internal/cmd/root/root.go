@@ -153,9 +153,22 @@ func wrapHelp(cmd *cobra.Command, width func() int) {
 		".LocalFlags.FlagUsages", "wrappedFlags .LocalFlags",
 		".InheritedFlags.FlagUsages", "wrappedFlags .InheritedFlags",
 	)
-	var visit func(c *cobra.Command) // commands with a template of their own too (server)
+	// Only the root and the commands with a template of their own (server's)
+	// get one, and each template is rewritten once: the other commands
+	// inherit theirs. Rewriting the template of every command took a third
+	// of the instructions of `omctl --version` (docs/performance.md,
+	// "Start-up").
+	rewritten := map[string]string{}
+	var visit func(c *cobra.Command)
 	visit = func(c *cobra.Command) {
-		c.SetUsageTemplate(wrapped.Replace(c.UsageTemplate()))
+		if t := c.UsageTemplate(); !c.HasParent() || t != c.Parent().UsageTemplate() {
+			w, ok := rewritten[t]
+			if !ok {
+				w = wrapped.Replace(t)
+				rewritten[t] = w
+			}
+			c.SetUsageTemplate(w)
+		}
 		for _, sub := range c.Commands() {
 			visit(sub)
 		}
