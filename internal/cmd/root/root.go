@@ -64,6 +64,9 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	// --timeout bounds the whole command: a list walk that a server keeps
 	// feeding ends with it, not only each of its requests.
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
+			completions(c.Root(), f)
+		}
 		if c.Annotations[cmdutil.NoDeadline] != "" {
 			return nil
 		}
@@ -123,9 +126,7 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	for _, t := range helpTopics() {
 		cmd.AddCommand(t)
 	}
-	completeIDs(cmd, f)
 	strictBuiltins(cmd)
-	noFileCompletions(cmd)
 	wrapHelp(cmd, f.IOStreams.TerminalWidth)
 	return cmd
 }
