@@ -17,11 +17,13 @@ GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
 all: build
 
+# Static, as the releases (.goreleaser.yaml) and the image are: nothing
+# to load and link before main (docs/performance.md, "Start-up").
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/omctl
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/omctl
 
 install:
-	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/omctl
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/omctl
 
 ## test: the gate CI runs: formatting, vet, and every test with the race detector.
 test: fmt-check vet
