@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -445,10 +446,12 @@ func kindName(f *rules.Field) string {
 	return kindNames[f.Kind()]
 }
 
-var pathStep = regexp.MustCompile(`[^.\[\]]+|\[\d+\]`)
+// pathStep is compiled when apply reads documents, not on every start
+// (docs/performance.md, "Start-up").
+var pathStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^.\[\]]+|\[\d+\]`) })
 
 func parentPath(path string) string {
-	steps := pathStep.FindAllString(path, -1)
+	steps := pathStep().FindAllString(path, -1)
 	if len(steps) == 0 {
 		return ""
 	}
@@ -460,7 +463,7 @@ func parentPath(path string) string {
 // schema that holds it.
 func schemaAt(s rules.Schema, path string) (rules.Schema, *rules.Field, bool) {
 	var f *rules.Field
-	for _, step := range pathStep.FindAllString(path, -1) {
+	for _, step := range pathStep().FindAllString(path, -1) {
 		if strings.HasPrefix(step, "[") {
 			if f == nil || f.Elem() == nil {
 				return nil, nil, false
@@ -482,7 +485,7 @@ func schemaAt(s rules.Schema, path string) (rules.Schema, *rules.Field, bool) {
 
 // valueAt is the value at path in a document.
 func valueAt(v any, path string) any {
-	for _, step := range pathStep.FindAllString(path, -1) {
+	for _, step := range pathStep().FindAllString(path, -1) {
 		if strings.HasPrefix(step, "[") {
 			i, _ := strconv.Atoi(strings.Trim(step, "[]"))
 			l, _ := v.([]any)
