@@ -96,9 +96,11 @@ bench-fetchall: build
 	$(GO) run ./bench/fetchall -omctl $(BIN) -n $(N)
 
 ## bench-startup: time `omctl --version` and `omctl alerts list --help`
-## against a bare cobra binary with the same command tree.
+## against a bare cobra binary with the same command tree, and against the
+## vendor's CLI (mongocli v1) when PEER names one (docs/performance.md).
+PEER ?=
 bench-startup: build
-	$(GO) run ./bench/startup -omctl $(BIN)
+	$(GO) run ./bench/startup -omctl $(BIN) $(if $(PEER),-peer $(PEER))
 
 ## bench-server: start-up, memory, pages, digest GETs beside a bare handler,
 ## and acknowledgements with --state, of omctl server holding N alerts.
