@@ -242,7 +242,9 @@ var yamlParserProblems = []string{
 	"found incompatible YAML document", "found undefined tag handle",
 }
 
-var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+// yamlLine is compiled when a document is wrong, not on every start
+// (docs/performance.md, "Start-up").
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): (.*)$`) })
 
 // yamlProblem is the YAML library's error in a user's words: without its
 // "yaml: " prefix, and with the line of the file it is on, counted from 1.
@@ -253,7 +255,7 @@ func yamlProblem(err error) string {
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	problem, line := msg, 0
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		problem = m[2]
 	}
