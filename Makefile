@@ -17,11 +17,13 @@ GOCYCLO := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
 
 all: build
 
+# Static, as the releases (.goreleaser.yaml) and the image are: nothing
+# to load and link before main (docs/performance.md, "Start-up").
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/omctl
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/omctl
 
 install:
-	$(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/omctl
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags "$(LDFLAGS)" ./cmd/omctl
 
 ## test: the gate CI runs: formatting, vet, and every test with the race detector.
 test: fmt-check vet
@@ -94,9 +96,11 @@ bench-fetchall: build
 	$(GO) run ./bench/fetchall -omctl $(BIN) -n $(N)
 
 ## bench-startup: time `omctl --version` and `omctl alerts list --help`
-## against a bare cobra binary with the same command tree.
+## against a bare cobra binary with the same command tree, and against the
+## vendor's CLI (mongocli v1) when PEER names one (docs/performance.md).
+PEER ?=
 bench-startup: build
-	$(GO) run ./bench/startup -omctl $(BIN)
+	$(GO) run ./bench/startup -omctl $(BIN) $(if $(PEER),-peer $(PEER))
 
 ## bench-server: start-up, memory, pages, digest GETs beside a bare handler,
 ## and acknowledgements with --state, of omctl server holding N alerts.

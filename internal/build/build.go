@@ -11,12 +11,19 @@ var (
 )
 
 func init() {
+	if stamped() {
+		return // nothing to fill, and parsing the build info costs every start
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return
 	}
 	fromBuildInfo(info)
 }
+
+// stamped says whether -ldflags stamped all there is to know, as a release
+// build does.
+func stamped() bool { return Version != "dev" && Commit != "none" && Date != "unknown" }
 
 // fromBuildInfo fills what -ldflags did not stamp from what the Go
 // toolchain records: the module version of `go install ...@version`, and

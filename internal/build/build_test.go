@@ -29,3 +29,21 @@ func TestStampedValuesWin(t *testing.T) {
 		t.Errorf("version %q commit %q date %q", Version, Commit, Date)
 	}
 }
+
+func TestStampedSaysWhenTheBuildInfoHasNothingToAdd(t *testing.T) {
+	t.Cleanup(func() { Version, Commit, Date = "dev", "none", "unknown" })
+	for _, c := range []struct {
+		version, commit, date string
+		stamped               bool
+	}{
+		{"v1.2.0", "abc1234", "2026-01-01T00:00:00Z", true},
+		{"dev", "abc1234", "2026-01-01T00:00:00Z", false},
+		{"v1.2.0", "none", "2026-01-01T00:00:00Z", false},
+		{"v1.2.0", "abc1234", "unknown", false},
+	} {
+		Version, Commit, Date = c.version, c.commit, c.date
+		if stamped() != c.stamped {
+			t.Errorf("%s %s %s: stamped() = %v", c.version, c.commit, c.date, !c.stamped)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -48,13 +49,15 @@ func newAPIError(res *http.Response, body []byte) *APIError {
 	return e
 }
 
-var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+// htmlTitle is compiled when an answer is not the API's, not on every
+// start (docs/performance.md, "Start-up").
+var htmlTitle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
 
 // summary is the gist of a body that is not the API's: an HTML page's
 // title, or the first line of text, shortened.
 func summary(body []byte) string {
 	text := strings.TrimSpace(string(body))
-	if m := htmlTitle.FindStringSubmatch(text); m != nil {
+	if m := htmlTitle().FindStringSubmatch(text); m != nil {
 		return "an HTML page titled " + strconv.Quote(strings.Join(strings.Fields(m[1]), " "))
 	}
 	if strings.HasPrefix(text, "<") {

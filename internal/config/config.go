@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 )
@@ -82,8 +83,11 @@ func Load(path string) (*File, error) {
 }
 
 // tomlTypeRE is go-toml's message for a value of the wrong type, which
-// names Go's struct field and type.
-var tomlTypeRE = regexp.MustCompile(`^cannot decode TOML (\w+) into .* of type (\w+)$`)
+// names Go's struct field and type. Compiled when a file is wrong, not on
+// every start (docs/performance.md, "Start-up").
+var tomlTypeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^cannot decode TOML (\w+) into .* of type (\w+)$`)
+})
 
 // describeTOMLError says where the file is wrong, by line and column, and
 // what is wrong in the file's terms rather than Go's.
@@ -94,7 +98,7 @@ func describeTOMLError(path string, err error) error {
 	}
 	row, col := decErr.Position()
 	msg := strings.TrimPrefix(decErr.Error(), "toml: ")
-	if m := tomlTypeRE.FindStringSubmatch(msg); m != nil {
+	if m := tomlTypeRE().FindStringSubmatch(msg); m != nil {
 		want := map[string]string{"bool": "true or false", "string": "a string in quotes"}[m[2]]
 		if want == "" {
 			want = "a " + m[2]

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/omctl/omctl/internal/rules"
 )
@@ -27,9 +28,11 @@ import (
 // reference to a large file is a mistake.
 const MaxFileBytes = 64 << 10
 
+// Compiled when a reference is read, not on every start
+// (docs/performance.md, "Start-up").
 var (
-	envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	refRE   = regexp.MustCompile(`^\$\{(env|file):([^}]*)\}$`)
+	envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	refRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{(env|file):([^}]*)\}$`) })
 )
 
 // Ref is one reference: its source (env or file) and the variable's name
@@ -43,7 +46,7 @@ func Env(name string) Ref { return Ref{"env", name} }
 
 // Parse reads a value that is a reference; ok is false when s is not one.
 func Parse(s string) (Ref, bool) {
-	m := refRE.FindStringSubmatch(s)
+	m := refRE().FindStringSubmatch(s)
 	if m == nil {
 		return Ref{}, false
 	}
@@ -68,7 +71,7 @@ type Resolver struct {
 func (r Resolver) Value(ref Ref) (string, error) {
 	switch ref.Source {
 	case "env":
-		if !envName.MatchString(ref.Name) {
+		if !envName().MatchString(ref.Name) {
 			return "", fmt.Errorf("%s: %q is not an environment variable name (letters, digits and _)", ref, ref.Name)
 		}
 		getenv := r.Getenv

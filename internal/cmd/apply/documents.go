@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -241,7 +242,9 @@ var yamlParserProblems = []string{
 	"found incompatible YAML document", "found undefined tag handle",
 }
 
-var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+// yamlLine is compiled when a document is wrong, not on every start
+// (docs/performance.md, "Start-up").
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): (.*)$`) })
 
 // yamlProblem is the YAML library's error in a user's words: without its
 // "yaml: " prefix, and with the line of the file it is on, counted from 1.
@@ -252,7 +255,7 @@ func yamlProblem(err error) string {
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	problem, line := msg, 0
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		problem = m[2]
 	}
@@ -445,10 +448,12 @@ func kindName(f *rules.Field) string {
 	return kindNames[f.Kind()]
 }
 
-var pathStep = regexp.MustCompile(`[^.\[\]]+|\[\d+\]`)
+// pathStep is compiled when apply reads documents, not on every start
+// (docs/performance.md, "Start-up").
+var pathStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^.\[\]]+|\[\d+\]`) })
 
 func parentPath(path string) string {
-	steps := pathStep.FindAllString(path, -1)
+	steps := pathStep().FindAllString(path, -1)
 	if len(steps) == 0 {
 		return ""
 	}
@@ -460,7 +465,7 @@ func parentPath(path string) string {
 // schema that holds it.
 func schemaAt(s rules.Schema, path string) (rules.Schema, *rules.Field, bool) {
 	var f *rules.Field
-	for _, step := range pathStep.FindAllString(path, -1) {
+	for _, step := range pathStep().FindAllString(path, -1) {
 		if strings.HasPrefix(step, "[") {
 			if f == nil || f.Elem() == nil {
 				return nil, nil, false
@@ -482,7 +487,7 @@ func schemaAt(s rules.Schema, path string) (rules.Schema, *rules.Field, bool) {
 
 // valueAt is the value at path in a document.
 func valueAt(v any, path string) any {
-	for _, step := range pathStep.FindAllString(path, -1) {
+	for _, step := range pathStep().FindAllString(path, -1) {
 		if strings.HasPrefix(step, "[") {
 			i, _ := strconv.Atoi(strings.Trim(step, "[]"))
 			l, _ := v.([]any)

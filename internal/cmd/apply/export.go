@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -164,18 +165,18 @@ func identity(d exported) string {
 	return ""
 }
 
-var notAlnum = regexp.MustCompile(`[^A-Za-z0-9]+`)
+var notAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9]+`) })
 
 // secretVariable is the environment variable of a secret: the resource's
 // prefix and the field's path, upper-cased, each run of other characters
 // than letters and digits one _ (docs/apply.md, Secrets).
 func secretVariable(prefix, path string) string {
-	return strings.ToUpper(strings.Trim(notAlnum.ReplaceAllString(prefix+"_"+path, "_"), "_"))
+	return strings.ToUpper(strings.Trim(notAlnum().ReplaceAllString(prefix+"_"+path, "_"), "_"))
 }
 
 // setAt sets the string at path in v.
 func setAt(v any, path, value string) {
-	steps := pathStep.FindAllString(path, -1)
+	steps := pathStep().FindAllString(path, -1)
 	for i, step := range steps {
 		last := i == len(steps)-1
 		if strings.HasPrefix(step, "[") {

@@ -32,9 +32,16 @@ func strictBuiltins(root *cobra.Command) {
 	}
 }
 
-// fileFlags take a path, so shells complete them with file names.
-var fileFlags = map[string]bool{"file": true, "input": true, "custom-cert": true, "ca-cert": true,
-	"tls-cert": true, "tls-key": true, "fixtures": true, "state": true, "env-file": true, "secrets-report": true}
+// takesPath says whether a flag takes a path, so that shells complete it
+// with file names. A switch, not a map, so that nothing is built at
+// package initialisation for what only completions read.
+func takesPath(flag string) bool {
+	switch flag {
+	case "file", "input", "custom-cert", "ca-cert", "tls-cert", "tls-key", "fixtures", "state", "env-file", "secrets-report":
+		return true
+	}
+	return false
+}
 
 // noFileCompletions stops shells from offering file names where omctl
 // wants an id or a value: the arguments of commands that complete nothing
@@ -50,7 +57,7 @@ func noFileCompletions(cmd *cobra.Command) {
 		cmd.ValidArgsFunction = cobra.NoFileCompletions
 	}
 	register := func(fl *pflag.Flag) {
-		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || fileFlags[fl.Name] || fl.Value.Type() == "bool" {
+		if _, ok := cmd.GetFlagCompletionFunc(fl.Name); ok || takesPath(fl.Name) || fl.Value.Type() == "bool" {
 			return
 		}
 		_ = cmd.RegisterFlagCompletionFunc(fl.Name, cobra.NoFileCompletions)

@@ -8,6 +8,15 @@ import (
 	"github.com/omctl/omctl/internal/cmdutil"
 )
 
+// completions registers what shells are offered for arguments and flag
+// values. Only cobra's __complete command, which a shell runs on Tab, reads
+// them, so they are registered when it runs rather than on every start
+// (docs/performance.md, "Start-up").
+func completions(root *cobra.Command, f *cmdutil.Factory) {
+	completeIDs(root, f)
+	noFileCompletions(root)
+}
+
 // completeIDs offers, wherever a command takes the id of a project,
 // organization, cluster, store or key, the ids of the lists that name
 // them (docs/api.md, Lists and reads), described by their names. The

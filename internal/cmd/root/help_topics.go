@@ -9,8 +9,16 @@ import (
 	cfg "github.com/omctl/omctl/internal/config"
 )
 
-var topics = []struct{ name, short, long string }{
-	{"exit-codes", "Exit codes of omctl", `omctl exits with:
+// topicNames are the names of the help topics, which a run with one of
+// them for its first argument builds alone (tree.go).
+func topicNames() []string { return []string{"exit-codes", "environment", "formatting"} }
+
+// topics are built when asked for, not at package initialisation: the
+// environment topic's text is put together from the key table, which
+// every start would otherwise pay for (docs/performance.md, "Start-up").
+func topics() []struct{ name, short, long string } {
+	return []struct{ name, short, long string }{
+		{"exit-codes", "Exit codes of omctl", `omctl exits with:
 
   0  success
   1  an error (a server error, a network failure, a 4xx not listed below)
@@ -49,7 +57,7 @@ apply:
      outcome unknown, counted apart): the run stops and says what was done
      and what was not, the summary line last
 `},
-	{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
+		{"environment", "Environment variables omctl reads", `Every setting can come from a flag, an environment variable, or the active
 profile of the config file, in that order of precedence. CI jobs can run on
 environment variables alone, with no config file.
 
@@ -60,7 +68,7 @@ environment variables alone, with no config file.
                      the others after a growing, jittered wait, all within
                      --request-timeout; the last error says how many
                      attempts were made. POST and DELETE are never repeated.`) +
-		envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
+			envLine(cfg.ProfileEnv, "profile to use (-P/--profile)") + `  OMCTL_CONFIG_DIR   directory of config.toml (default
                      $XDG_CONFIG_HOME/omctl, else ~/.config/omctl)
   NO_COLOR           set to disable colour
   CLICOLOR           0 to disable colour
@@ -70,7 +78,7 @@ environment variables alone, with no config file.
                      (OMCTL_SERVER_LISTEN, OMCTL_SERVER_KEYS...): its --help
                      lists them
 `},
-	{"formatting", "Output formats, --jq and pipelines", `-o table (default)
+		{"formatting", "Output formats, --jq and pipelines", `-o table (default)
   On a terminal: an aligned table with headers. Piped: tab-separated rows
   without a header, one resource per line, for cut and awk:
     omctl alerts list --status OPEN --all | cut -f1
@@ -116,6 +124,7 @@ alerts list --watch
   or -o jsonl (--jq then applies to each alert); -o json and -o yaml are
   refused.
 `},
+	}
 }
 
 // keyVariables lists the variable of every profile key, as the key table
@@ -135,7 +144,7 @@ func envLine(env, text string) string {
 
 func helpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, t := range topics {
+	for _, t := range topics() {
 		long := t.long
 		c := &cobra.Command{
 			Use:     t.name,

@@ -17,25 +17,6 @@ import (
 	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/build"
 	"github.com/omctl/omctl/internal/client"
-	"github.com/omctl/omctl/internal/cmd/alertconfigs"
-	"github.com/omctl/omctl/internal/cmd/alerts"
-	apicmd "github.com/omctl/omctl/internal/cmd/api"
-	"github.com/omctl/omctl/internal/cmd/apikeys"
-	"github.com/omctl/omctl/internal/cmd/apply"
-	"github.com/omctl/omctl/internal/cmd/backupconfigs"
-	"github.com/omctl/omctl/internal/cmd/backupjobs"
-	"github.com/omctl/omctl/internal/cmd/clusters"
-	configcmd "github.com/omctl/omctl/internal/cmd/config"
-	fixturescmd "github.com/omctl/omctl/internal/cmd/fixtures"
-	"github.com/omctl/omctl/internal/cmd/globalalertconfigs"
-	"github.com/omctl/omctl/internal/cmd/globalalerts"
-	"github.com/omctl/omctl/internal/cmd/oplogstores"
-	"github.com/omctl/omctl/internal/cmd/orgs"
-	"github.com/omctl/omctl/internal/cmd/projects"
-	servercmd "github.com/omctl/omctl/internal/cmd/server"
-	"github.com/omctl/omctl/internal/cmd/snapshots"
-	"github.com/omctl/omctl/internal/cmd/snapshotstores"
-	versioncmd "github.com/omctl/omctl/internal/cmd/version"
 	"github.com/omctl/omctl/internal/cmdutil"
 	cfg "github.com/omctl/omctl/internal/config"
 	"github.com/omctl/omctl/internal/iostreams"
@@ -44,6 +25,12 @@ import (
 
 // NewCmdRoot builds the whole command tree over f.
 func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
+	return newCmdRoot(f, func([]string) bool { return true })
+}
+
+// newCmdRoot builds the root and those of the commands of topCommands that
+// want says yes to, given the names they answer to.
+func newCmdRoot(f *cmdutil.Factory, want func(names []string) bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "omctl <command> <subcommand> [flags]",
 		Short: "Administer alerts, backups and API keys of database deployments",
@@ -64,6 +51,9 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 	// --timeout bounds the whole command: a list walk that a server keeps
 	// feeding ends with it, not only each of its requests.
 	cmd.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		if c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
+			completions(c.Root(), f)
+		}
 		if c.Annotations[cmdutil.NoDeadline] != "" {
 			return nil
 		}
@@ -104,28 +94,19 @@ profile in the config file (see 'omctl help environment' and 'omctl config').`,
 		&cobra.Group{ID: "admin", Title: "Administration commands:"},
 		&cobra.Group{ID: "other", Title: "Other commands:"},
 		&cobra.Group{ID: "help", Title: "Help topics (omctl help TOPIC):"})
-	add := func(group string, cmds ...*cobra.Command) {
-		for _, c := range cmds {
-			c.GroupID = group
+	for _, top := range topCommands() {
+		if !want(top.names) {
+			continue
+		}
+		for _, c := range top.build(f) {
+			c.GroupID = top.group
 			cmd.AddCommand(c)
 		}
 	}
-	add("monitoring", alerts.NewCmdAlerts(f), alertconfigs.NewCmdAlertConfigs(f),
-		globalalerts.NewCmdGlobalAlerts(f), globalalertconfigs.NewCmdGlobalAlertConfigs(f))
-	add("backup", clusters.NewCmdClusters(f), backupconfigs.NewCmdBackupConfigs(f), snapshots.NewCmdSnapshots(f))
-	add("admin", projects.NewCmdProjects(f), orgs.NewCmdOrgs(f), oplogstores.NewCmdOplogStores(f), snapshotstores.NewCmdSnapshotStores(f),
-		backupjobs.NewCmdBackupJobs(f), apikeys.NewCmdAPIKeys(f))
-	add("admin", apply.NewCmds(f)...)
-	add("other", apicmd.NewCmdAPI(f, nil), configcmd.NewCmdConfig(f), servercmd.NewCmdServer(f, nil), fixturescmd.NewCmdFixtures(f), versioncmd.NewCmdVersion(f, nil))
 	singularAliases(cmd)
 	cmd.SetHelpCommandGroupID("other")
 	cmd.SetCompletionCommandGroupID("other")
-	for _, t := range helpTopics() {
-		cmd.AddCommand(t)
-	}
-	completeIDs(cmd, f)
 	strictBuiltins(cmd)
-	noFileCompletions(cmd)
 	wrapHelp(cmd, f.IOStreams.TerminalWidth)
 	return cmd
 }
@@ -153,9 +134,22 @@ func wrapHelp(cmd *cobra.Command, width func() int) {
 		".LocalFlags.FlagUsages", "wrappedFlags .LocalFlags",
 		".InheritedFlags.FlagUsages", "wrappedFlags .InheritedFlags",
 	)
-	var visit func(c *cobra.Command) // commands with a template of their own too (server)
+	// Only the root and the commands with a template of their own (server's)
+	// get one, and each template is rewritten once: the other commands
+	// inherit theirs. Rewriting the template of every command took a third
+	// of the instructions of `omctl --version` (docs/performance.md,
+	// "Start-up").
+	rewritten := map[string]string{}
+	var visit func(c *cobra.Command)
 	visit = func(c *cobra.Command) {
-		c.SetUsageTemplate(wrapped.Replace(c.UsageTemplate()))
+		if t := c.UsageTemplate(); !c.HasParent() || t != c.Parent().UsageTemplate() {
+			w, ok := rewritten[t]
+			if !ok {
+				w = wrapped.Replace(t)
+				rewritten[t] = w
+			}
+			c.SetUsageTemplate(w)
+		}
 		for _, sub := range c.Commands() {
 			visit(sub)
 		}
@@ -222,10 +216,16 @@ func Main() int {
 
 // Run runs omctl with args over ios and returns the exit code.
 func Run(args []string, ios *iostreams.IOStreams) int {
+	return runTree(args, ios, reachable(args))
+}
+
+// runTree runs omctl with args over a tree of the commands want says yes
+// to.
+func runTree(args []string, ios *iostreams.IOStreams, want func(names []string) bool) int {
 	ctx, stop := cmdutil.SignalContext(context.Background())
 	defer stop()
 	f := cmdutil.New(ios)
-	cmd := NewCmdRoot(f)
+	cmd := newCmdRoot(f, want)
 	cmd.SetArgs(args)
 	cmd.SetIn(ios.In)
 	cmd.SetOut(ios.Out)
