@@ -14,12 +14,6 @@ import (
 	"github.com/omctl/omctl/internal/store/statelog/statelogtest"
 )
 
-// generatedFixture is a fixture of n alerts of projA shaped as the
-// benchmarks' generator writes them (bench/internal/benchdata): no
-// resolved on CLOSED alerts, and a host and replica set on every alert,
-// which most event types do not show.
-func generatedFixture(n int) []byte { return fixturetest.Generated(n, projA, start) }
-
 // BenchmarkStartFromFixtures is fixture.LoadFixtures and the store it opens,
 // as omctl server --fixtures starts (docs/performance.md).
 func BenchmarkStartFromFixtures(b *testing.B) {
@@ -36,7 +30,10 @@ func BenchmarkStartFromFixtures(b *testing.B) {
 	}
 }
 
-// generatedFixtureFile writes generatedFixture(n) to a file.
+// generatedFixtureFile writes a fixture of n alerts of projA shaped as
+// the benchmarks' generator writes them (bench/internal/benchdata) to a
+// file: no resolved on CLOSED alerts, and a host and replica set on every
+// alert, which most event types do not show.
 func generatedFixtureFile(b *testing.B, n int) string {
 	return fixturetest.GeneratedFile(b, n, projA, start)
 }

@@ -21,7 +21,7 @@ import (
 
 var start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// projA is the project of generatedFixture; processConfig a configuration
+// projA is the project of generatedFixtureFile; processConfig a configuration
 // tests add.
 const (
 	projA         = "5e2b00000000000000000001"

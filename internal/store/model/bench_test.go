@@ -19,13 +19,10 @@ func BenchmarkLoadFixtures(b *testing.B) {
 	}
 }
 
-// generatedFixture is a fixture of n alerts of one project shaped as
-// the benchmarks' generator writes them (bench/internal/benchdata): no
-// resolved on CLOSED alerts, and a host and replica set on every alert,
-// which most event types do not show.
-func generatedFixture(n int) []byte { return fixturetest.Generated(n, projA, start) }
-
-// generatedFixtureFile writes generatedFixture(n) to a file.
+// generatedFixtureFile writes a fixture of n alerts of projA shaped as
+// the benchmarks' generator writes them (bench/internal/benchdata) to a
+// file: no resolved on CLOSED alerts, and a host and replica set on every
+// alert, which most event types do not show.
 func generatedFixtureFile(b *testing.B, n int) string {
 	return fixturetest.GeneratedFile(b, n, projA, start)
 }
