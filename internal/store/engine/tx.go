@@ -8,16 +8,6 @@ import (
 	"github.com/omctl/omctl/internal/store/model"
 )
 
-// Tx is one write as the Store's callers see it (Store.Update): the data,
-// with its lookups and named operations, and the alert engine's commands
-// (conditions reported, time moving, a reset), which change the data as
-// the  What the operations change, the engine reacts to once the
-// write has run (Run).
-type Tx struct {
-	*model.State
-	eng *Engine
-}
-
 // Apply applies one condition at now and returns the alerts it changed.
 func (tx *Tx) Apply(c Condition, now time.Time) []*alert.Rec {
 	defer tx.As(model.ByEngine)()
