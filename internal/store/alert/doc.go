@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/sjson"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/jsonlex"
 	"github.com/omctl/omctl/internal/rules"
 )
@@ -69,7 +70,7 @@ func NewDoc(d doc) *Doc {
 	if d["updated"] == nil && d["created"] != nil {
 		d["updated"] = d["created"]
 	}
-	if st, _ := d["status"].(string); st == statusClosed {
+	if st, _ := d["status"].(string); st == api.StatusClosed {
 		if d["resolved"] == nil && d["updated"] != nil {
 			d["resolved"] = d["updated"]
 		}
@@ -101,7 +102,7 @@ func FieldsOf(d doc) alertFields {
 }
 
 func (f *alertFields) mayBeActive() bool {
-	return f.AlertConfigID != "" && (f.Status == statusOpen || f.Status == statusTracking)
+	return f.AlertConfigID != "" && (f.Status == api.StatusOpen || f.Status == api.StatusTracking)
 }
 
 // With returns the alert changed by edit, as a new Doc.
@@ -220,7 +221,7 @@ func parseAlert(raw []byte, ar *arena) (*Doc, *rules.Error) {
 		return NewDoc(j.d), nil
 	}
 	f := j.f
-	closedUnresolved := f.Status == statusClosed && !j.w.is(wireResolved)
+	closedUnresolved := f.Status == api.StatusClosed && !j.w.is(wireResolved)
 	kept := raw
 	if j.drop != 0 {
 		ar.cut = j.w.without(ar.cut[:0], raw, j.drop)

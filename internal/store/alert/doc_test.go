@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 const projA = "5e2b00000000000000000001"
@@ -96,8 +98,8 @@ func TestAlertsWithARepeatedStatusAreWrittenAnew(t *testing.T) {
 		if err != nil {
 			continue // refused, which is as good
 		}
-		closed := a.WithTimes("status", statusClosed)
-		if n := strings.Count(string(closed.Raw), `"status":`); n != 1 || closed.Doc()["status"] != statusClosed {
+		closed := a.WithTimes("status", api.StatusClosed)
+		if n := strings.Count(string(closed.Raw), `"status":`); n != 1 || closed.Doc()["status"] != api.StatusClosed {
 			t.Errorf("%s: closed as %s", raw, closed.Raw)
 		}
 	}

@@ -3,6 +3,8 @@ package alert
 import (
 	"fmt"
 	"testing"
+
+	"github.com/omctl/omctl/internal/api"
 )
 
 // An alert a fixture may hold, however it is written, once read and then
@@ -22,8 +24,10 @@ func FuzzReadAndCloseAnAlert(f *testing.F) {
 			return
 		}
 		const at = "2026-01-02T00:00:00Z"
-		got := a.WithTimes("status", statusClosed, "updated", at, "resolved", at, "lastNotified", at)
-		want := a.With(func(d doc) { d["status"], d["updated"], d["resolved"], d["lastNotified"] = statusClosed, at, at, at })
+		got := a.WithTimes("status", api.StatusClosed, "updated", at, "resolved", at, "lastNotified", at)
+		want := a.With(func(d doc) {
+			d["status"], d["updated"], d["resolved"], d["lastNotified"] = api.StatusClosed, at, at, at
+		})
 		if fmt.Sprint(got.Doc()) != fmt.Sprint(want.Doc()) || got.alertFields != want.alertFields {
 			t.Fatalf("read %s\npatched %s\nwant    %s", raw, got.Raw, want.Raw)
 		}

@@ -142,7 +142,7 @@ func (s *Set) Ensure() {
 	if !s.stale {
 		return
 	}
-	room := len(s.byStatus[statusOpen].tree) - 1
+	room := len(s.byStatus[api.StatusOpen].tree) - 1
 	if room < len(s.items) {
 		room = len(s.items) * 2
 	}

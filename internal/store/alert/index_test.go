@@ -78,12 +78,12 @@ func TestAPageOfAFilteredListIsWhatALookThroughFinds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 3))
 	var recs []*Rec
 	for i := range 3000 {
-		st := statusClosed
+		st := api.StatusClosed
 		switch {
 		case rng.IntN(100) == 0: // far apart: past nearby, mostly
-			st = statusTracking
+			st = api.StatusTracking
 		case rng.IntN(3) == 0:
-			st = statusOpen
+			st = api.StatusOpen
 		}
 		recs = append(recs, &Rec{Cur: &Doc{}, Status: st, created: start.Add(time.Duration(i/2) * time.Minute)})
 	}
@@ -131,20 +131,20 @@ func TestAPageOfAFilteredListIsWhatALookThroughFinds(t *testing.T) {
 func TestARaiseBehindTheNewestAlertsBuildsInTheTreesItHas(t *testing.T) {
 	recs := make([]*Rec, 200000)
 	for i := range recs {
-		recs[i] = &Rec{Cur: &Doc{}, Status: statusClosed, created: start.Add(time.Duration(i) * time.Second)}
+		recs[i] = &Rec{Cur: &Doc{}, Status: api.StatusClosed, created: start.Add(time.Duration(i) * time.Second)}
 	}
 	set := NewSet(recs)
-	set.Add(&Rec{Cur: &Doc{}, Status: statusOpen, created: start}) // the room it keeps
+	set.Add(&Rec{Cur: &Doc{}, Status: api.StatusOpen, created: start}) // the room it keeps
 	set.Ensure()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	set.Add(&Rec{Cur: &Doc{}, Status: statusOpen, created: start.Add(time.Second)})
+	set.Add(&Rec{Cur: &Doc{}, Status: api.StatusOpen, created: start.Add(time.Second)})
 	set.Ensure()
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 		t.Errorf("a raise near the oldest of 200,000 alerts allocated %d bytes", got)
 	}
-	if set.Items()[1].Status != statusOpen || set.Items()[3].Status != statusOpen || set.byStatus[statusOpen].prefix(len(set.Items())) != 2 {
+	if set.Items()[1].Status != api.StatusOpen || set.Items()[3].Status != api.StatusOpen || set.byStatus[api.StatusOpen].prefix(len(set.Items())) != 2 {
 		t.Error("the raised alerts are not in their place, or not counted")
 	}
 }
@@ -159,14 +159,14 @@ func BenchmarkAddAlertOlderThanTheNewest(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d_a_change", behind, raises), func(b *testing.B) {
 				recs := make([]*Rec, 200000)
 				for i := range recs {
-					recs[i] = &Rec{Cur: &Doc{}, Status: statusClosed, created: start.Add(time.Duration(i) * time.Second)}
+					recs[i] = &Rec{Cur: &Doc{}, Status: api.StatusClosed, created: start.Add(time.Duration(i) * time.Second)}
 				}
 				set := NewSet(recs)
 				clock := recs[len(recs)-1].created.Add(-behind)
 				b.ResetTimer()
 				for i := range b.N {
 					for k := range raises {
-						set.Add(&Rec{Cur: &Doc{}, Status: statusOpen, created: clock.Add(time.Duration(i*raises+k) * time.Millisecond)})
+						set.Add(&Rec{Cur: &Doc{}, Status: api.StatusOpen, created: clock.Add(time.Duration(i*raises+k) * time.Millisecond)})
 					}
 					set.Ensure()
 				}

@@ -153,7 +153,7 @@ func (w *alertWire) canonical() (f alertFields, ok bool, drop uint32) {
 	if !ok {
 		return f, false, 0
 	}
-	if f.Status != statusClosed && w.is(wireResolved) {
+	if f.Status != api.StatusClosed && w.is(wireResolved) {
 		drop |= 1 << wireResolved
 	}
 	for _, k := range [...]int{wireClusterID, wireClusterName, wireHostID, wireHostnameAndPort, wireReplicaSetName,

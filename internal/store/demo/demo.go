@@ -53,7 +53,7 @@ var (
 	demoEvents = []string{"HOST_DOWN", "OUTSIDE_METRIC_THRESHOLD", "REPLICA_SET", "SHARDED_CLUSTER", "BACKUP",
 		"MONITORING_AGENT_DOWN", "BACKUP_AGENT_DOWN", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT"}
 	demoGlobalEvents = []string{"RS_BIND_ERROR", "BACKUP_TOO_MANY_RETRIES", "BACKUP_IN_UNEXPECTED_STATE", "BACKUP_AGENT_DOWN"}
-	demoStatuses     = []string{statusOpen, statusOpen, statusClosed, statusClosed, statusClosed, statusTracking, statusCancelled}
+	demoStatuses     = []string{api.StatusOpen, api.StatusOpen, api.StatusClosed, api.StatusClosed, api.StatusClosed, api.StatusTracking, api.StatusCancelled}
 	demoHosts        = []string{"db-a1.example.com:27017", "db-a2.example.com:27017", "db-b1.example.com:27017", "cfg1.example.com:27019"}
 )
 
@@ -199,7 +199,7 @@ func settledAlerts(docs []doc) []*alert.Doc {
 			field, format = "replicaSetName", "rs%d"
 		}
 		if field == "" {
-			d["status"] = map[string]string{statusOpen: statusClosed, statusTracking: statusCancelled}[alerts[i].Status]
+			d["status"] = map[string]string{api.StatusOpen: api.StatusClosed, api.StatusTracking: api.StatusCancelled}[alerts[i].Status]
 			alerts[i] = alert.NewDoc(d) // CLOSED: resolved when it was last updated
 			continue
 		}
@@ -219,15 +219,15 @@ func (d *demo) alert(p string, i int) doc {
 	e := demoEvents[rng.IntN(len(demoEvents))]
 	st := demoStatuses[rng.IntN(len(demoStatuses))]
 	age := time.Duration(rng.IntN(30*24*60)) * time.Minute
-	if st == statusTracking {
+	if st == api.StatusTracking {
 		age = time.Duration(rng.IntN(20)) * time.Minute
 	}
 	a := doc{"id": d.id("5f1a0c2e8f9d4b00"), "groupId": p, "alertConfigId": d.configOf[p][e], "eventTypeName": e,
 		"status": st, "created": ts(age), "updated": ts(age / 2)}
-	if st != statusTracking {
+	if st != api.StatusTracking {
 		a["lastNotified"] = ts(age / 2)
 	}
-	if st == statusClosed {
+	if st == api.StatusClosed {
 		a["resolved"] = ts(age / 3)
 	}
 	host := demoHosts[rng.IntN(len(demoHosts))]
@@ -247,7 +247,7 @@ func (d *demo) alert(p string, i int) doc {
 	case "BACKUP", "OPLOG_BEHIND", "RESYNC_REQUIRED", "GOOD_CLUSTERSHOT":
 		a["replicaSetName"], a["sourceTypeName"] = "rs0", api.SourceTypeNames[rng.IntN(len(api.SourceTypeNames))]
 	}
-	if st == statusOpen && i%5 == 0 {
+	if st == api.StatusOpen && i%5 == 0 {
 		a["acknowledgedUntil"] = rules.FormatTime(d.now.Add(time.Duration(1+i%48) * time.Hour))
 		a["acknowledgementComment"] = "investigating"
 		a["acknowledgingUsername"] = "demomonitor"
@@ -273,7 +273,7 @@ func (d *demo) globalAlerts() {
 		g := doc{"id": d.id("5f1b0c2e8f9d4b00"), "groupId": projects[i%len(projects)], "alertConfigId": fmt.Sprintf("5f2b0c2e8f9d4b00123400%02x", i%len(globalEvents)+1),
 			"eventTypeName": e, "status": st, "created": ts(age), "updated": ts(age / 2), "typeName": "BACKUP", "tags": []any{},
 			"replicaSetName": "rs0", "sourceTypeName": "REPLICA_SET"}
-		if st != statusTracking {
+		if st != api.StatusTracking {
 			g["lastNotified"] = ts(age / 2)
 		}
 		globals = append(globals, g)

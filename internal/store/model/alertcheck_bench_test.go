@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/store/fixture"
 )
 
@@ -16,7 +17,7 @@ func servedAlerts(n int) [][]byte {
 	for i := range out {
 		created := fmt.Sprintf("2026-01-01T%02d:%02d:%02dZ", i/3600%24, i/60%60, i%60)
 		resolved := ""
-		if statuses[i%4] == statusClosed {
+		if statuses[i%4] == api.StatusClosed {
 			resolved = `,"resolved":"` + created + `"`
 		}
 		out[i] = fmt.Appendf(nil, `{"id":"5f1a%020x","groupId":%q,"eventTypeName":%q,"status":%q,"created":%q,"updated":%q,"lastNotified":%q,"hostnameAndPort":"db-%d.example.com:27017","replicaSetName":"rs%d"%s}`,

@@ -33,7 +33,7 @@ func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range 2000 { // all newer than the clock
 		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
-			"eventTypeName": "HOST_DOWN", "status": statusClosed, "created": rules.FormatTime(start.Add(time.Hour + time.Duration(i)*time.Second)),
+			"eventTypeName": "HOST_DOWN", "status": api.StatusClosed, "created": rules.FormatTime(start.Add(time.Hour + time.Duration(i)*time.Second)),
 			"resolved": rules.FormatTime(start.Add(2 * time.Hour))}))
 	}
 	st := NewState(f, start)
@@ -43,9 +43,9 @@ func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
 	for h := range 10 {
 		at := rules.FormatTime(start)
 		raised = append(raised, st.RaiseAlert(alert.NewDoc(doc{"id": api.NewObjectID(), "groupId": project, "alertConfigId": cfg, "eventTypeName": "HOST_DOWN",
-			"status": statusOpen, "created": at, "updated": at, "hostnameAndPort": fmt.Sprintf("db%d:27017", h)}), false, start))
+			"status": api.StatusOpen, "created": at, "updated": at, "hostnameAndPort": fmt.Sprintf("db%d:27017", h)}), false, start))
 		if h == 5 { // a report that resolves one among the raises
-			st.SetAlert(raised[2], raised[2].Cur.WithTimes("status", statusClosed, "resolved", at))
+			st.SetAlert(raised[2], raised[2].Cur.WithTimes("status", api.StatusClosed, "resolved", at))
 		}
 	}
 	st.ReindexAlerts() // as the Store does once a batch
@@ -54,7 +54,7 @@ func TestRaisesBehindTheClockBuildTheIndexOnceAChange(t *testing.T) {
 		if after, stale := set.Builds(); stale || after != builds+1 {
 			t.Errorf("after a change of 10 raises and a resolve behind the clock the index was built %d times (stale after: %t), want once", after-builds, stale)
 		}
-		open, total := set.Page(alert.Filter{Status: statusOpen}, 0, 100)
+		open, total := set.Page(alert.Filter{Status: api.StatusOpen}, 0, 100)
 		// The raised alerts come first (they are the oldest), the resolved
 		// one among them.
 		if total != 9 || len(open) != 9 || open[8] != set.Items()[9] {

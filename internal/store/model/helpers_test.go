@@ -28,7 +28,7 @@ func activeAlertsFixture(n int) (*fixture.Fixtures, string) {
 	f.AlertConfigs = append(f.AlertConfigs, doc{"id": cfg, "groupId": project, "eventTypeName": "HOST_DOWN", "enabled": true})
 	for i := range n {
 		f.Alerts = append(f.Alerts, alert.NewDoc(doc{"id": fmt.Sprintf("%024x", i+1), "groupId": project, "alertConfigId": cfg,
-			"eventTypeName": "HOST_DOWN", "status": statusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
+			"eventTypeName": "HOST_DOWN", "status": api.StatusOpen, "created": "2026-01-01T00:00:00Z", "hostnameAndPort": fmt.Sprintf("db-%d:27017", i)}))
 	}
 	return f, project
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"testing"
 
+	"github.com/omctl/omctl/internal/api"
 	"github.com/omctl/omctl/internal/store/alert"
 	"github.com/omctl/omctl/internal/store/demo"
 )
@@ -18,7 +19,7 @@ type requestCase struct {
 }
 
 func requestCases(st *State) []requestCase {
-	alerts, _ := st.ProjectAlerts(demo.ProjectID).Page(alert.Filter{Status: statusOpen}, 0, 1)
+	alerts, _ := st.ProjectAlerts(demo.ProjectID).Page(alert.Filter{Status: api.StatusOpen}, 0, 1)
 	alert := alerts[0]
 	config := st.AlertConfigs(demo.ProjectID).All()[0]
 	var backup *BackupConfig
