@@ -313,23 +313,14 @@ type Encoder interface {
 // AllRecords is every record of the data, to write it whole (with the
 // engine's: Engine.records).
 func (s *State) AllRecords() (recs []Change) {
-	f := s.Fixtures()
-	lists := f.Lists()
-	for _, kind := range fixture.Keys {
-		switch kind {
-		case "alerts", "globalAlerts":
-			alerts := f.Alerts
-			if kind == "globalAlerts" {
-				alerts = f.GlobalAlerts
-			}
-			for _, a := range alerts {
-				recs = append(recs, Change{Kind: kind, Key: a.ID, Rec: a})
-			}
-		default:
-			for _, d := range *lists[kind] {
-				recs = append(recs, Change{Kind: kind, Key: recordKey(kind, d), Rec: d})
-			}
+	for kind, item := range s.Fixtures().Each() {
+		key := ""
+		if a, ok := item.(*alert.Doc); ok {
+			key = a.ID
+		} else {
+			key = recordKey(kind, item.(doc))
 		}
+		recs = append(recs, Change{Kind: kind, Key: key, Rec: item})
 	}
 	return recs
 }
