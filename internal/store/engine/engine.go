@@ -725,9 +725,9 @@ func (e *Engine) Records() []model.Change {
 
 // Tx is one write as the Store's callers see it (Store.Update): the data,
 // with its lookups and named operations, and the alert engine's commands
-// (conditions reported, time moving, a reset), which change the data as
-// the  What the operations change, the engine reacts to once the
-// write has run (Run).
+// (conditions reported, time moving, a reset), which change the data by
+// the engine's rules. What the operations change, the engine reacts to
+// once the write has run (Run).
 type Tx struct {
 	*model.State
 	eng *Engine
