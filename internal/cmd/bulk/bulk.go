@@ -83,7 +83,8 @@ func ReadIDs(ios *iostreams.IOStreams, args []string, what string) ([]string, er
 type Result struct {
 	ID string
 	// Outcome is a word: the action's past tense ("acknowledged"), "would
-	// VERB" for a dry run, or "failed".
+	// VERB" for a dry run, "failed", or "unknown" for a write whose answer
+	// was lost.
 	Outcome string
 	// Detail says more: the new state, or why it failed.
 	Detail string
@@ -97,6 +98,11 @@ const (
 	OutcomeInterrupted = "interrupted"
 	OutcomeNotStarted  = "not started"
 )
+
+// OutcomeUnknown is the outcome of an action whose request was sent but
+// whose answer never came (the connection was lost): it may or may not
+// have been applied, so it is neither done nor failed.
+const OutcomeUnknown = "unknown"
 
 // stopped is the error of an action that the end of the run's context
 // kept from starting or finishing: an interruption (Ctrl-C, SIGTERM) or
@@ -164,6 +170,8 @@ func Report(ios *iostreams.IOStreams, format string, results []Result, what stri
 		case isStopped(r.Err):
 			n[r.Outcome]++
 			cause = errors.Unwrap(r.Err)
+		case r.Outcome == OutcomeUnknown:
+			n[OutcomeUnknown]++
 		case r.Err != nil:
 			n["failed"]++
 		default:
@@ -177,8 +185,12 @@ func Report(ios *iostreams.IOStreams, format string, results []Result, what stri
 	if !errors.Is(cause, cmdutil.ErrInterrupted) {
 		how = "Stopped by --timeout"
 	}
-	fmt.Fprintf(ios.ErrOut, "%s: of %d %s, %d done, %d failed, %d interrupted in flight (may or may not have been applied), %d not started.\n",
-		how, len(results), what, n["done"], n["failed"], n[OutcomeInterrupted], n[OutcomeNotStarted])
+	unknown := ""
+	if n[OutcomeUnknown] > 0 {
+		unknown = fmt.Sprintf(", %d unknown (answer lost; may or may not have been applied)", n[OutcomeUnknown])
+	}
+	fmt.Fprintf(ios.ErrOut, "%s: of %d %s, %d done, %d failed%s, %d interrupted in flight (may or may not have been applied), %d not started.\n",
+		how, len(results), what, n["done"], n["failed"], unknown, n[OutcomeInterrupted], n[OutcomeNotStarted])
 	return cause
 }
 
@@ -261,23 +273,38 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Failed returns an error saying how many of the results failed, nil when
-// none did.
+// Failed returns an error saying how many of the results failed, and how
+// many may or may not have been applied, nil when none did either.
 func Failed(results []Result, what string) error {
-	n := 0
+	failed, unknown := 0, 0
 	for _, r := range results {
-		if r.Err != nil && !isStopped(r.Err) {
-			n++
+		switch {
+		case r.Err == nil || isStopped(r.Err):
+		case r.Outcome == OutcomeUnknown:
+			unknown++
+		default:
+			failed++
 		}
 	}
-	if n == 0 {
+	lost := fmt.Sprintf("%d of %d %s may or may not have been applied: their answers were lost (list them again to see)", unknown, len(results), what)
+	switch {
+	case failed+unknown == 0:
 		return nil
+	case unknown == 0:
+		return fmt.Errorf("%d of %d %s failed", failed, len(results), what)
+	case failed == 0:
+		return errors.New(lost)
 	}
-	return fmt.Errorf("%d of %d %s failed", n, len(results), what)
+	return fmt.Errorf("%d of %d %s failed, and %s", failed, len(results), what, lost)
 }
 
-// Failure is the result of an action that failed.
+// Failure is the result of an action that failed, or whose answer was
+// lost after its request was sent (client.ErrOutcomeUnknown): that one's
+// outcome is unknown, not failed, as it may have been applied.
 func Failure(id string, err error) Result {
+	if errors.Is(err, client.ErrOutcomeUnknown) {
+		return Result{ID: id, Outcome: OutcomeUnknown, Detail: "the answer was lost: it may or may not have been applied; " + err.Error(), Err: err}
+	}
 	return Result{ID: id, Outcome: "failed", Detail: err.Error(), Err: err}
 }
 

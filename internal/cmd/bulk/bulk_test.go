@@ -3,10 +3,12 @@ package bulk
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/omctl/omctl/internal/client"
 	"github.com/omctl/omctl/internal/cmdutil"
 	"github.com/omctl/omctl/internal/iostreams"
 )
@@ -175,5 +177,32 @@ func TestResultsFitTheTerminal(t *testing.T) {
 			!strings.Contains(got, strings.Join(strings.Fields(long), " ")) || !strings.Contains(out.String(), id1+"  acknowledged") {
 			t.Errorf("at %d columns something is lost:\n%s", width, out.String())
 		}
+	}
+}
+
+// A write whose answer was lost (the client's ErrOutcomeUnknown) is
+// reported as unknown, not failed: it may have been applied. The run's
+// error counts the two apart.
+func TestAWriteWhoseAnswerWasLostIsUnknownNotFailed(t *testing.T) {
+	lost := fmt.Errorf("PATCH https://ops.example.com/x: %w", client.ErrOutcomeUnknown)
+	results := []Result{
+		{ID: id1, Outcome: "acknowledged"},
+		Failure(id2, lost),
+		Failure(id3, errors.New("404 ALERT_NOT_FOUND: No alert with that ID.")),
+	}
+	if results[1].Outcome != OutcomeUnknown || !strings.Contains(results[1].Detail, "may or may not have been applied") {
+		t.Errorf("lost answer: %+v", results[1])
+	}
+	ios, _, out, _ := iostreams.Test()
+	err := Report(ios, "table", results, "alerts")
+	if !strings.Contains(out.String(), id2+"\tunknown\t") || !strings.Contains(out.String(), id3+"\tfailed\t") {
+		t.Errorf("results = %q", out.String())
+	}
+	want := "1 of 3 alerts failed, and 1 of 3 alerts may or may not have been applied"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error = %v, want it to say %q", err, want)
+	}
+	if err := Failed(results[1:2], "alerts"); err == nil || strings.Contains(err.Error(), "failed") {
+		t.Errorf("a lost answer alone: %v, want it not called a failure", err)
 	}
 }
