@@ -99,7 +99,7 @@ func BenchmarkAcknowledge(b *testing.B) {
 	until := rules.FormatTime(start.Add(time.Hour))
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := st.Update(func(s *engine.Tx) { s.AcknowledgeAlert(r, until, "", "bench", start) })
+		out, err := st.Update(func(s *engine.Tx) { s.SetAlert(r, r.Cur.Acknowledged(until, "", "bench", start)) })
 		if err != nil || len(out.Notes) != 2 {
 			b.Fatalf("acknowledged with %d notifications: %v", len(out.Notes), err)
 		}

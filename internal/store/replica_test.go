@@ -188,9 +188,9 @@ func acknowledge(rng *rand.Rand, st *model.State, now time.Time) {
 	items, _ := set.Page(alert.Filter{}, 0, set.Len())
 	r := pick(rng, items)
 	if rng.IntN(2) == 0 {
-		st.AcknowledgeAlert(r, rules.FormatTime(now.Add(time.Hour)), "replica", "me", now)
+		st.SetAlert(r, r.Cur.Acknowledged(rules.FormatTime(now.Add(time.Hour)), "replica", "me", now))
 	} else {
-		st.UnacknowledgeAlert(r, now)
+		st.SetAlert(r, r.Cur.Unacknowledged(now))
 	}
 }
 

@@ -236,7 +236,8 @@ func TestReadsAreServedWhileAChangeIsSyncedAndSeeItOnlyOnceOnDisk(t *testing.T) 
 	go func() {
 		_, err := s.Update(func(st *engine.Tx) {
 			st.CreateOplogStore(oplogStore("waiting", 1))
-			st.AcknowledgeAlert(st.Alert(alertID), "2027-01-01T00:00:00Z", "syncing", "me", start)
+			a := st.Alert(alertID)
+			st.SetAlert(a, a.Cur.Acknowledged("2027-01-01T00:00:00Z", "syncing", "me", start))
 		})
 		written <- err
 	}()

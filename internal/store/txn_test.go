@@ -34,7 +34,8 @@ func TestAPanickingWritesChangesGoWithIt(t *testing.T) {
 		t.Fatalf("no open alert to acknowledge (%v)", err)
 	}
 	_, err := s.Update(func(st *engine.Tx) {
-		st.AcknowledgeAlert(st.Alert(id), rules.FormatTime(start.Add(time.Hour)), "", "me", start)
+		a := st.Alert(id)
+		st.SetAlert(a, a.Cur.Acknowledged(rules.FormatTime(start.Add(time.Hour)), "", "me", start))
 		panic("a bug")
 	})
 	var perr *PanicError

@@ -189,7 +189,7 @@ func (e *engineDriver) Ack(id string, until time.Time) error {
 		if r == nil {
 			return fmt.Errorf("no alert %s", id)
 		}
-		st.AcknowledgeAlert(r, formatTime(until), "looking", "modeluser", e.now)
+		st.SetAlert(r, r.Cur.Acknowledged(formatTime(until), "looking", "modeluser", e.now))
 		return nil
 	})
 }
@@ -200,7 +200,7 @@ func (e *engineDriver) Unack(id string) error {
 		if r == nil {
 			return fmt.Errorf("no alert %s", id)
 		}
-		st.UnacknowledgeAlert(r, e.now)
+		st.SetAlert(r, r.Cur.Unacknowledged(e.now))
 		return nil
 	})
 }

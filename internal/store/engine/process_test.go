@@ -54,7 +54,7 @@ func events(tx *Tx) []string {
 func TestProcessAnAcknowledgementTellsTheTargetsNotified(t *testing.T) {
 	tx, r := processTx(t, 0)
 	later := start.Add(time.Minute)
-	tx.AcknowledgeAlert(r, rules.FormatTime(later.Add(time.Hour)), "", "me", later)
+	tx.SetAlert(r, r.Cur.Acknowledged(rules.FormatTime(later.Add(time.Hour)), "", "me", later))
 	if got := events(tx); len(got) != 0 {
 		t.Fatalf("the operation itself notified %v", got)
 	}
@@ -65,7 +65,7 @@ func TestProcessAnAcknowledgementTellsTheTargetsNotified(t *testing.T) {
 	if got := r.Cur.Doc()["lastNotified"]; got != rules.FormatTime(later) {
 		t.Errorf("lastNotified is %v", got)
 	}
-	tx.UnacknowledgeAlert(r, later)
+	tx.SetAlert(r, r.Cur.Unacknowledged(later))
 	tx.react(later)
 	if got := events(tx); len(got) != 0 {
 		t.Errorf("ending an acknowledgement told %v", got)
@@ -79,7 +79,7 @@ func TestProcessAnAcknowledgementOfATrackingAlertTellsNobody(t *testing.T) {
 	if r.Status != api.StatusTracking {
 		t.Fatalf("the alert is %s", r.Status)
 	}
-	tx.AcknowledgeAlert(r, rules.FormatTime(start.Add(time.Hour)), "", "me", start)
+	tx.SetAlert(r, r.Cur.Acknowledged(rules.FormatTime(start.Add(time.Hour)), "", "me", start))
 	tx.react(start)
 	if got := events(tx); len(got) != 0 {
 		t.Errorf("told %v", got)
@@ -90,7 +90,7 @@ func TestProcessAnAcknowledgementOfATrackingAlertTellsNobody(t *testing.T) {
 // schedule) are not an acknowledgement again.
 func TestProcessIgnoresTheEnginesOwnChanges(t *testing.T) {
 	tx, r := processTx(t, 0)
-	tx.AcknowledgeAlert(r, rules.FormatTime(start.Add(time.Minute)), "", "me", start)
+	tx.SetAlert(r, r.Cur.Acknowledged(rules.FormatTime(start.Add(time.Minute)), "", "me", start))
 	tx.react(start)
 	events(tx)
 	tx.RunUntil(start.Add(2 * time.Hour)) // changes the alert (lastNotified), as the engine
@@ -170,7 +170,7 @@ func TestANotificationShowsItsConfigurationsRedactedTarget(t *testing.T) {
 	tx, r := processTx(t, 0)
 	cfg := tx.AlertConfigs(r.Project).Get(processConfig)
 	later := start.Add(time.Minute)
-	tx.AcknowledgeAlert(r, rules.FormatTime(later.Add(time.Hour)), "", "me", later)
+	tx.SetAlert(r, r.Cur.Acknowledged(rules.FormatTime(later.Add(time.Hour)), "", "me", later))
 	tx.react(later)
 	notes, _ := tx.eng.Take()
 	if len(notes) != 2 {

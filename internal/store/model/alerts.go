@@ -16,17 +16,6 @@ func (s *State) ProjectAlerts(project string) *alert.Set { return s.alerts[proje
 // GlobalAlertSet are the global alerts.
 func (s *State) GlobalAlertSet() *alert.Set { return s.globalAlerts }
 
-// AcknowledgeAlert acknowledges an alert until a time, by user, with a
-// comment ("" for none).
-func (s *State) AcknowledgeAlert(r *alert.Rec, until, comment, user string, now time.Time) {
-	s.SetAlert(r, r.Cur.Acknowledged(until, comment, user, now))
-}
-
-// UnacknowledgeAlert ends an alert's acknowledgement.
-func (s *State) UnacknowledgeAlert(r *alert.Rec, now time.Time) {
-	s.SetAlert(r, r.Cur.Unacknowledged(now))
-}
-
 // loadAlerts indexes the alerts of the fixtures.
 func (s *State) loadAlerts(f *fixture.Fixtures, now time.Time) {
 	// The records of the alerts loaded are one array: among a million

@@ -64,7 +64,8 @@ func BenchmarkCopyABatchToTheReplica(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		st.AcknowledgeAlert(st.Alert(id), rules.FormatTime(start.Add(time.Duration(i+1)*time.Hour)), "bench", "me", start)
+		a := st.Alert(id)
+		st.SetAlert(a, a.Cur.Acknowledged(rules.FormatTime(start.Add(time.Duration(i+1)*time.Hour)), "bench", "me", start))
 		if !r.CopySlot(st, rec) {
 			b.Fatal("not copied")
 		}

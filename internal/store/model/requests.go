@@ -10,7 +10,7 @@ import (
 // The API's writes as a request brings them: each checks the body it is
 // given against the rules of docs/api.md before it changes anything, so
 // a refused request changes nothing and a caller cannot skip a rule.
-// The operations below them (AcknowledgeAlert, ReplaceAlertConfig...) are
+// The operations below them (SetAlert, ReplaceAlertConfig...) are
 // what the engine, fixtures and these use once a body is known to be good.
 
 // Acknowledge acknowledges an alert until the body's acknowledgedUntil,
