@@ -687,7 +687,7 @@ func (e *Engine) Process(s *model.State, changes []model.Change, now time.Time) 
 		case "alertConfigs", "globalAlertConfigs":
 			e.configChanged(s, c, now)
 		case "alerts", "globalAlerts":
-			// Only AcknowledgeAlert sets an acknowledgement: every other
+			// Only an acknowledgement (State.Acknowledge) sets one: every other
 			// change of an alert is the engine's own.
 			if d, _ := c.Rec.(*alert.Doc); d != nil && !d.AcknowledgedUntil.IsZero() {
 				e.acknowledged(s, s.AlertOf(c.Kind, c.Key), now)
