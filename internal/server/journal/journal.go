@@ -314,7 +314,7 @@ func (j *Journal) Serve(w http.ResponseWriter, r *http.Request, now time.Time, n
 	}}
 	r = r.WithContext(context.WithValue(r.Context(), journalKey{}, e))
 	if r.Body != nil && r.Body != http.NoBody {
-		e.body = &CapturedBody{ReadCloser: r.Body, claimed: r.ContentLength}
+		e.body = NewCapturedBody(r.Body, r.ContentLength)
 		r.Body = e.body
 	}
 	j.add(e)
